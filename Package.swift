@@ -1,0 +1,37 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Laboratory",
+    products: [
+        .library(name: "Laboratory", targets: ["Laboratory"]),
+        .library(name: "LaboratorySQLite", targets: ["LaboratorySQLite"]),
+        .executable(name: "lab", targets: ["lab"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    ],
+    targets: [
+        // Pure core: model, catalog, bucketing, sources, manager, events. Foundation only.
+        .target(name: "Laboratory"),
+        // The state store and event table on SQLite, shared by the app and the console.
+        .target(
+            name: "LaboratorySQLite",
+            dependencies: ["Laboratory", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .executableTarget(
+            name: "lab",
+            dependencies: [
+                "Laboratory",
+                "LaboratorySQLite",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "LaboratoryTests", dependencies: ["Laboratory"]),
+        .testTarget(name: "LaboratorySQLiteTests", dependencies: ["LaboratorySQLite"]),
+        // Drives the built `lab` binary; depends on it so `swift test` builds it first.
+        .testTarget(name: "LabEndToEndTests", dependencies: ["lab", "Laboratory"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,46 @@
+/// One problem found in a file, in the compiler style editors jump to:
+/// `demo.json:14:9: error: variant "LargeBlue" of experiment … does not assign key …`.
+public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+    /// How bad the problem is.
+    public enum Severity: String, Sendable, Hashable, Codable {
+        case error
+        case warning
+    }
+
+    /// The file as the user named it.
+    public var file: String
+    /// Where in the file; `nil` when the problem is the file as a whole.
+    public var position: SourcePosition?
+    public var severity: Severity
+    public var message: String
+
+    public init(file: String, position: SourcePosition?, severity: Severity = .error, message: String) {
+        self.file = file
+        self.position = position
+        self.severity = severity
+        self.message = message
+    }
+
+    public var description: String {
+        let place = position.map { "\(file):\($0.line):\($0.column)" } ?? file
+        return "\(place): \(severity.rawValue): \(message)"
+    }
+}
+
+/// A catalog that could not be loaded, with every problem found in it.
+public struct CatalogError: Error, Sendable, CustomStringConvertible {
+    /// The problems, in file order.
+    public var diagnostics: [Diagnostic]
+
+    /// Whether the file could not be read at all (as opposed to read and found wrong).
+    public var isUnreadable: Bool
+
+    public init(diagnostics: [Diagnostic], isUnreadable: Bool = false) {
+        self.diagnostics = diagnostics
+        self.isUnreadable = isUnreadable
+    }
+
+    public var description: String {
+        diagnostics.map(\.description).joined(separator: "\n")
+    }
+}

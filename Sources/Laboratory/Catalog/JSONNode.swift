@@ -1,0 +1,64 @@
+/// A JSON value with the line and column where it starts in its file.
+///
+/// Foundation's decoders forget positions once the syntax is parsed, so a
+/// catalog mistake such as a variant missing a key could only be reported as
+/// a coding path; this tree keeps them so every diagnostic names `file:line:col`.
+public struct JSONNode: Sendable, Hashable {
+    /// What the value is.
+    public indirect enum Kind: Sendable, Hashable {
+        case null
+        case bool(Bool)
+        case number(Double)
+        case string(String)
+        case array([JSONNode])
+        /// Members in file order; a repeated name is kept, so it can be reported.
+        case object([Member])
+    }
+
+    /// One `"name": value` pair of an object.
+    public struct Member: Sendable, Hashable {
+        public var name: String
+        /// Where the member's name starts.
+        public var position: SourcePosition
+        public var value: JSONNode
+    }
+
+    public var kind: Kind
+    /// Where the value starts.
+    public var position: SourcePosition
+
+    /// The value of the first member with this name, for an object.
+    public subscript(member name: String) -> JSONNode? {
+        guard case .object(let members) = kind else { return nil }
+        return members.first { $0.name == name }?.value
+    }
+
+    /// A word for the kind of value, used in "expected …, found …" messages.
+    public var kindName: String {
+        switch kind {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}
+
+/// A place in a text file: 1-based line and column (columns count characters).
+public struct SourcePosition: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var line: Int
+    public var column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    public static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool {
+        (lhs.line, lhs.column) < (rhs.line, rhs.column)
+    }
+
+    public var description: String { "\(line):\(column)" }
+}

@@ -1,0 +1,12 @@
+/// The identity of the device (or state file) that experiments run on.
+public struct Device: Sendable, Hashable {
+    /// A random identifier, written into every event.
+    public var id: String
+    /// The active experiments token.
+    public var token: ActiveExperimentsToken
+
+    public init(id: String, token: ActiveExperimentsToken) {
+        self.id = id
+        self.token = token
+    }
+}

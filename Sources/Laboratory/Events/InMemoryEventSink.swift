@@ -1,0 +1,37 @@
+/// An ``EventSink`` and ``EventLog`` in memory, for tests.
+public final class InMemoryEventSink: EventSink, EventLog, @unchecked Sendable {
+    private let rows = Locked<[RecordedEvent]>([])
+
+    public init() {}
+
+    /// Every event recorded so far, oldest first.
+    public var events: [Event] { rows.current.map(\.event) }
+
+    public func record(_ events: [Event]) throws {
+        rows.withLock { rows in
+            for event in events {
+                rows.append(RecordedEvent(id: Int64(rows.count + 1), event: event))
+            }
+        }
+    }
+
+    public func recordOnce(_ event: Event) throws -> Bool {
+        rows.withLock { rows in
+            let seen = rows.contains {
+                $0.event.reason == event.reason && $0.event.device == event.device
+                    && $0.event.experiment == event.experiment && $0.event.variant == event.variant
+            }
+            if seen { return false }
+            rows.append(RecordedEvent(id: Int64(rows.count + 1), event: event))
+            return true
+        }
+    }
+
+    public func events(after id: Int64?, limit: Int) throws -> [RecordedEvent] {
+        Array(rows.current.filter { $0.id > (id ?? 0) }.prefix(limit))
+    }
+
+    public func latestEvents(limit: Int) throws -> [RecordedEvent] {
+        Array(rows.current.suffix(limit).reversed())
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+
+/// Merges the active variants of its sources into the assignments the app uses.
+///
+/// The app asks for a key (`manager.value(for: "subscribeScreenFontColor")`);
+/// `nil` means no active experiment assigns it and the app uses its baseline.
+/// The manager resolves experiments that share a key (see
+/// ``ConflictResolver``), records `activated` / `deactivated` events when
+/// assignments enter or leave the active set, and turns reports into events.
+///
+/// It never blocks start-up on a fetch: it serves what the sources loaded
+/// (catalogs, last good payloads) at once, and ``update()`` fetches later.
+public final class AssignmentsManager: Sendable {
+    /// The sources, in priority order.
+    public let sources: [any ExperimentSource]
+    public let device: Device
+    private let store: any StateStore
+    private let sink: any EventSink
+    private let clock: any Clock
+
+    private struct State {
+        var snapshot = AssignmentsSnapshot()
+        var statuses: [String: SourceStatus] = [:]
+        var observers: [UUID: AsyncStream<AssignmentsSnapshot>.Continuation] = [:]
+        var seenRevision: Int64?
+    }
+
+    private let state = Locked(State())
+
+    public init(
+        sources: [any ExperimentSource], store: any StateStore, events: any EventSink, device: Device,
+        clock: any Clock = SystemClock()
+    ) {
+        self.sources = sources
+        self.store = store
+        self.sink = events
+        self.device = device
+        self.clock = clock
+        state.withLock { state in
+            for leaf in sources.flatMap(\.leaves) { state.statuses[leaf.name] = .idle }
+        }
+    }
+
+    deinit {
+        for observer in state.current.observers.values { observer.finish() }
+    }
+
+    // MARK: - Reading
+
+    /// The assignments as of the last ``refresh()``.
+    public var snapshot: AssignmentsSnapshot { state.current.snapshot }
+
+    /// The active assignments, sorted by key.
+    public var assignments: [Assignment] { snapshot.assignments }
+
+    /// The value for `key`, or `nil` when the app should use its baseline.
+    public func value(for key: String) -> AssignmentValue? {
+        snapshot.assignment(for: key)?.value
+    }
+
+    /// The assignment for `key`, or `nil` when no active experiment assigns it.
+    public func assignment(for key: String) -> Assignment? {
+        snapshot.assignment(for: key)
+    }
+
+    /// How the last fetch of each source went, by source name.
+    public var statuses: [String: SourceStatus] { state.current.statuses }
+
+    /// Snapshots as they change: assignments, conflicts or fetch statuses.
+    ///
+    /// The stream starts with the current snapshot.
+    public func changes() -> AsyncStream<AssignmentsSnapshot> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: AssignmentsSnapshot.self, bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        state.withLock { state in
+            state.observers[id] = continuation
+            continuation.yield(state.snapshot)
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { _ = $0.observers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    // MARK: - Computing
+
+    /// Asks the sources again and recomputes the active assignments.
+    ///
+    /// Records `activated` and `deactivated` events for what changed since the
+    /// state last recorded an active set, in this process or another.
+    @discardableResult
+    public func refresh() throws -> AssignmentsSnapshot {
+        let candidates = try sources.flatMap { try $0.activeVariants() }
+        let order = sources.flatMap(\.leaves).map(\.name) + sources.map(\.name)
+        let (accepted, conflicts) = ConflictResolver.resolve(candidates, sourceOrder: order)
+        let assignments = accepted.flatMap(\.assignments).sorted { $0.key < $1.key }
+        let snapshot = AssignmentsSnapshot(assignments: assignments, active: accepted, conflicts: conflicts)
+
+        let change = try store.swapActiveAssignments(Set(assignments))
+        let now = clock.now()
+        let events = change.left.map { Event($0, reason: .deactivated, device: device.id, time: now) }
+            + change.entered.map { Event($0, reason: .activated, device: device.id, time: now) }
+        if !events.isEmpty { try sink.record(events) }
+
+        let revision = try store.revision()
+        publish { state in
+            state.seenRevision = revision
+            guard state.snapshot != snapshot else { return false }
+            state.snapshot = snapshot
+            return true
+        }
+        return snapshot
+    }
+
+    /// Refreshes only if the state changed since the last refresh (in any process).
+    /// - Returns: whether it refreshed.
+    @discardableResult
+    public func refreshIfStateChanged() throws -> Bool {
+        let revision = try store.revision()
+        guard revision != state.current.seenRevision else { return false }
+        try refresh()
+        return true
+    }
+
+    /// Watches the state for changes made by other processes (a console
+    /// forcing a variant) and refreshes within `interval`. Runs until cancelled.
+    public func watch(every interval: Duration = .milliseconds(500)) async {
+        while !Task.isCancelled {
+            _ = try? refreshIfStateChanged()
+            try? await Task.sleep(for: interval)
+        }
+    }
+
+    /// Fetches every source again, all at once, then refreshes.
+    ///
+    /// A failing source keeps its last good data; its error is in ``statuses``
+    /// and in the result.
+    @discardableResult
+    public func update() async -> [String: SourceStatus] {
+        let leaves = sources.flatMap(\.leaves)
+        publish { state in
+            for leaf in leaves { state.statuses[leaf.name] = .updating }
+            return true
+        }
+        let clock = self.clock
+        let results = await withTaskGroup(of: (String, SourceStatus).self) { group in
+            for leaf in leaves {
+                group.addTask {
+                    do {
+                        try await leaf.update()
+                        return (leaf.name, .ok(clock.now()))
+                    } catch {
+                        return (leaf.name, .error(String(describing: error), at: clock.now()))
+                    }
+                }
+            }
+            var results: [String: SourceStatus] = [:]
+            for await (name, status) in group { results[name] = status }
+            return results
+        }
+        publish { state in
+            state.statuses.merge(results) { _, new in new }
+            return true
+        }
+        _ = try? refresh()
+        return results
+    }
+
+    /// Stabilizes every source: from now on assignments do not change on this device.
+    public func stabilize() throws {
+        for source in sources { try source.stabilize() }
+        try refresh()
+    }
+
+    // MARK: - Reporting
+
+    /// Reports that an assignment affected the user.
+    ///
+    /// A `displayed` report is recorded once per device, experiment and
+    /// variant; later ones are dropped. Other reasons are recorded every time.
+    /// - Returns: whether an event was recorded.
+    @discardableResult
+    public func report(_ assignment: Assignment, reason: EventReason = .displayed) throws -> Bool {
+        let event = Event(assignment, reason: reason, device: device.id, time: clock.now())
+        if reason == .displayed { return try sink.recordOnce(event) }
+        try sink.record([event])
+        return true
+    }
+
+    /// Reports the active assignment of `key`.
+    /// - Returns: whether an event was recorded; `false` also when the key is not active.
+    @discardableResult
+    public func report(key: String, reason: EventReason = .displayed) throws -> Bool {
+        guard let assignment = assignment(for: key) else { return false }
+        return try report(assignment, reason: reason)
+    }
+
+    // MARK: - Observers
+
+    private func publish(_ change: (inout State) -> Bool) {
+        state.withLock { state in
+            guard change(&state) else { return }
+            for observer in state.observers.values { observer.yield(state.snapshot) }
+        }
+    }
+}

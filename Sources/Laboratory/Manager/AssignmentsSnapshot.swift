@@ -1,0 +1,28 @@
+/// What the app gets at one moment: the active assignments and how they came to be.
+public struct AssignmentsSnapshot: Sendable, Hashable {
+    /// Active assignments, sorted by key; at most one per key.
+    public var assignments: [Assignment]
+    /// The experiments whose assignments are served, in priority order.
+    public var active: [ActiveVariant]
+    /// Active experiments set aside because they share keys with a winner.
+    public var conflicts: [Conflict]
+
+    public init(assignments: [Assignment] = [], active: [ActiveVariant] = [], conflicts: [Conflict] = []) {
+        self.assignments = assignments
+        self.active = active
+        self.conflicts = conflicts
+    }
+
+    /// The assignment for `key`, or `nil` when no active experiment assigns it.
+    public func assignment(for key: String) -> Assignment? {
+        assignments.first { $0.key == key }
+    }
+
+    /// The conflicts an experiment takes part in, as winner or loser.
+    public func conflicts(involving source: String, _ experiment: String) -> [Conflict] {
+        conflicts.filter {
+            ($0.winner.source == source && $0.winner.experiment == experiment)
+                || ($0.loser.source == source && $0.loser.experiment == experiment)
+        }
+    }
+}

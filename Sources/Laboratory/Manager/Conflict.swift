@@ -1,0 +1,24 @@
+/// Two active experiments that assign the same keys; one of them was set aside.
+public struct Conflict: Sendable, Hashable {
+    /// An experiment of a source, with the variant it ran.
+    public struct Party: Sendable, Hashable {
+        public var source: String
+        public var experiment: String
+        public var variant: String
+        public var forced: Bool
+    }
+
+    /// The keys both experiments assign, sorted.
+    public var keys: [String]
+    /// The experiment whose assignments the app gets.
+    public var winner: Party
+    /// The experiment set aside: the app gets none of its keys.
+    public var loser: Party
+}
+
+extension Conflict: CustomStringConvertible {
+    public var description: String {
+        "\(loser.source)/\(loser.experiment) shares \(keys.joined(separator: ", ")) with "
+            + "\(winner.source)/\(winner.experiment), which wins"
+    }
+}

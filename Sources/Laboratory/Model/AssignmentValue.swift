@@ -1,0 +1,82 @@
+import Foundation
+
+/// The value of one assignment: a string, a number or a boolean.
+///
+/// Numbers are kept as `Double`; integral ones print and encode without a
+/// fraction (`12`, not `12.0`), as they were written in the catalog.
+public enum AssignmentValue: Sendable, Hashable {
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+
+    /// The string, when this value is one.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The number, when this value is one.
+    public var numberValue: Double? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+
+    /// The boolean, when this value is one.
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    /// The number as an `Int` when it is integral and fits.
+    var integralValue: Int? {
+        guard case .number(let value) = self, value.rounded() == value,
+              abs(value) < 9.0e15 else { return nil }
+        return Int(value)
+    }
+}
+
+extension AssignmentValue: CustomStringConvertible {
+    /// The value as a person reads it: strings bare, numbers without a
+    /// needless fraction, booleans as `true` / `false`.
+    public var description: String {
+        switch self {
+        case .string(let value): return value
+        case .number(let value):
+            if let integral = integralValue { return String(integral) }
+            return String(value)
+        case .bool(let value): return value ? "true" : "false"
+        }
+    }
+}
+
+extension AssignmentValue: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let bool = try? container.decode(Bool.self) {
+            self = .bool(bool)
+        } else if let number = try? container.decode(Double.self) {
+            self = .number(number)
+        } else {
+            self = .string(try container.decode(String.self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value): try container.encode(value)
+        case .number(let value):
+            if let integral = integralValue { try container.encode(integral) } else { try container.encode(value) }
+        case .bool(let value): try container.encode(value)
+        }
+    }
+}
+
+extension AssignmentValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    public init(floatLiteral value: Double) { self = .number(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+}

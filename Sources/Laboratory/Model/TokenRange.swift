@@ -1,0 +1,49 @@
+/// The part of [0, 1) of active experiments tokens where an experiment runs.
+///
+/// The range is half-open, `lower <= token < upper`, so two experiments with
+/// ranges that touch (`[0, 0.5]` and `[0.5, 1]`) are never active on the same
+/// device; an upper bound of 1 includes every token up to it, as tokens are
+/// below 1.
+public struct TokenRange: Sendable, Hashable, Codable {
+    public var lower: Double
+    public var upper: Double
+
+    public init(lower: Double, upper: Double) {
+        self.lower = lower
+        self.upper = upper
+    }
+
+    /// Whether a device with this token is inside the range.
+    public func contains(_ token: ActiveExperimentsToken) -> Bool {
+        contains(token.value)
+    }
+
+    /// Whether a token value is inside the range.
+    public func contains(_ value: Double) -> Bool {
+        lower <= value && value < upper
+    }
+
+    /// Whether some token could fall in both ranges.
+    public func overlaps(_ other: TokenRange) -> Bool {
+        max(lower, other.lower) < min(upper, other.upper)
+    }
+
+    /// The part of [0, 1) the range covers.
+    public var share: Double { max(0, upper - lower) }
+
+    public init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        lower = try container.decode(Double.self)
+        upper = try container.decode(Double.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(lower)
+        try container.encode(upper)
+    }
+}
+
+extension TokenRange: CustomStringConvertible {
+    public var description: String { "[\(lower), \(upper))" }
+}

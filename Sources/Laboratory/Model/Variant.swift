@@ -1,0 +1,15 @@
+/// A named set of assignments, one per key of its experiment.
+public struct Variant: Sendable, Hashable {
+    /// UpperCamelCase name, unique within the experiment.
+    public var name: String
+    /// Relative weight of the variant when a device draws one (2:1:1 gives 50/25/25 %).
+    public var weight: Double
+    /// Key → value, exactly the experiment's keys.
+    public var assignments: [String: AssignmentValue]
+
+    public init(name: String, weight: Double = 1, assignments: [String: AssignmentValue]) {
+        self.name = name
+        self.weight = weight
+        self.assignments = assignments
+    }
+}

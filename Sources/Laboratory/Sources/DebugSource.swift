@@ -1,0 +1,208 @@
+import Foundation
+
+/// Wraps other sources so a person can force any of their experiments.
+///
+/// It lists *all* experiments of the wrapped sources, active or not, and
+/// applies the requests stored in the state file: activate a variant, or
+/// deactivate an experiment (the Tweaks screen's `Inactive` choice). A request
+/// for an experiment or variant that no longer exists is stale: it is not
+/// applied, and ``staleRequests()`` reports it. Requests persist across runs
+/// and are seen by every process that opens the same state.
+public final class DebugSource: ExperimentSource, @unchecked Sendable {
+    /// The name of the choice that deactivates an experiment, as the Tweaks screen showed it.
+    public static let inactiveChoice = "Inactive"
+
+    public let name = "Debug"
+    /// The wrapped sources, in priority order.
+    public let sources: [any ExperimentSource]
+    private let store: any StateStore
+
+    public init(sources: [any ExperimentSource], store: any StateStore) {
+        self.sources = sources
+        self.store = store
+    }
+
+    public var experiments: [Experiment] {
+        sources.flatMap(\.experiments)
+    }
+
+    public var leaves: [any ExperimentSource] {
+        sources.flatMap(\.leaves)
+    }
+
+    public func activeVariants() throws -> [ActiveVariant] {
+        try entries().compactMap(\.effective)
+    }
+
+    /// Every experiment of every wrapped source with what it would run and what it runs.
+    public func entries() throws -> [DebugEntry] {
+        let requests = try store.debugRequests()
+        var requestByID: [String: DebugRequest] = [:]
+        for request in requests { requestByID[Self.id(request.source, request.experiment)] = request }
+        var entries: [DebugEntry] = []
+        for source in sources {
+            let natural = Dictionary(
+                try source.activeVariants().map { ($0.experiment.name, $0) }, uniquingKeysWith: { first, _ in first })
+            for experiment in source.experiments {
+                let request = requestByID[Self.id(source.name, experiment.name)]
+                entries.append(DebugEntry(
+                    source: source.name, experiment: experiment, natural: natural[experiment.name],
+                    request: request))
+            }
+        }
+        return entries
+    }
+
+    /// Requests that name an experiment or variant the sources no longer have.
+    public func staleRequests() throws -> [StaleRequest] {
+        let requests = try store.debugRequests()
+        return requests.compactMap { request in
+            guard let source = sources.first(where: { $0.name == request.source }) else {
+                return StaleRequest(request: request, reason: "source \"\(request.source)\" is not loaded")
+            }
+            guard let experiment = source.experiment(named: request.experiment) else {
+                return StaleRequest(request: request, reason: "source \"\(request.source)\" has no experiment \"\(request.experiment)\"")
+            }
+            if let variant = request.variant, experiment.variant(named: variant) == nil {
+                return StaleRequest(request: request, reason: "experiment \"\(request.experiment)\" has no variant \"\(variant)\"")
+            }
+            return nil
+        }
+    }
+
+    /// Forces `variant` of `experiment`; `Inactive` deactivates it instead.
+    public func activate(variant: String, of experiment: String, in source: String? = nil) throws {
+        let (sourceName, found) = try locate(experiment: experiment, in: source)
+        if variant == Self.inactiveChoice, found.variant(named: variant) == nil {
+            return try store.setDebugRequest(DebugRequest(source: sourceName, experiment: experiment, variant: nil))
+        }
+        guard found.variant(named: variant) != nil else {
+            throw DebugSourceError.unknownVariant(
+                variant, experiment: experiment, known: found.variants.map(\.name) + [Self.inactiveChoice])
+        }
+        try store.setDebugRequest(DebugRequest(source: sourceName, experiment: experiment, variant: variant))
+    }
+
+    /// Forces `experiment` inactive: the app gets its baseline.
+    public func deactivate(experiment: String, in source: String? = nil) throws {
+        let (sourceName, _) = try locate(experiment: experiment, in: source)
+        try store.setDebugRequest(DebugRequest(source: sourceName, experiment: experiment, variant: nil))
+    }
+
+    /// Drops the request for `experiment`, so its source decides again.
+    ///
+    /// Works for stale requests too, as long as the name is unambiguous.
+    public func removeRequest(experiment: String, in source: String? = nil) throws {
+        let matching = try store.debugRequests().filter {
+            $0.experiment == experiment && (source == nil || $0.source == source)
+        }
+        guard !matching.isEmpty else {
+            throw DebugSourceError.noRequest(experiment: experiment, source: source)
+        }
+        if matching.count > 1 {
+            throw DebugSourceError.ambiguous(experiment: experiment, sources: matching.map(\.source))
+        }
+        try store.removeDebugRequest(source: matching[0].source, experiment: experiment)
+    }
+
+    /// Drops every request, or those of one source.
+    public func reset(source: String? = nil) throws {
+        try store.removeDebugRequests(source: source)
+    }
+
+    public func update() async throws {
+        for source in sources { try await source.update() }
+    }
+
+    public func stabilize() throws {
+        for source in sources { try source.stabilize() }
+    }
+
+    /// When every wrapped source is stabilized, the latest of those times.
+    public func stabilization() throws -> Date? {
+        var latest: Date?
+        for source in sources {
+            guard let date = try source.stabilization() else { return nil }
+            latest = max(latest ?? date, date)
+        }
+        return latest
+    }
+
+    /// Finds the source of `experiment`, which must be unambiguous when `source` is `nil`.
+    public func locate(experiment: String, in source: String? = nil) throws -> (String, Experiment) {
+        let candidates = sources.filter { source == nil || $0.name == source }
+        if let source, candidates.isEmpty {
+            throw DebugSourceError.unknownSource(source, known: sources.map(\.name))
+        }
+        let matches = candidates.compactMap { candidate in
+            candidate.experiment(named: experiment).map { (candidate.name, $0) }
+        }
+        guard let first = matches.first else {
+            throw DebugSourceError.unknownExperiment(experiment, source: source)
+        }
+        if matches.count > 1 {
+            throw DebugSourceError.ambiguous(experiment: experiment, sources: matches.map(\.0))
+        }
+        return first
+    }
+
+    private static func id(_ source: String, _ experiment: String) -> String {
+        "\(source)\u{0}\(experiment)"
+    }
+}
+
+/// One experiment as the debug source sees it.
+public struct DebugEntry: Sendable, Hashable {
+    public var source: String
+    public var experiment: Experiment
+    /// What the source itself runs on this device, forced or not.
+    public var natural: ActiveVariant?
+    /// The person's request for this experiment, if any (stale ones included).
+    public var request: DebugRequest?
+
+    /// Whether the request names a variant the experiment no longer has.
+    public var isStale: Bool {
+        guard let variant = request?.variant else { return false }
+        return experiment.variant(named: variant) == nil
+    }
+
+    /// Whether a (non-stale) request decides this experiment.
+    public var isForced: Bool { request != nil && !isStale }
+
+    /// What the app gets: the forced variant, nothing when forced inactive, else the natural one.
+    public var effective: ActiveVariant? {
+        guard let request, !isStale else { return natural }
+        guard let name = request.variant, let variant = experiment.variant(named: name) else { return nil }
+        return ActiveVariant(source: source, experiment: experiment, variant: variant, forced: true)
+    }
+}
+
+/// A request that is not applied, and why.
+public struct StaleRequest: Sendable, Hashable {
+    public var request: DebugRequest
+    public var reason: String
+}
+
+/// Why the debug source refused a request.
+public enum DebugSourceError: Error, Equatable, CustomStringConvertible {
+    case unknownSource(String, known: [String])
+    case unknownExperiment(String, source: String?)
+    case unknownVariant(String, experiment: String, known: [String])
+    case ambiguous(experiment: String, sources: [String])
+    case noRequest(experiment: String, source: String?)
+
+    public var description: String {
+        switch self {
+        case .unknownSource(let name, let known):
+            return "no source named \"\(name)\" (sources: \(known.joined(separator: ", ")))"
+        case .unknownExperiment(let name, let source):
+            return "no experiment named \"\(name)\"" + (source.map { " in source \"\($0)\"" } ?? "")
+        case .unknownVariant(let name, let experiment, let known):
+            return "experiment \"\(experiment)\" has no variant \"\(name)\" (choices: \(known.joined(separator: ", ")))"
+        case .ambiguous(let experiment, let sources):
+            return "experiment \"\(experiment)\" is in several sources (\(sources.joined(separator: ", "))); name one with --source"
+        case .noRequest(let experiment, let source):
+            return "no forced variant for \"\(experiment)\"" + (source.map { " in source \"\($0)\"" } ?? "")
+        }
+    }
+}

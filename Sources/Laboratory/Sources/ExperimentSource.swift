@@ -1,0 +1,39 @@
+import Foundation
+
+/// Something that provides experiments and their active variants on this device.
+///
+/// The local catalog, the remote payload and the debug source are sources;
+/// the ``AssignmentsManager`` merges the active variants of all of them.
+public protocol ExperimentSource: AnyObject, Sendable {
+    /// The source's name, e.g. `Local`; unique among the manager's sources.
+    var name: String { get }
+
+    /// Every experiment the source knows, active here or not, sorted by name.
+    var experiments: [Experiment] { get }
+
+    /// The experiments active on this device and their variants.
+    func activeVariants() throws -> [ActiveVariant]
+
+    /// Fetches the source's data again. On failure the source keeps its last good data.
+    func update() async throws
+
+    /// From now on, assignments of this source do not change on this device
+    /// and new experiments are not exposed.
+    func stabilize() throws
+
+    /// When the source was stabilized on this device, or `nil`.
+    func stabilization() throws -> Date?
+
+    /// The sources that fetch data: `[self]` for a plain source, the wrapped
+    /// ones for a source that wraps others.
+    var leaves: [any ExperimentSource] { get }
+}
+
+extension ExperimentSource {
+    public var leaves: [any ExperimentSource] { [self] }
+
+    /// The experiment with this name, if the source has it.
+    public func experiment(named name: String) -> Experiment? {
+        experiments.first { $0.name == name }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// A source whose experiments come from a catalog file shipped with the app.
+///
+/// An experiment is active where it has no token range or the device's token
+/// is inside it. The first time it is active, the device draws a variant by
+/// weight and keeps it. A removed variant makes the device draw again; a
+/// removed experiment forgets its draw; a changed token range does not affect
+/// devices that already drew. Only variant names are stored, so changed
+/// assignment values are seen at once. Once stabilized, the source draws
+/// nothing new: experiments without a draw stay inactive, and an experiment
+/// whose drawn variant was removed becomes inactive.
+public final class LocalSource: ExperimentSource, @unchecked Sendable {
+    public let name: String
+    private let catalog: Locked<Catalog>
+    private let store: any StateStore
+    private let device: Device
+    private let random: any RandomSource
+    private let clock: any Clock
+    private let fetcher: (any Fetcher)?
+    private let file: String
+
+    /// - Parameters:
+    ///   - catalog: the catalog as loaded at start-up.
+    ///   - fetcher: where ``update()`` reads the catalog again; `nil` keeps it fixed.
+    ///   - file: how diagnostics of a reloaded catalog name it.
+    public init(
+        catalog: Catalog, store: any StateStore, device: Device,
+        random: any RandomSource = SystemRandomSource(), clock: any Clock = SystemClock(),
+        fetcher: (any Fetcher)? = nil, file: String = "catalog"
+    ) {
+        name = catalog.source
+        self.catalog = Locked(catalog)
+        self.store = store
+        self.device = device
+        self.random = random
+        self.clock = clock
+        self.fetcher = fetcher
+        self.file = file
+    }
+
+    public var experiments: [Experiment] {
+        catalog.current.experiments.sorted { $0.name < $1.name }
+    }
+
+    public func activeVariants() throws -> [ActiveVariant] {
+        let experiments = self.experiments
+        let stabilized = try store.stabilization(source: name) != nil
+        let byName = Dictionary(uniqueKeysWithValues: experiments.map { ($0.name, $0) })
+        let choices = try store.resolveChoices(
+            source: name, experiments: experiments.map(\.name), at: clock.now()
+        ) { experimentName, stored in
+            let experiment = byName[experimentName]!
+            if let stored, experiment.variant(named: stored.variant) != nil { return .keep }
+            if stabilized { return stored == nil ? .keep : .forget }
+            // A stored choice whose variant was removed means the experiment was
+            // active here: draw again whatever the range says now.
+            if stored == nil, let range = experiment.activeTokenRange, !range.contains(device.token) {
+                return .keep
+            }
+            guard let variant = WeightedDraw.draw(experiment, using: random) else { return .forget }
+            return .choose(variant.name)
+        }
+        return experiments.compactMap { experiment in
+            guard let choice = choices[experiment.name],
+                  let variant = experiment.variant(named: choice.variant) else { return nil }
+            return ActiveVariant(source: name, experiment: experiment, variant: variant)
+        }
+    }
+
+    /// The stored draws, by experiment, for explanations in the console.
+    public func choices() throws -> [String: StoredChoice] {
+        try store.choices(source: name)
+    }
+
+    public func update() async throws {
+        guard let fetcher else { return }
+        let data = try await fetcher.fetch()
+        let fresh = try CatalogDecoder().decode(data, file: file)
+        guard fresh.source == name else {
+            throw LocalSourceError.renamed(file: file, from: name, to: fresh.source)
+        }
+        catalog.withLock { $0 = fresh }
+    }
+
+    public func stabilize() throws {
+        // Settle draws first, so the experiments active now stay active.
+        _ = try activeVariants()
+        try store.stabilize(source: name, at: clock.now())
+    }
+
+    public func stabilization() throws -> Date? {
+        try store.stabilization(source: name)
+    }
+}
+
+/// Why a local source refused a reloaded catalog.
+public enum LocalSourceError: Error, CustomStringConvertible {
+    case renamed(file: String, from: String, to: String)
+
+    public var description: String {
+        switch self {
+        case .renamed(let file, let old, let new):
+            return "\(file): the catalog's source changed from \"\(old)\" to \"\(new)\"; restart to load it"
+        }
+    }
+}

@@ -1,0 +1,15 @@
+/// A person's request, made through the debug source, about one experiment.
+public struct DebugRequest: Sendable, Hashable, Codable {
+    /// The source of the experiment.
+    public var source: String
+    /// The experiment.
+    public var experiment: String
+    /// The variant to force, or `nil` to deactivate the experiment.
+    public var variant: String?
+
+    public init(source: String, experiment: String, variant: String?) {
+        self.source = source
+        self.experiment = experiment
+        self.variant = variant
+    }
+}

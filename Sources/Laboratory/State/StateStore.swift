@@ -1,0 +1,74 @@
+import Foundation
+
+/// Where a device's experiment state lives: token, draws, stabilization,
+/// debug requests, and the assignments last seen active.
+///
+/// Implementations must make each call atomic with respect to other
+/// processes using the same storage: the SQLite store runs each one in a
+/// single immediate transaction. ``InMemoryStateStore`` is the test double.
+public protocol StateStore: Sendable {
+    /// The device's identity; the candidates are stored only if none is yet.
+    func device(candidate: Device) throws -> Device
+
+    /// Settles the stored choices of one source in one step.
+    ///
+    /// `decide` is called once for each experiment in `experiments` with its
+    /// stored choice (or `nil`); choices of experiments not listed are forgotten,
+    /// as the source no longer has them.
+    /// - Returns: the stored choices after the decisions, by experiment.
+    func resolveChoices(
+        source: String, experiments: [String], at time: Date,
+        decide: (String, StoredChoice?) -> ChoiceDecision
+    ) throws -> [String: StoredChoice]
+
+    /// The stored choices of one source, by experiment.
+    func choices(source: String) throws -> [String: StoredChoice]
+
+    /// When the source was stabilized on this device, or `nil`.
+    func stabilization(source: String) throws -> Date?
+
+    /// Marks the source stabilized (keeps the first time if already).
+    func stabilize(source: String, at time: Date) throws
+
+    /// The debug source's requests, sorted by source and experiment.
+    func debugRequests() throws -> [DebugRequest]
+
+    /// Adds or replaces the request for the request's experiment.
+    func setDebugRequest(_ request: DebugRequest) throws
+
+    /// Drops the request for one experiment.
+    func removeDebugRequest(source: String, experiment: String) throws
+
+    /// Drops every request, or only those of one source.
+    func removeDebugRequests(source: String?) throws
+
+    /// Replaces the set of assignments last seen active and returns what
+    /// entered and what left it, so that only one process reports a change.
+    func swapActiveAssignments(_ assignments: Set<Assignment>) throws -> ActiveSetChange
+
+    /// A number that changes whenever the state changes, in any process.
+    func revision() throws -> Int64
+}
+
+/// What entered and what left the active set of assignments.
+public struct ActiveSetChange: Sendable, Hashable {
+    public var entered: [Assignment]
+    public var left: [Assignment]
+
+    public init(entered: [Assignment], left: [Assignment]) {
+        self.entered = entered
+        self.left = left
+    }
+
+    public var isEmpty: Bool { entered.isEmpty && left.isEmpty }
+
+    /// Computes the change from `old` to `new`, sorted so events come in a stable order.
+    public static func between(_ old: Set<Assignment>, _ new: Set<Assignment>) -> ActiveSetChange {
+        let order: (Assignment, Assignment) -> Bool = {
+            ($0.source, $0.experiment, $0.key) < ($1.source, $1.experiment, $1.key)
+        }
+        return ActiveSetChange(
+            entered: new.subtracting(old).sorted(by: order),
+            left: old.subtracting(new).sorted(by: order))
+    }
+}

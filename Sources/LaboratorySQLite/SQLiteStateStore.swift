@@ -1,0 +1,335 @@
+import Foundation
+import GRDB
+import Laboratory
+
+/// The state file: a ``StateStore``, ``EventSink`` and ``EventLog`` on SQLite.
+///
+/// The app and `lab console` open the same file at the same time. It is in
+/// WAL mode, so readers never wait for writers; every write is one immediate
+/// transaction, and a busy file is waited for (up to ten seconds) rather than
+/// failed, so nothing either process writes is lost. The file and its folder
+/// are created private to the user (0600 / 0700).
+public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
+    /// The path as given.
+    public let path: String
+    private let queue: DatabaseQueue
+
+    /// Opens the state file at `path`, creating it (and its folder) if needed.
+    ///
+    /// A file that is not a Laboratory state file is refused and left as it is.
+    public init(path: String) throws(SQLiteStoreError) {
+        self.path = path
+        try Self.createIfMissing(path)
+        try Self.checkHeader(path)
+        do {
+            // Look before switching to WAL: the switch itself writes to the file.
+            var inspection = Configuration()
+            inspection.readonly = true
+            inspection.busyMode = .timeout(10)
+            try DatabaseQueue(path: path, configuration: inspection).read { db in
+                try StateSchema.check(db, path: path)
+            }
+        } catch let error as SQLiteStoreError {
+            throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw .notADatabase(path: path)
+        } catch {
+            throw .database(path: path, reason: Self.reason(error))
+        }
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(10)
+        configuration.label = "Laboratory state"
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            try queue.write { db in try StateSchema.prepare(db, path: path) }
+        } catch let error as SQLiteStoreError {
+            throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw .notADatabase(path: path)
+        } catch {
+            throw .database(path: path, reason: Self.reason(error))
+        }
+    }
+
+    // MARK: - Opening
+
+    private static func createIfMissing(_ path: String) throws(SQLiteStoreError) {
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw .cannotOpen(path: path, reason: "cannot create folder \(folder): \(error.localizedDescription)")
+            }
+        }
+        // O_EXCL: if another process creates it first, ours is simply not needed.
+        let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        if fd >= 0 {
+            close(fd)
+        } else if errno != EEXIST {
+            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Refuses a file that is not empty and does not start like a SQLite database,
+    /// before SQLite gets a chance to treat it as one.
+    private static func checkHeader(_ path: String) throws(SQLiteStoreError) {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        if header.isEmpty { return }
+        if header != Data("SQLite format 3\0".utf8) { throw .notADatabase(path: path) }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        if let error = error as? DatabaseError {
+            return error.message ?? "\(error.resultCode)"
+        }
+        return String(describing: error)
+    }
+
+    // MARK: - Access
+
+    private func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try queue.write(body)
+        } catch let error as SQLiteStoreError {
+            throw error
+        } catch {
+            throw SQLiteStoreError.database(path: path, reason: Self.reason(error))
+        }
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try queue.read(body)
+        } catch {
+            throw SQLiteStoreError.database(path: path, reason: Self.reason(error))
+        }
+    }
+
+    private static func bumpRevision(_ db: Database) throws {
+        try db.execute(sql: "UPDATE meta SET value = value + 1 WHERE key = 'revision'")
+    }
+
+    // MARK: - StateStore
+
+    public func device(candidate: Device) throws -> Device {
+        try write { db in
+            let id = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'device'")
+            let token = try Double.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'token'")
+            if let id, let token { return Device(id: id, token: ActiveExperimentsToken(token)) }
+            let device = Device(
+                id: id ?? candidate.id, token: token.map(ActiveExperimentsToken.init) ?? candidate.token)
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('device', ?), ('token', ?)",
+                arguments: [device.id, device.token.value])
+            try Self.bumpRevision(db)
+            return device
+        }
+    }
+
+    public func resolveChoices(
+        source: String, experiments: [String], at time: Date,
+        decide: (String, StoredChoice?) -> ChoiceDecision
+    ) throws -> [String: StoredChoice] {
+        try write { db in
+            var choices = try Self.choices(db, source: source)
+            var changed = false
+            let listed = Set(experiments)
+            for experiment in choices.keys where !listed.contains(experiment) {
+                try db.execute(
+                    sql: "DELETE FROM choices WHERE source = ? AND experiment = ?", arguments: [source, experiment])
+                choices[experiment] = nil
+                changed = true
+            }
+            for experiment in experiments {
+                switch decide(experiment, choices[experiment]) {
+                case .keep:
+                    continue
+                case .choose(let variant):
+                    try db.execute(
+                        sql: "INSERT OR REPLACE INTO choices (source, experiment, variant, madeAt) VALUES (?, ?, ?, ?)",
+                        arguments: [source, experiment, variant, time])
+                    choices[experiment] = StoredChoice(variant: variant, madeAt: time)
+                case .forget:
+                    guard choices[experiment] != nil else { continue }
+                    try db.execute(
+                        sql: "DELETE FROM choices WHERE source = ? AND experiment = ?", arguments: [source, experiment])
+                    choices[experiment] = nil
+                }
+                changed = true
+            }
+            if changed { try Self.bumpRevision(db) }
+            return choices
+        }
+    }
+
+    public func choices(source: String) throws -> [String: StoredChoice] {
+        try read { db in try Self.choices(db, source: source) }
+    }
+
+    private static func choices(_ db: Database, source: String) throws -> [String: StoredChoice] {
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT experiment, variant, madeAt FROM choices WHERE source = ?", arguments: [source])
+        var choices: [String: StoredChoice] = [:]
+        for row in rows {
+            choices[row["experiment"]] = StoredChoice(variant: row["variant"], madeAt: row["madeAt"])
+        }
+        return choices
+    }
+
+    public func stabilization(source: String) throws -> Date? {
+        try read { db in
+            try Date.fetchOne(db, sql: "SELECT time FROM stabilization WHERE source = ?", arguments: [source])
+        }
+    }
+
+    public func stabilize(source: String, at time: Date) throws {
+        try write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO stabilization (source, time) VALUES (?, ?)", arguments: [source, time])
+            if db.changesCount > 0 { try Self.bumpRevision(db) }
+        }
+    }
+
+    public func debugRequests() throws -> [DebugRequest] {
+        try read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT source, experiment, variant FROM debug_requests ORDER BY source, experiment"
+            ).map { DebugRequest(source: $0["source"], experiment: $0["experiment"], variant: $0["variant"]) }
+        }
+    }
+
+    public func setDebugRequest(_ request: DebugRequest) throws {
+        try write { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO debug_requests (source, experiment, variant) VALUES (?, ?, ?)",
+                arguments: [request.source, request.experiment, request.variant])
+            try Self.bumpRevision(db)
+        }
+    }
+
+    public func removeDebugRequest(source: String, experiment: String) throws {
+        try write { db in
+            try db.execute(
+                sql: "DELETE FROM debug_requests WHERE source = ? AND experiment = ?", arguments: [source, experiment])
+            if db.changesCount > 0 { try Self.bumpRevision(db) }
+        }
+    }
+
+    public func removeDebugRequests(source: String?) throws {
+        try write { db in
+            if let source {
+                try db.execute(sql: "DELETE FROM debug_requests WHERE source = ?", arguments: [source])
+            } else {
+                try db.execute(sql: "DELETE FROM debug_requests")
+            }
+            if db.changesCount > 0 { try Self.bumpRevision(db) }
+        }
+    }
+
+    public func swapActiveAssignments(_ assignments: Set<Assignment>) throws -> ActiveSetChange {
+        try write { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT source, experiment, variant, key, value FROM active_assignments")
+            let old = Set(rows.compactMap { row -> Assignment? in
+                guard let value = Self.decodeValue(row["value"]) else { return nil }
+                return Assignment(
+                    key: row["key"], value: value, experiment: row["experiment"], variant: row["variant"],
+                    source: row["source"])
+            })
+            let change = ActiveSetChange.between(old, assignments)
+            guard !change.isEmpty else { return change }
+            try db.execute(sql: "DELETE FROM active_assignments")
+            for assignment in assignments {
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO active_assignments (source, experiment, variant, key, value) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [
+                        assignment.source, assignment.experiment, assignment.variant, assignment.key,
+                        Self.encodeValue(assignment.value),
+                    ])
+            }
+            try Self.bumpRevision(db)
+            return change
+        }
+    }
+
+    public func revision() throws -> Int64 {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'revision'") ?? 0 }
+    }
+
+    // The active set keeps values as JSON so booleans survive the round trip.
+    private static func encodeValue(_ value: AssignmentValue) -> String {
+        String(decoding: (try? JSONEncoder().encode(value)) ?? Data(), as: UTF8.self)
+    }
+
+    private static func decodeValue(_ text: String) -> AssignmentValue? {
+        try? JSONDecoder().decode(AssignmentValue.self, from: Data(text.utf8))
+    }
+
+    // MARK: - EventSink
+
+    public func record(_ events: [Event]) throws {
+        guard !events.isEmpty else { return }
+        try write { db in
+            for event in events { try Self.insert(event, db) }
+        }
+    }
+
+    public func recordOnce(_ event: Event) throws -> Bool {
+        try write { db in
+            let seen = try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM events
+                    WHERE device = ? AND experiment = ? AND variant = ? AND reason = ?)
+                    """,
+                arguments: [event.device, event.experiment, event.variant, event.reason.rawValue]) ?? false
+            if seen { return false }
+            try Self.insert(event, db)
+            return true
+        }
+    }
+
+    private static func insert(_ event: Event, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO events (time, device, source, experiment, variant, key, value, reason)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                event.time, event.device, event.source, event.experiment, event.variant, event.key, event.value,
+                event.reason.rawValue,
+            ])
+    }
+
+    // MARK: - EventLog
+
+    public func events(after id: Int64?, limit: Int) throws -> [RecordedEvent] {
+        try read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM events WHERE id > ? ORDER BY id LIMIT ?", arguments: [id ?? 0, limit]
+            ).map(Self.recordedEvent)
+        }
+    }
+
+    public func latestEvents(limit: Int) throws -> [RecordedEvent] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM events ORDER BY id DESC LIMIT ?", arguments: [limit])
+                .map(Self.recordedEvent)
+        }
+    }
+
+    private static func recordedEvent(_ row: Row) -> RecordedEvent {
+        RecordedEvent(
+            id: row["id"],
+            event: Event(
+                time: row["time"], device: row["device"], source: row["source"], experiment: row["experiment"],
+                variant: row["variant"], key: row["key"], value: row["value"] ?? .string(""),
+                reason: EventReason(rawValue: row["reason"])))
+    }
+}

@@ -1,0 +1,28 @@
+/// Why the state file could not be opened or used. Every case names the path.
+public enum SQLiteStoreError: Error, CustomStringConvertible, Equatable {
+    /// The file exists but is not a SQLite database.
+    case notADatabase(path: String)
+    /// The file is a SQLite database of some other program.
+    case foreignDatabase(path: String)
+    /// The file is a Laboratory state file of a newer version than this program knows.
+    case newerVersion(path: String, version: Int)
+    /// The file or its folder cannot be created or opened.
+    case cannotOpen(path: String, reason: String)
+    /// SQLite reported an error (corruption, a full disk, a lock held too long).
+    case database(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .notADatabase(let path):
+            return "\(path): not a Laboratory state file (it is not a SQLite database); it was left untouched"
+        case .foreignDatabase(let path):
+            return "\(path): not a Laboratory state file (it is a SQLite database of another program); it was left untouched"
+        case .newerVersion(let path, let version):
+            return "\(path): state file version \(version) is newer than this program understands"
+        case .cannotOpen(let path, let reason):
+            return "\(path): cannot open the state file: \(reason)"
+        case .database(let path, let reason):
+            return "\(path): state file error: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import Laboratory
+
+/// `lab report KEY`: report that an assignment affected the user.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report", abstract: "Report that an assignment affected the user, as the app does.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The assignment's key.") var key: String
+    @Option(help: "displayed, initiated, or any custom reason.") var reason: String = EventReason.displayed.rawValue
+
+    func run() throws {
+        guard !reason.isEmpty else { throw ValidationError("--reason must not be empty") }
+        let session = try LabSession.open(global)
+        let (assignment, recorded) = try session.run { () -> (Assignment?, Bool) in
+            try session.manager.refresh()
+            guard let assignment = session.manager.assignment(for: key) else { return (nil, false) }
+            return (assignment, try session.manager.report(assignment, reason: EventReason(rawValue: reason)))
+        }
+        guard let assignment else {
+            printError("no active experiment assigns \"\(key)\": the app uses its baseline; nothing recorded")
+            throw ExitCode.failure
+        }
+        if recorded {
+            printLine("Recorded \(reason) for \(key) = \(assignment.value) (\(assignment.experiment)/\(assignment.variant)).")
+        } else {
+            printLine("Not recorded: \(assignment.experiment)/\(assignment.variant) was already \(reason) on this device.")
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+
+/// Drives the real `lab` binary on state files of the tests' own.
+@Suite struct CommandLineTests {
+    @Test func aFreshStateFileGivesTheSameAssignmentsOnASecondRun() throws {
+        let lab = try LabHarness()
+        let first = try lab.assignments()
+        #expect(!first.isEmpty)
+        #expect(first["subscribeButtonColor"] != nil)
+        #expect(try lab.assignments() == first)
+    }
+
+    @Test func assignmentsJSONHasTheDocumentedShape() throws {
+        let lab = try LabHarness()
+        let result = try lab.run("assignments", "--json")
+        let rows = try LabHarness.json(result.stdout)["assignments"] as? [[String: Any]] ?? []
+        #expect(rows.map { $0["key"] as? String ?? "" } == rows.map { $0["key"] as? String ?? "" }.sorted())
+        for row in rows {
+            #expect(Set(row.keys) == ["key", "value", "experiment", "variant", "source"])
+        }
+    }
+
+    @Test func forceShowsTheForcedVariantAndResetBringsBackTheDraw() throws {
+        let lab = try LabHarness()
+        let drawn = try lab.assignments()["subscribeButtonColor"]
+        let forced = drawn == "ButtonColorBlue" ? "ButtonColorDarkGray" : "ButtonColorBlue"
+        let force = try lab.run("force", "ButtonColor", forced)
+        #expect(force.status == 0, "\(force.stderr)")
+        #expect(try lab.assignments()["subscribeButtonColor"] == forced)
+
+        let experiments = try LabHarness.json(try lab.run("experiments", "--json").stdout)
+        let rows = experiments["experiments"] as? [[String: Any]] ?? []
+        let button = try #require(rows.first { $0["name"] as? String == "ButtonColor" })
+        #expect(button["forced"] as? Bool == true)
+        #expect(button["variant"] as? String == forced)
+        #expect(button["variants"] as? [String] == ["ButtonColorRed", "ButtonColorBlue", "ButtonColorDarkGray"])
+
+        #expect(try lab.run("reset").status == 0)
+        #expect(try lab.assignments()["subscribeButtonColor"] == drawn)
+    }
+
+    @Test func forcingInactiveAndUnforcing() throws {
+        let lab = try LabHarness()
+        #expect(try lab.run("force", "ButtonColor", "Inactive").status == 0)
+        #expect(try lab.assignments()["subscribeButtonColor"] == nil)
+        #expect(try lab.run("unforce", "ButtonColor").status == 0)
+        #expect(try lab.assignments()["subscribeButtonColor"] != nil)
+        let again = try lab.run("unforce", "ButtonColor")
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("no forced variant for \"ButtonColor\""))
+    }
+
+    @Test func forcingAnUnknownVariantFailsWithTheChoices() throws {
+        let lab = try LabHarness()
+        let result = try lab.run("force", "ButtonColor", "Purple")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("has no variant \"Purple\""))
+        #expect(result.stderr.contains("ButtonColorDarkGray, Inactive"))
+    }
+
+    @Test func reportLoopsRunningAtOnceLoseNoRow() throws {
+        let lab = try LabHarness()
+        _ = try lab.assignments()
+        let before = try eventReasons(lab)
+        let loop = """
+            i=0; while [ $i -lt 500 ]; do
+              "$0" report subscribeButtonColor --reason initiated --state "$1" >/dev/null || exit 1
+              i=$((i+1))
+            done
+            """
+        let loops = try (0..<2).map { _ in
+            try Subprocess.start("/bin/sh", ["-c", loop, LabHarness.binary, lab.state], environment: lab.environment)
+        }
+        for running in loops {
+            let result = running.wait()
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        let after = try eventReasons(lab)
+        #expect(after.filter { $0 == "initiated" }.count == 1_000)
+        #expect(after.count == before.count + 1_000)
+    }
+
+    private func eventReasons(_ lab: LabHarness) throws -> [String] {
+        let result = try lab.runRaw(["events", "--json", "--limit", "100000", "--state", lab.state])
+        let rows = try LabHarness.json(result.stdout)["events"] as? [[String: Any]] ?? []
+        return rows.map { $0["reason"] as? String ?? "" }
+    }
+
+    @Test func displayedIsRecordedOnce() throws {
+        let lab = try LabHarness()
+        #expect(try lab.run("report", "subscribeButtonColor").stdout.hasPrefix("Recorded displayed"))
+        #expect(try lab.run("report", "subscribeButtonColor").stdout.hasPrefix("Not recorded"))
+        #expect(try eventReasons(lab).filter { $0 == "displayed" }.count == 1)
+    }
+
+    @Test func reportingAKeyNoExperimentAssignsFails() throws {
+        let lab = try LabHarness()
+        let result = try lab.run("report", "noSuchKey")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no active experiment assigns \"noSuchKey\""))
+    }
+
+    @Test func aMalformedCatalogExits65AndLeavesTheStateFileAlone() throws {
+        let lab = try LabHarness()
+        let demo = LabHarness.packageRoot + "/share/laboratory/demo.json"
+        #expect(try lab.run("force", "ButtonColor", "ButtonColorBlue", "--catalog", demo).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: lab.state))
+        let bad = try lab.write("bad.json", """
+            {
+              "source": "Local",
+              "experiments": [
+                {"name": "E", "keys": ["k"], "baseline": "A", "variants": [{"name": "A", "assignments": {}}]}
+              ]
+            }
+            """)
+        for command in [["assignments"], ["force", "E", "A"], ["reset"], ["stabilize"]] {
+            let result = try lab.runRaw(command + ["--catalog", bad, "--state", lab.state])
+            #expect(result.status == 65)
+            #expect(result.stderr.contains("\(bad):4:64: error: variant \"A\" of experiment \"E\" does not assign key \"k\""))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: lab.state)) == before)
+        }
+    }
+
+    @Test func aStateFileThatIsNotOursIsRefusedByPath() throws {
+        let lab = try LabHarness()
+        let notes = try lab.write("notes.txt", "shopping list\n")
+        let result = try lab.runRaw(["assignments", "--state", notes])
+        #expect(result.status == 74)
+        #expect(result.stderr.contains("\(notes): not a Laboratory state file"))
+        #expect(try String(contentsOfFile: notes, encoding: .utf8) == "shopping list\n")
+    }
+
+    @Test func checkIsCleanOnTheDemoAndPointsAtMistakes() throws {
+        let lab = try LabHarness()
+        let clean = try lab.runRaw(["check", LabHarness.packageRoot + "/share/laboratory/demo.json"])
+        #expect(clean.status == 0)
+        #expect(clean.stdout.contains("no problems"))
+        let bad = try lab.write("range.json", """
+            {"source": "S", "experiments": [{"name": "E", "keys": ["k"], "activeTokenRange": [0.9, 0.1],
+              "baseline": "A", "variants": [{"name": "A", "weight": 0, "assignments": {"k": 1}}]}]}
+            """)
+        let result = try lab.runRaw(["check", bad])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("\(bad):1:82: error: \"activeTokenRange\" of experiment \"E\" is reversed"))
+        #expect(result.stdout.contains("\(bad):2:57: error: weight of variant \"A\""))
+        #expect(try lab.runRaw(["check", lab.folder + "/missing.json"]).status == 2)
+    }
+
+    @Test func stabilizeKeepsAssignmentsThroughNewExperiments() throws {
+        let lab = try LabHarness()
+        let demo = LabHarness.packageRoot + "/share/laboratory/demo.json"
+        let before = try lab.assignments()
+        #expect(try lab.run("stabilize").status == 0)
+        let extended = try String(contentsOfFile: demo, encoding: .utf8).replacingOccurrences(
+            of: "\"experiments\": [",
+            with: """
+                "experiments": [
+                    {"name": "Fresh", "keys": ["freshKey"], "baseline": "A",
+                     "variants": [{"name": "A", "assignments": {"freshKey": 1}}]},
+                """)
+        let path = try lab.write("extended.json", extended)
+        let result = try lab.runRaw(["assignments", "--json", "--catalog", path, "--state", lab.state])
+        let rows = try LabHarness.json(result.stdout)["assignments"] as? [[String: Any]] ?? []
+        #expect(rows.count == before.count)
+        #expect(!rows.contains { $0["key"] as? String == "freshKey" })
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs programs with `posix_spawn`, not `Foundation.Process` (which has
+/// hung on this platform waiting for children such as tmux).
+enum Subprocess {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// A started child whose output goes to files until it is waited for.
+    struct Running {
+        let pid: pid_t
+        let stdoutPath: String
+        let stderrPath: String
+
+        /// Waits for the child to end and collects its output.
+        func wait() -> Result {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            let exited = (status & 0x7F) == 0
+            let code = exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+            defer {
+                unlink(stdoutPath)
+                unlink(stderrPath)
+            }
+            return Result(
+                status: code,
+                stdout: (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "",
+                stderr: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")
+        }
+    }
+
+    struct SpawnError: Error, CustomStringConvertible {
+        var executable: String
+        var code: Int32
+        var description: String { "cannot start \(executable): \(String(cString: strerror(code)))" }
+    }
+
+    /// Starts `executable` with standard input from /dev/null.
+    static func start(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Running {
+        let base = NSTemporaryDirectory() + "lab-e2e-\(UUID().uuidString)"
+        let running = Running(pid: 0, stdoutPath: base + ".out", stderrPath: base + ".err")
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, running.stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, running.stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+
+        var merged = ProcessInfo.processInfo.environment
+        merged.merge(environment) { _, new in new }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let code = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        guard code == 0 else { throw SpawnError(executable: executable, code: code) }
+        return Running(pid: pid, stdoutPath: running.stdoutPath, stderrPath: running.stderrPath)
+    }
+
+    /// Runs `executable` to the end.
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        try start(executable, arguments, environment: environment).wait()
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+import Laboratory
+import Testing
+@testable import LaboratorySQLite
+
+@Suite struct SQLiteStateStoreTests {
+    /// A fresh folder for one test's files.
+    private func folder() throws -> String {
+        let path = NSTemporaryDirectory() + "lab-sqlite-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    private let candidate = Device(id: "first", token: ActiveExperimentsToken(0.25))
+
+    @Test func createsAPrivateWALFileInNewFolders() throws {
+        let path = try folder() + "/nested/state.sqlite"
+        let store = try SQLiteStateStore(path: path)
+        _ = try store.device(candidate: candidate)
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let journal = try DatabaseQueue(path: path).read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
+        #expect(journal == "wal")
+    }
+
+    @Test func keepsTheDeviceAcrossOpenings() throws {
+        let path = try folder() + "/state.sqlite"
+        #expect(try SQLiteStateStore(path: path).device(candidate: candidate) == candidate)
+        let other = Device(id: "second", token: ActiveExperimentsToken(0.9))
+        #expect(try SQLiteStateStore(path: path).device(candidate: other) == candidate)
+    }
+
+    @Test func refusesAFileThatIsNotADatabaseAndLeavesItAlone() throws {
+        let path = try folder() + "/notes.txt"
+        let text = Data("these are my notes, not a database\n".utf8)
+        try text.write(to: URL(fileURLWithPath: path))
+        #expect(throws: SQLiteStoreError.notADatabase(path: path)) { try SQLiteStateStore(path: path) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == text)
+    }
+
+    @Test func refusesAnotherProgramsDatabaseAndLeavesItAlone() throws {
+        let path = try folder() + "/other.sqlite"
+        try DatabaseQueue(path: path).write { try $0.execute(sql: "CREATE TABLE accounts (id INTEGER)") }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(throws: SQLiteStoreError.foreignDatabase(path: path)) { try SQLiteStateStore(path: path) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test func reportsACorruptFileWithItsPath() throws {
+        let path = try folder() + "/state.sqlite"
+        _ = try SQLiteStateStore(path: path).device(candidate: candidate)
+        // Keep the header, scribble over the schema page.
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        for index in 100..<min(bytes.count, 4096) { bytes[index] = 0xA5 }
+        try bytes.write(to: URL(fileURLWithPath: path))
+        do {
+            _ = try SQLiteStateStore(path: path).device(candidate: candidate)
+            Issue.record("expected an error")
+        } catch let error as SQLiteStoreError {
+            #expect(error.description.hasPrefix(path + ":"))
+        }
+    }
+
+    @Test func resolvesChoicesAndForgetsUnlistedExperiments() throws {
+        let store = try SQLiteStateStore(path: try folder() + "/state.sqlite")
+        let time = Date(timeIntervalSince1970: 1_800_000_000)
+        let first = try store.resolveChoices(source: "Local", experiments: ["A", "B"], at: time) { name, _ in
+            .choose(name + "1")
+        }
+        #expect(first.mapValues(\.variant) == ["A": "A1", "B": "B1"])
+        #expect(first["A"]?.madeAt == time)
+        let second = try store.resolveChoices(source: "Local", experiments: ["A"], at: time) { _, stored in
+            #expect(stored?.variant == "A1")
+            return .keep
+        }
+        #expect(second.keys.sorted() == ["A"])
+        #expect(try store.choices(source: "Local").keys.sorted() == ["A"])
+    }
+
+    @Test func revisionMovesOnlyWhenSomethingChanges() throws {
+        let store = try SQLiteStateStore(path: try folder() + "/state.sqlite")
+        let start = try store.revision()
+        try store.setDebugRequest(DebugRequest(source: "Local", experiment: "E", variant: "B"))
+        let afterRequest = try store.revision()
+        #expect(afterRequest > start)
+        try store.removeDebugRequest(source: "Local", experiment: "Missing")
+        #expect(try store.revision() == afterRequest)
+        _ = try store.resolveChoices(source: "Local", experiments: ["E"], at: Date()) { _, _ in .keep }
+        #expect(try store.revision() == afterRequest)
+    }
+
+    @Test func swapsTheActiveSetKeepingValueTypes() throws {
+        let store = try SQLiteStateStore(path: try folder() + "/state.sqlite")
+        let on = Assignment(key: "on", value: true, experiment: "E", variant: "V", source: "Local")
+        let size = Assignment(key: "size", value: 12, experiment: "E", variant: "V", source: "Local")
+        #expect(try store.swapActiveAssignments([on, size]).entered == [on, size])
+        #expect(try store.swapActiveAssignments([on, size]).isEmpty)
+        let change = try store.swapActiveAssignments([on])
+        #expect(change.left == [size] && change.entered.isEmpty)
+    }
+
+    @Test func recordsEventsAndDisplayedOnce() throws {
+        let store = try SQLiteStateStore(path: try folder() + "/state.sqlite")
+        let assignment = Assignment(key: "color", value: "blue", experiment: "E", variant: "V", source: "Local")
+        let time = Date(timeIntervalSince1970: 1_800_000_000)
+        let displayed = Event(assignment, reason: .displayed, device: "d", time: time)
+        #expect(try store.recordOnce(displayed))
+        #expect(try !store.recordOnce(displayed))
+        try store.record([Event(assignment, reason: .initiated, device: "d", time: time)])
+        let rows = try store.events(after: nil, limit: 10)
+        #expect(rows.map(\.event.reason) == [.displayed, .initiated])
+        #expect(rows[0].event == displayed)
+        #expect(try store.latestEvents(limit: 1).map(\.id) == [2])
+        #expect(try store.events(after: 1, limit: 10).map(\.id) == [2])
+    }
+
+    @Test func twoConnectionsWritingAtOnceLoseNothing() async throws {
+        let path = try folder() + "/state.sqlite"
+        let stores = [try SQLiteStateStore(path: path), try SQLiteStateStore(path: path)]
+        let assignment = Assignment(key: "k", value: 1, experiment: "E", variant: "V", source: "Local")
+        await withTaskGroup(of: Void.self) { group in
+            for (index, store) in stores.enumerated() {
+                group.addTask {
+                    for round in 0..<200 {
+                        try? store.record([Event(assignment, reason: .initiated, device: "d\(index)", time: Date())])
+                        try? store.setDebugRequest(
+                            DebugRequest(source: "S\(index)", experiment: "E\(round)", variant: "V"))
+                    }
+                }
+            }
+        }
+        #expect(try stores[0].events(after: nil, limit: 1000).count == 400)
+        #expect(try stores[1].debugRequests().count == 400)
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+@testable import Laboratory
+
+@Suite struct AssignmentsManagerTests {
+    @Test func mergesTheActiveVariantsOfEverySource() throws {
+        let first = Catalog(source: "Local", experiments: [Fixtures.experiment("E")])
+        let second = Catalog(source: "Promo", experiments: [Fixtures.experiment("P", keys: ["size"])])
+        let world = try World([first, second])
+        try world.manager.refresh()
+        #expect(world.manager.assignments.map(\.key) == ["color", "size"])
+        #expect(world.manager.assignment(for: "size")?.source == "Promo")
+        #expect(world.manager.value(for: "missing") == nil)
+    }
+
+    @Test func aConflictIsResolvedBySourceOrderThenNameAndReported() throws {
+        let first = Catalog(source: "Local", experiments: [
+            Fixtures.experiment("Zeta", keys: ["color"]),
+            Fixtures.experiment("Alpha", keys: ["color", "size"]),
+        ])
+        let second = Catalog(source: "Promo", experiments: [Fixtures.experiment("Aardvark", keys: ["size"])])
+        let world = try World([first, second])
+        let snapshot = try world.manager.refresh()
+        // Alpha sorts before Zeta in the first source: it wins both keys;
+        // Promo comes later, so its experiment loses despite its name.
+        #expect(snapshot.assignments.map(\.experiment) == ["Alpha", "Alpha"])
+        #expect(snapshot.conflicts.map(\.description) == [
+            "Local/Zeta shares color with Local/Alpha, which wins",
+            "Promo/Aardvark shares size with Local/Alpha, which wins",
+        ])
+        #expect(snapshot.conflicts(involving: "Local", "Alpha").count == 2)
+    }
+
+    @Test func aForcedExperimentWinsAConflict() throws {
+        let catalog = Catalog(source: "Local", experiments: [
+            Fixtures.experiment("Alpha"), Fixtures.experiment("Beta"),
+        ])
+        let world = try World([catalog])
+        try world.debug.activate(variant: "Blue", of: "Beta")
+        let snapshot = try world.manager.refresh()
+        #expect(snapshot.assignment(for: "color")?.experiment == "Beta")
+        #expect(snapshot.conflicts.first?.loser.experiment == "Alpha")
+        #expect(snapshot.conflicts.first?.winner.forced == true)
+    }
+
+    @Test func experimentsInDisjointRangesShareAKeyWithoutConflict() throws {
+        let catalog = Catalog(source: "Local", experiments: [
+            Fixtures.experiment("Low", range: TokenRange(lower: 0, upper: 0.5)),
+            Fixtures.experiment("High", range: TokenRange(lower: 0.5, upper: 1)),
+        ])
+        for token in [0.2, 0.7] {
+            let snapshot = try World([catalog], token: token).manager.refresh()
+            #expect(snapshot.conflicts.isEmpty)
+            #expect(snapshot.assignment(for: "color")?.experiment == (token < 0.5 ? "Low" : "High"))
+        }
+    }
+
+    @Test func recordsActivatedAndDeactivatedEventsOnlyForChanges() throws {
+        let catalog = Catalog(source: "Local", experiments: [Fixtures.experiment("E")])
+        let world = try World([catalog])
+        try world.manager.refresh()
+        try world.manager.refresh()
+        #expect(world.events.events.map(\.reason) == [.activated])
+        #expect(world.events.events[0].value == "Red-color")
+        #expect(world.events.events[0].device == "device-1")
+
+        try world.debug.activate(variant: "Blue", of: "E")
+        try world.manager.refresh()
+        let tail = world.events.events.dropFirst().map { "\($0.reason) \($0.variant)" }
+        #expect(tail == ["deactivated Red", "activated Blue"])
+    }
+
+    @Test func displayedIsRecordedOncePerDeviceExperimentAndVariant() throws {
+        let catalog = Catalog(source: "Local", experiments: [Fixtures.experiment("E", keys: ["color", "size"])])
+        let world = try World([catalog])
+        try world.manager.refresh()
+        #expect(try world.manager.report(key: "color", reason: .displayed))
+        #expect(try !world.manager.report(key: "color", reason: .displayed))
+        #expect(try !world.manager.report(key: "size", reason: .displayed))
+        // Another variant is another exposure.
+        try world.debug.activate(variant: "Blue", of: "E")
+        try world.manager.refresh()
+        #expect(try world.manager.report(key: "color", reason: .displayed))
+        #expect(world.events.events.filter { $0.reason == .displayed }.map(\.variant) == ["Red", "Blue"])
+    }
+
+    @Test func otherReasonsAreRecordedEveryTime() throws {
+        let world = try World([Catalog(source: "Local", experiments: [Fixtures.experiment("E")])])
+        try world.manager.refresh()
+        for _ in 0..<3 { #expect(try world.manager.report(key: "color", reason: .initiated)) }
+        #expect(try world.manager.report(key: "color", reason: "purchased"))
+        #expect(world.events.events.filter { $0.reason == .initiated }.count == 3)
+        #expect(world.events.events.last?.reason.rawValue == "purchased")
+    }
+
+    @Test func reportingAnInactiveKeyRecordsNothing() throws {
+        let world = try World([Catalog(source: "Local", experiments: [Fixtures.experiment("E")])])
+        try world.manager.refresh()
+        #expect(try !world.manager.report(key: "nothing", reason: .initiated))
+    }
+
+    @Test func observersSeeChanges() async throws {
+        let world = try World([Catalog(source: "Local", experiments: [Fixtures.experiment("E")])])
+        try world.manager.refresh()
+        var changes = world.manager.changes().makeAsyncIterator()
+        #expect(await changes.next()?.assignment(for: "color")?.variant == "Red")
+        try world.debug.activate(variant: "Blue", of: "E")
+        try world.manager.refresh()
+        #expect(await changes.next()?.assignment(for: "color")?.variant == "Blue")
+    }
+
+    @Test func refreshIfStateChangedSeesAnotherProcessesRequest() throws {
+        let store = InMemoryStateStore()
+        let catalog = Catalog(source: "Local", experiments: [Fixtures.experiment("E")])
+        let app = try World([catalog], store: store)
+        let console = try World([catalog], store: store)
+        try app.manager.refresh()
+        #expect(try !app.manager.refreshIfStateChanged())
+        try console.debug.activate(variant: "Blue", of: "E")
+        #expect(try app.manager.refreshIfStateChanged())
+        #expect(app.manager.value(for: "color") == "Blue-color")
+    }
+
+    @Test func statusesStartIdle() throws {
+        let world = try World([Catalog(source: "Local", experiments: [])])
+        #expect(world.manager.statuses == ["Local": .idle])
+        #expect(SourceStatus.idle.summary == "idle")
+        #expect(SourceStatus.error("timeout", at: Date()).summary == "error: timeout")
+    }
+}

@@ -20,16 +20,25 @@ let package = Package(
             name: "LaboratorySQLite",
             dependencies: ["Laboratory", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // Pure console core: Tweaks tree, state, reducer, rendering into a screen buffer.
+        .target(name: "LaboratoryConsole", dependencies: ["Laboratory"]),
+        // ncursesw, for the one module that draws on a real terminal.
+        .systemLibrary(name: "CNcursesw", providers: [.apt(["libncursesw5-dev"])]),
+        .target(name: "ConsoleCurses", dependencies: ["CNcursesw", "LaboratoryConsole"]),
         .executableTarget(
             name: "lab",
             dependencies: [
                 "Laboratory",
                 "LaboratorySQLite",
+                "LaboratoryConsole",
+                "ConsoleCurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "LaboratoryTests", dependencies: ["Laboratory"]),
         .testTarget(name: "LaboratorySQLiteTests", dependencies: ["LaboratorySQLite"]),
+        .testTarget(name: "LaboratoryConsoleTests", dependencies: ["LaboratoryConsole"]),
+        .testTarget(name: "ConsoleCursesTests", dependencies: ["ConsoleCurses", "CNcursesw"]),
         // Drives the built `lab` binary; depends on it so `swift test` builds it first.
         .testTarget(name: "LabEndToEndTests", dependencies: ["lab", "Laboratory"]),
     ],

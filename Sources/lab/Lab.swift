@@ -12,6 +12,7 @@ struct Lab: AsyncParsableCommand {
             with any app that opens the same path.
             """,
         subcommands: [
+            ConsoleCommand.self,
             AssignmentsCommand.self,
             ExperimentsCommand.self,
             ForceCommand.self,

@@ -1,0 +1,20 @@
+/// Why the console could not take over the terminal.
+public enum CursesError: Error, CustomStringConvertible, Equatable {
+    /// `TERM` is not set.
+    case noTerminalType
+    /// ncurses has no description for `TERM`.
+    case unknownTerminal(String)
+    /// Standard input or output is not a terminal.
+    case notATerminal
+
+    public var description: String {
+        switch self {
+        case .noTerminalType:
+            return "TERM is not set: run lab console in a terminal, or set TERM (for example TERM=xterm-256color)"
+        case .unknownTerminal(let name):
+            return "unknown terminal type \"\(name)\" (TERM): no terminfo entry; try TERM=xterm-256color"
+        case .notATerminal:
+            return "lab console needs a terminal: standard input and output must not be redirected"
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import CNcursesw
+import LaboratoryConsole
+
+/// Turns style roles into ncurses attributes: colour pairs when colour is
+/// on, bold / dim / reverse alone when it is off (`NO_COLOR`, or a terminal
+/// without colours).
+struct CursesPalette {
+    let colors: Bool
+    private var pairs: [CellStyle.Role: Int16] = [:]
+
+    init(colors: Bool) {
+        self.colors = colors
+        guard colors else { return }
+        start_color()
+        use_default_colors()
+        let scheme: [(CellStyle.Role, Int16, Int16)] = [
+            (.title, Int16(COLOR_BLACK), Int16(COLOR_CYAN)),
+            (.header, Int16(COLOR_CYAN), -1),
+            (.accent, Int16(COLOR_CYAN), -1),
+            (.forced, Int16(COLOR_MAGENTA), -1),
+            (.conflict, Int16(COLOR_YELLOW), -1),
+            (.error, Int16(COLOR_RED), -1),
+            (.ok, Int16(COLOR_GREEN), -1),
+        ]
+        for (index, (role, foreground, background)) in scheme.enumerated() {
+            let pair = Int16(index + 1)
+            init_pair(pair, foreground, background)
+            pairs[role] = pair
+        }
+    }
+
+    func attributes(for style: CellStyle) -> attr_t {
+        var attributes = lab_a_normal()
+        if style.bold { attributes |= lab_a_bold() }
+        if style.role == .muted || style.role == .inactive { attributes |= lab_a_dim() }
+        if colors, let pair = pairs[style.role] {
+            attributes |= lab_color_pair(pair)
+            // The title bar has its own colours; reversing them would undo them.
+            if style.reverse && style.role != .title { attributes |= lab_a_reverse() }
+        } else if style.reverse || style.role == .title {
+            attributes |= lab_a_reverse()
+        }
+        return attributes
+    }
+}

@@ -1,0 +1,178 @@
+import CNcursesw
+import Foundation
+import LaboratoryConsole
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real terminal, through ncursesw: draws screen buffers, reads keys,
+/// clicks and resizes, and always gives the terminal back.
+///
+/// Keys are read with `get_wch` after `poll()` says standard input (or the
+/// self-pipe that background work and signal handlers write to) is ready,
+/// so a background result or SIGTERM wakes the loop at once.
+public final class CursesTerminal: Terminal {
+    private var screen: OpaquePointer?
+    private let pipe = SignalPipe()
+    private let palette: CursesPalette
+    private let input: UnsafeMutablePointer<FILE>?
+    private let output: UnsafeMutablePointer<FILE>?
+    private let ownsFiles: Bool
+    private var isOpen = true
+
+    /// Takes over the process's terminal.
+    ///
+    /// - Parameter colors: `false` draws with bold and reverse only (for `NO_COLOR`).
+    public convenience init(colors: Bool) throws(CursesError) {
+        guard isatty(0) == 1, isatty(1) == 1 else { throw .notATerminal }
+        guard let type = ProcessInfo.processInfo.environment["TERM"], !type.isEmpty else { throw .noTerminalType }
+        try self.init(type: type, input: lab_stdin(), output: lab_stdout(), ownsFiles: false, colors: colors)
+        pipe.catchSignals()
+    }
+
+    /// A terminal with no screen behind it, for tests: ncurses draws into
+    /// /dev/null and tests read its virtual screen back.
+    public static func headless(size: TerminalSize, colors: Bool = false) throws(CursesError) -> CursesTerminal {
+        let terminal = try CursesTerminal(
+            type: "xterm-256color", input: fopen("/dev/null", "r"), output: fopen("/dev/null", "w"), ownsFiles: true,
+            colors: colors)
+        resizeterm(Int32(size.rows), Int32(size.columns))
+        return terminal
+    }
+
+    private init(
+        type: String, input: UnsafeMutablePointer<FILE>?, output: UnsafeMutablePointer<FILE>?, ownsFiles: Bool,
+        colors: Bool
+    ) throws(CursesError) {
+        Self.useUTF8Locale()
+        self.input = input
+        self.output = output
+        self.ownsFiles = ownsFiles
+        guard let screen = newterm(type, output, input) else {
+            if ownsFiles {
+                if let input { fclose(input) }
+                if let output { fclose(output) }
+            }
+            throw .unknownTerminal(type)
+        }
+        self.screen = screen
+        set_term(screen)
+        raw()  // Ctrl-C arrives as a key, so quitting always goes through cleanup.
+        noecho()
+        nonl()
+        keypad(lab_stdscr(), true)
+        set_escdelay(25)
+        curs_set(0)
+        mousemask(lab_click_mask(), nil)
+        mouseinterval(0)
+        palette = CursesPalette(colors: colors && has_colors())
+    }
+
+    /// Wide characters print nothing unless the locale's codeset is UTF-8.
+    private static func useUTF8Locale() {
+        setlocale(LC_ALL, "")
+        let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
+        if codeset.uppercased().replacingOccurrences(of: "-", with: "") != "UTF8" {
+            setlocale(LC_CTYPE, "C.UTF-8")
+        }
+    }
+
+    deinit { close() }
+
+    /// Gives the terminal back: the modes from before start, the cursor, the screen.
+    public func close() {
+        guard isOpen else { return }
+        isOpen = false
+        endwin()
+        if let screen { delscreen(screen) }
+        screen = nil
+        pipe.restoreSignals()
+        if ownsFiles {
+            if let input { fclose(input) }
+            if let output { fclose(output) }
+        }
+    }
+
+    public var size: TerminalSize {
+        TerminalSize(columns: Int(lab_max_x()), rows: Int(lab_max_y()))
+    }
+
+    public var waker: any TerminalWaker { PipeWaker(pipe: pipe) }
+
+    // MARK: - Drawing
+
+    public func draw(_ buffer: ScreenBuffer) {
+        let rows = min(buffer.height, Int(lab_max_y()))
+        let columns = min(buffer.width, Int(lab_max_x()))
+        var current: CellStyle?
+        for row in 0..<rows {
+            for column in 0..<columns {
+                let cell = buffer[row, column]
+                if cell.isContinuation { continue }
+                if cell.style != current {
+                    current = cell.style
+                    attrset(Int32(bitPattern: palette.attributes(for: cell.style)))
+                }
+                var characters = cell.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) } + [0]
+                _ = mvaddwstr(Int32(row), Int32(column), &characters)
+            }
+        }
+        attrset(Int32(bitPattern: lab_a_normal()))
+        refresh()
+    }
+
+    /// The text ncurses holds for one row of its screen, for tests.
+    public func text(ofRow row: Int) -> String {
+        var characters = [wchar_t](repeating: 0, count: Int(lab_max_x()) + 1)
+        let count = mvinnwstr(Int32(row), 0, &characters, Int32(characters.count - 1))
+        guard count > 0 else { return "" }
+        let scalars = characters.prefix(Int(count)).compactMap { Unicode.Scalar(UInt32(bitPattern: $0)) }
+        var text = String(String.UnicodeScalarView(scalars))
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+
+    // MARK: - Input
+
+    public func nextInput(timeout: Duration) -> TerminalInput? {
+        // ncurses may already hold bytes it read ahead (the rest of an escape sequence).
+        if let input = readInput() { return input }
+        var fds = [
+            pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: pipe.readEnd, events: Int16(POLLIN), revents: 0),
+        ]
+        let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let ready = poll(&fds, 2, milliseconds)
+        if fds[1].revents & Int16(POLLIN) != 0, pipe.drain() { return .terminate }
+        if ready < 0 {
+            // Interrupted, most likely by SIGWINCH: ncurses queues KEY_RESIZE.
+            return readInput()
+        }
+        if fds[0].revents & Int16(POLLHUP | POLLERR) != 0 { return .terminate }
+        if fds[0].revents & Int16(POLLIN) != 0 { return readInput() }
+        return nil
+    }
+
+    private func readInput() -> TerminalInput? {
+        nodelay(lab_stdscr(), true)
+        var character: wint_t = 0
+        let result = get_wch(&character)
+        if result == KEY_CODE_YES { return keyCode(Int32(character)) }
+        guard result == OK else { return nil }
+        return CursesKeys.character(UInt32(character)).map { .key($0) }
+    }
+
+    private func keyCode(_ code: Int32) -> TerminalInput? {
+        switch code {
+        case KEY_RESIZE: return .resize(size)
+        case KEY_MOUSE:
+            var event = MEVENT()
+            guard getmouse(&event) == OK,
+                  event.bstate & (lab_button1_clicked() | lab_button1_pressed()) != 0 else { return nil }
+            return .click(row: Int(event.y), column: Int(event.x))
+        default:
+            return CursesKeys.function(code).map { .key($0) }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Laboratory
+
+/// Everything the console shows, read at one moment from the manager, the
+/// debug source and the event log. The reducer and renderer see only this.
+public struct ConsoleData: Sendable, Equatable {
+    /// One source as the Settings screen shows it.
+    public struct SourceInfo: Sendable, Equatable {
+        public var name: String
+        public var status: SourceStatus
+        public var stabilizedAt: Date?
+        public var experimentCount: Int
+
+        public init(name: String, status: SourceStatus, stabilizedAt: Date?, experimentCount: Int) {
+            self.name = name
+            self.status = status
+            self.stabilizedAt = stabilizedAt
+            self.experimentCount = experimentCount
+        }
+    }
+
+    public var sources: [SourceInfo]
+    /// Every experiment of every source, in source order then by name.
+    public var entries: [DebugEntry]
+    public var snapshot: AssignmentsSnapshot
+    public var token: ActiveExperimentsToken
+    public var staleRequests: [StaleRequest]
+    /// The newest events, newest first.
+    public var events: [RecordedEvent]
+    /// Stored draws by source, then experiment, for the detail pane.
+    public var draws: [String: [String: StoredChoice]]
+    /// Where the data comes from, for the title bar (e.g. the state file).
+    public var origin: String
+
+    public init(
+        sources: [SourceInfo] = [], entries: [DebugEntry] = [], snapshot: AssignmentsSnapshot = AssignmentsSnapshot(),
+        token: ActiveExperimentsToken = ActiveExperimentsToken(0), staleRequests: [StaleRequest] = [],
+        events: [RecordedEvent] = [], draws: [String: [String: StoredChoice]] = [:], origin: String = ""
+    ) {
+        self.sources = sources
+        self.entries = entries
+        self.snapshot = snapshot
+        self.token = token
+        self.staleRequests = staleRequests
+        self.events = events
+        self.draws = draws
+        self.origin = origin
+    }
+
+    /// The entry for one experiment.
+    public func entry(source: String, experiment: String) -> DebugEntry? {
+        entries.first { $0.source == source && $0.experiment.name == experiment }
+    }
+
+    /// How many events the table holds: row ids only grow, so the newest id counts them.
+    public var eventTotal: Int64 { events.first?.id ?? 0 }
+}
+
+extension DebugEntry {
+    /// The conflicts this experiment is part of.
+    func conflicts(in snapshot: AssignmentsSnapshot) -> [Conflict] {
+        snapshot.conflicts(involving: source, experiment.name)
+    }
+
+    /// Whether this experiment lost a conflict, so the app gets none of its keys.
+    func isSetAside(in snapshot: AssignmentsSnapshot) -> Bool {
+        snapshot.conflicts.contains { $0.loser.source == source && $0.loser.experiment == experiment.name }
+    }
+}

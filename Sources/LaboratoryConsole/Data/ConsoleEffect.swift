@@ -1,0 +1,11 @@
+/// Work the console asks for; the runner performs it off the key loop.
+public enum ConsoleEffect: Sendable, Hashable {
+    /// Force a variant, or force the experiment inactive when `variant` is `nil`.
+    case force(source: String, experiment: String, variant: String?)
+    /// Drop the forced variant of one experiment.
+    case unforce(source: String, experiment: String)
+    /// Drop every forced variant, or those of one source.
+    case reset(source: String?)
+    /// Fetch every source again.
+    case update
+}

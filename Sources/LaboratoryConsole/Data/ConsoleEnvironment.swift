@@ -1,0 +1,13 @@
+/// What the console reads and changes: the live framework, or a fake in tests.
+public protocol ConsoleEnvironment: Sendable {
+    /// Reads everything the console shows.
+    func load() throws -> ConsoleData
+
+    /// Whether anything shown may have changed since the last ``load()``:
+    /// state written by any process, new events, or fetch statuses.
+    func hasChanged() throws -> Bool
+
+    /// Performs an effect.
+    /// - Returns: a line for the status bar saying what happened.
+    func perform(_ effect: ConsoleEffect) async throws -> String
+}

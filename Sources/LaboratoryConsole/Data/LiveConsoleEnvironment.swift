@@ -1,0 +1,88 @@
+import Laboratory
+
+/// The console's view of a running framework: a manager over a debug source,
+/// the state store and the event log.
+public final class LiveConsoleEnvironment: ConsoleEnvironment, @unchecked Sendable {
+    private let manager: AssignmentsManager
+    private let debug: DebugSource
+    private let store: any StateStore
+    private let log: any EventLog
+    private let origin: String
+    /// How many of the newest events the Events screen holds.
+    private let eventLimit: Int
+
+    private struct Seen: Equatable {
+        var revision: Int64?
+        var newestEvent: Int64?
+        var statuses: [String: SourceStatus] = [:]
+    }
+
+    // Guarded by `lock`: load() runs on a background task, perform() on another.
+    private var seen = Seen()
+    private let lock = ConsoleLock()
+
+    public init(
+        manager: AssignmentsManager, debug: DebugSource, store: any StateStore, log: any EventLog,
+        origin: String = "", eventLimit: Int = 500
+    ) {
+        self.manager = manager
+        self.debug = debug
+        self.store = store
+        self.log = log
+        self.origin = origin
+        self.eventLimit = eventLimit
+    }
+
+    public func load() throws -> ConsoleData {
+        try manager.refresh()
+        let revision = try store.revision()
+        let events = try log.latestEvents(limit: eventLimit)
+        let statuses = manager.statuses
+        let sources = try debug.sources.map { source in
+            ConsoleData.SourceInfo(
+                name: source.name, status: statuses[source.name] ?? .idle,
+                stabilizedAt: try source.stabilization(), experimentCount: source.experiments.count)
+        }
+        var draws: [String: [String: StoredChoice]] = [:]
+        for source in debug.sources { draws[source.name] = try store.choices(source: source.name) }
+        let data = ConsoleData(
+            sources: sources, entries: try debug.entries(), snapshot: manager.snapshot,
+            token: manager.device.token, staleRequests: try debug.staleRequests(), events: events, draws: draws,
+            origin: origin)
+        lock.withLock { seen = Seen(revision: revision, newestEvent: events.first?.id, statuses: statuses) }
+        return data
+    }
+
+    public func hasChanged() throws -> Bool {
+        let now = Seen(
+            revision: try store.revision(), newestEvent: try log.latestEvents(limit: 1).first?.id,
+            statuses: manager.statuses)
+        return lock.withLock { now != seen }
+    }
+
+    public func perform(_ effect: ConsoleEffect) async throws -> String {
+        switch effect {
+        case .force(let source, let experiment, let variant?):
+            try debug.activate(variant: variant, of: experiment, in: source)
+            try manager.refresh()
+            return "Forced \(experiment) to \(variant)."
+        case .force(let source, let experiment, nil):
+            try debug.deactivate(experiment: experiment, in: source)
+            try manager.refresh()
+            return "Forced \(experiment) inactive."
+        case .unforce(let source, let experiment):
+            try debug.removeRequest(experiment: experiment, in: source)
+            try manager.refresh()
+            return "\(experiment) is no longer forced."
+        case .reset(let source):
+            try debug.reset(source: source)
+            try manager.refresh()
+            return source.map { "Dropped the forced variants of \($0)." } ?? "Dropped all forced variants."
+        case .update:
+            let results = await manager.update()
+            let failures = results.filter { if case .error = $0.value { true } else { false } }
+            if failures.isEmpty { return "Updated \(results.count) source\(results.count == 1 ? "" : "s")." }
+            return failures.keys.sorted().map { "\($0): \(results[$0]!.summary)" }.joined(separator: "; ")
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// A key press, as the console core understands it.
+public enum Key: Sendable, Hashable {
+    case character(Character)
+    case up, down, left, right
+    case pageUp, pageDown, home, end
+    case enter, escape, backspace, tab
+    /// Ctrl-C: quit, and give the terminal back.
+    case interrupt
+}
+
+/// Something the terminal reports to the console.
+public enum TerminalInput: Sendable, Hashable {
+    case key(Key)
+    /// The terminal now has this size.
+    case resize(TerminalSize)
+    /// A mouse click at a screen position (0-based).
+    case click(row: Int, column: Int)
+    /// A signal asked the program to end (SIGTERM, SIGHUP).
+    case terminate
+}
+
+/// Columns and rows of a terminal.
+public struct TerminalSize: Sendable, Hashable, CustomStringConvertible {
+    public var columns: Int
+    public var rows: Int
+
+    public init(columns: Int, rows: Int) {
+        self.columns = columns
+        self.rows = rows
+    }
+
+    /// The smallest size the console lays out for.
+    public static let minimum = TerminalSize(columns: 80, rows: 24)
+
+    public var isBigEnough: Bool { columns >= Self.minimum.columns && rows >= Self.minimum.rows }
+
+    public var description: String { "\(columns)×\(rows)" }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Laboratory
+
+/// Draws a ``ConsoleState`` into a ``ScreenBuffer``: state → screen, nothing else.
+public enum ConsoleRenderer {
+    public static func render(_ state: ConsoleState) -> ScreenBuffer {
+        var screen = ScreenBuffer(width: state.size.columns, height: state.size.rows)
+        guard state.size.isBigEnough else {
+            drawTooSmall(state.size, &screen)
+            return screen
+        }
+        let layout = Layout(state.size)
+        drawTitle(state, &screen)
+        drawList(state, layout, &screen)
+        if Layout.hasDetail(state.route) {
+            let left = layout.listWidth(for: state.route)
+            for row in 1..<layout.statusRow { screen.write("│", row: row, column: left, style: .muted) }
+            let paneWidth = state.size.columns - left - 3
+            let lines = DetailPane.lines(for: state).flatMap { line in
+                DisplayText.wrap(DisplayText.sanitize(line.text), to: paneWidth, indent: line.text.hasPrefix("  ") ? 4 : 2)
+                    .map { (text: $0, style: line.style) }
+            }
+            for (index, line) in lines.prefix(layout.statusRow - 1).enumerated() {
+                screen.write(line.text, row: 1 + index, column: left + 2, maxWidth: paneWidth, style: line.style)
+            }
+        }
+        drawStatus(state, layout, &screen)
+        drawKeyBar(state, layout, &screen)
+        if let confirmation = state.confirmation {
+            Overlay.draw(title: "Confirm", lines: [confirmation.question, "", "y  yes, drop them      n  no, keep them"], on: &screen)
+        } else if state.showsHelp {
+            Overlay.draw(title: "Keys", lines: HelpText.lines, on: &screen)
+        }
+        return screen
+    }
+
+    private static func drawTooSmall(_ size: TerminalSize, _ screen: inout ScreenBuffer) {
+        let lines = [
+            "terminal too small (needs \(TerminalSize.minimum))", "now \(size)", "enlarge the window, or press q to quit",
+        ]
+        let top = max(0, size.rows / 2 - 1)
+        for (index, line) in lines.enumerated() where top + index < size.rows {
+            let column = max(0, (size.columns - TextWidth.of(line)) / 2)
+            screen.write(line, row: top + index, column: column, style: index == 0 ? .header : .plain)
+        }
+    }
+
+    private static func drawTitle(_ state: ConsoleState, _ screen: inout ScreenBuffer) {
+        screen.fill(row: 0, style: .title)
+        let path = state.stack.map(\.route.title).joined(separator: " › ")
+        var right = String(format: "token %.4f", state.data.token.value)
+        if state.pendingEffects > 0 || state.data.sources.contains(where: { $0.status == .updating }) {
+            right = "working… · " + right
+        }
+        let rightWidth = TextWidth.of(right)
+        screen.write(" " + path, row: 0, column: 0, maxWidth: state.size.columns - rightWidth - 2, style: .title)
+        screen.write(right, row: 0, column: state.size.columns - rightWidth - 1, style: .title)
+    }
+
+    private static func drawList(_ state: ConsoleState, _ layout: Layout, _ screen: inout ScreenBuffer) {
+        let width = layout.listWidth(for: state.route)
+        let columns = ListColumns.widths(for: state.route, width: width)
+        var x = 1
+        for (index, heading) in ListColumns.headings(for: state.route).enumerated() where index < columns.count {
+            screen.write(heading, row: 1, column: x, maxWidth: columns[index], style: CellStyle(role: .muted, bold: true))
+            x += columns[index] + 1
+        }
+        let rows = state.rows
+        if rows.isEmpty {
+            let text = state.frame.filter.isEmpty ? ListColumns.emptyText(for: state.route) : "nothing matches \"\(state.frame.filter)\""
+            screen.write(text, row: layout.listTop, column: 2, maxWidth: width - 2, style: .muted)
+            return
+        }
+        let visible = rows.dropFirst(state.frame.scroll).prefix(layout.listHeight)
+        for (offset, row) in zip(visible.indices, visible) {
+            let y = layout.listTop + offset - state.frame.scroll
+            let isCursor = offset == state.frame.cursor
+            var style = CellStyle(role: row.role, bold: !row.isSelectable)
+            if isCursor { style.reverse = true }
+            if isCursor { screen.fill(row: y, column: 0, count: width, style: style) }
+            var x = 1
+            for (index, text) in row.columns.enumerated() where index < columns.count {
+                screen.write(text, row: y, column: x, maxWidth: columns[index], style: style)
+                x += columns[index] + 1
+            }
+        }
+        if rows.count > layout.listHeight {
+            let shown = "\(state.frame.scroll + 1)–\(min(rows.count, state.frame.scroll + layout.listHeight)) of \(rows.count)"
+            screen.write(shown, row: layout.statusRow - 1, column: max(0, width - TextWidth.of(shown) - 1), style: .muted)
+        }
+    }
+
+    private static func drawStatus(_ state: ConsoleState, _ layout: Layout, _ screen: inout ScreenBuffer) {
+        let row = layout.statusRow
+        if state.isEditingFilter {
+            screen.write("/" + state.frame.filter + "▏", row: row, column: 1, style: CellStyle(role: .accent, bold: true))
+            screen.write("type to filter · Enter keeps · Esc clears", row: row, column: max(30, TextWidth.of(state.frame.filter) + 6), style: .muted)
+            return
+        }
+        if let message = state.message {
+            screen.write(message.text, row: row, column: 1, style: CellStyle(role: message.isError ? .error : .ok, bold: message.isError))
+            return
+        }
+        var notes: [String] = []
+        if !state.frame.filter.isEmpty {
+            notes.append("filter \"\(state.frame.filter)\": \(state.rows.filter(\.isSelectable).count) shown · Esc clears")
+        }
+        if state.route == .events {
+            notes.append(state.eventReason.map { "reason: \($0) (f: next)" } ?? "all reasons (f: filter by reason)")
+        }
+        let conflicts = state.data.snapshot.conflicts
+        if let conflict = conflicts.first {
+            notes.append("conflict: \(conflict)" + (conflicts.count > 1 ? " (+\(conflicts.count - 1) more)" : ""))
+        }
+        if !state.data.staleRequests.isEmpty {
+            notes.append(Summaries.plural(state.data.staleRequests.count, "stale request") + " ignored")
+        }
+        let role: CellStyle.Role = conflicts.isEmpty && state.data.staleRequests.isEmpty ? .muted : .conflict
+        screen.write(notes.joined(separator: " · "), row: row, column: 1, style: CellStyle(role: role))
+    }
+
+    private static func drawKeyBar(_ state: ConsoleState, _ layout: Layout, _ screen: inout ScreenBuffer) {
+        screen.fill(row: layout.keyBarRow, style: CellStyle(role: .title, reverse: true))
+        screen.write(" " + HelpText.keyBar(for: state), row: layout.keyBarRow, column: 0, style: CellStyle(role: .title, reverse: true))
+    }
+}

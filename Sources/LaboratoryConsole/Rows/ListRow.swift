@@ -1,0 +1,30 @@
+/// One line of a list: what it leads to and the text of its columns.
+public struct ListRow: Sendable, Equatable {
+    /// What choosing the row does.
+    public enum Target: Sendable, Hashable {
+        /// A section title (a Tweaks collection); not selectable.
+        case header
+        case category(Route)
+        case resetAll
+        case experiment(source: String, name: String)
+        /// A variant of the experiment on screen, or `nil` for `Inactive`.
+        case choice(String?)
+        case assignment(key: String)
+        case event(id: Int64)
+        case update(source: String)
+        case status(source: String)
+        case reset(source: String)
+    }
+
+    public var target: Target
+    public var columns: [String]
+    public var role: CellStyle.Role
+
+    public init(_ target: Target, _ columns: [String], role: CellStyle.Role = .plain) {
+        self.target = target
+        self.columns = columns
+        self.role = role
+    }
+
+    public var isSelectable: Bool { target != .header }
+}

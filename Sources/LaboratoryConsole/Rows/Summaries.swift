@@ -1,0 +1,53 @@
+import Foundation
+import Laboratory
+
+/// The one-line summaries of the main screen, e.g. "6 experiments · 1 forced · 0 conflicts".
+enum Summaries {
+    static func experiments(_ data: ConsoleData) -> String {
+        let count = data.entries.count
+        let active = data.entries.filter { $0.effective != nil }.count
+        let forced = data.entries.filter(\.isForced).count
+        let conflicts = data.snapshot.conflicts.count
+        var parts = [
+            plural(count, "experiment"), "\(active) active", "\(forced) forced", plural(conflicts, "conflict"),
+        ]
+        if !data.staleRequests.isEmpty { parts.append(plural(data.staleRequests.count, "stale request")) }
+        return parts.joined(separator: " · ")
+    }
+
+    static func assignments(_ data: ConsoleData) -> String {
+        let experiments = Set(data.snapshot.assignments.map { "\($0.source)/\($0.experiment)" }).count
+        return "\(plural(data.snapshot.assignments.count, "active key")) from \(plural(experiments, "experiment"))"
+    }
+
+    static func events(_ data: ConsoleData, timeZone: TimeZone) -> String {
+        guard let newest = data.events.first else { return "no events yet" }
+        return "\(plural(Int(data.eventTotal), "event")) · newest \(newest.event.reason) at "
+            + TimeText.clock(newest.event.time, timeZone: timeZone)
+    }
+
+    static func settings(_ data: ConsoleData, timeZone: TimeZone) -> String {
+        let statuses = data.sources.map { "\($0.name) \(TimeText.status($0.status, timeZone: timeZone))" }
+        return ([plural(data.sources.count, "source")] + statuses).joined(separator: " · ")
+    }
+
+    static func plural(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+}
+
+/// Times as the console writes them.
+enum TimeText {
+    static func clock(_ date: Date, timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
+        return String(format: "%02d:%02d:%02d", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+    }
+
+    /// `idle`, `updating…`, `ok at 14:03:12`, `error: reason`, in the console's time zone.
+    static func status(_ status: SourceStatus, timeZone: TimeZone) -> String {
+        if case .ok(let date) = status { return "ok at \(clock(date, timeZone: timeZone))" }
+        return status.summary
+    }
+}

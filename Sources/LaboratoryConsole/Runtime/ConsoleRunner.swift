@@ -1,0 +1,143 @@
+import Foundation
+
+/// The console's loop: input and background results go in as actions,
+/// the reducer updates the state, the renderer draws it.
+///
+/// Reading the environment and performing effects (forcing, updating) run in
+/// detached tasks and post their results back, waking the terminal, so the
+/// key loop never waits for them. A poller re-reads the environment whenever
+/// it changed (another process wrote the state file, an event arrived, a
+/// fetch finished), which is what makes the screen live.
+public final class ConsoleRunner {
+    private let terminal: any Terminal
+    private let environment: any ConsoleEnvironment
+    private let pollInterval: Duration
+    private let timeZone: TimeZone
+    private let inbox = Inbox()
+    private let loader: Loader
+
+    public init(
+        terminal: any Terminal, environment: any ConsoleEnvironment, pollInterval: Duration = .milliseconds(250),
+        timeZone: TimeZone = .current
+    ) {
+        self.terminal = terminal
+        self.environment = environment
+        self.pollInterval = pollInterval
+        self.timeZone = timeZone
+        loader = Loader(environment: environment, inbox: inbox)
+    }
+
+    /// Runs until the user quits (or a signal asks to end); returns the last state.
+    @discardableResult
+    public func run() -> ConsoleState {
+        var state = ConsoleState(size: terminal.size, timeZone: timeZone)
+        apply(loader.load(), to: &state)
+        terminal.draw(ConsoleRenderer.render(state))
+
+        let poller = startPoller()
+        defer { poller.cancel() }
+        while !state.shouldQuit {
+            let input = terminal.nextInput(timeout: .milliseconds(500))
+            var changed = false
+            for action in inbox.drain() {
+                apply(action, to: &state)
+                changed = true
+            }
+            if let input {
+                apply(.input(input), to: &state)
+                changed = true
+            }
+            if changed && !state.shouldQuit { terminal.draw(ConsoleRenderer.render(state)) }
+        }
+        return state
+    }
+
+    private func apply(_ action: ConsoleAction, to state: inout ConsoleState) {
+        for effect in ConsoleReducer.reduce(&state, action) { start(effect) }
+    }
+
+    private func start(_ effect: ConsoleEffect) {
+        let (environment, inbox, loader, waker) = (self.environment, self.inbox, self.loader, terminal.waker)
+        Task.detached {
+            do {
+                let message = try await environment.perform(effect)
+                inbox.post(.effectFinished(message, isError: false))
+            } catch {
+                inbox.post(.effectFinished(String(describing: error), isError: true))
+            }
+            loader.loadAndPost()
+            waker.wake()
+        }
+    }
+
+    private func startPoller() -> Task<Void, Never> {
+        let (environment, inbox, loader, waker) = (self.environment, self.inbox, self.loader, terminal.waker)
+        let interval = pollInterval
+        return Task.detached {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                let changed: Bool
+                do {
+                    changed = try environment.hasChanged()
+                } catch {
+                    inbox.post(.loadFailed(String(describing: error)))
+                    waker.wake()
+                    continue
+                }
+                if changed {
+                    loader.loadAndPost()
+                    waker.wake()
+                }
+            }
+        }
+    }
+}
+
+/// Reads the environment and posts the result; reads are serialized so an
+/// older read is never posted after a newer one.
+struct Loader: Sendable {
+    let environment: any ConsoleEnvironment
+    let inbox: Inbox
+    private let lock = ConsoleLock()
+
+    init(environment: any ConsoleEnvironment, inbox: Inbox) {
+        self.environment = environment
+        self.inbox = inbox
+    }
+
+    func load() -> ConsoleAction {
+        do {
+            return .dataLoaded(try environment.load())
+        } catch {
+            return .loadFailed(String(describing: error))
+        }
+    }
+
+    func loadAndPost() {
+        lock.withLock { inbox.post(load()) }
+    }
+}
+
+
+/// Actions posted by background work, collected by the key loop.
+final class Inbox: Sendable {
+    private let actions = ConsoleLockedArray()
+
+    func post(_ action: ConsoleAction) { actions.append(action) }
+
+    func drain() -> [ConsoleAction] { actions.removeAll() }
+}
+
+final class ConsoleLockedArray: @unchecked Sendable {
+    private var items: [ConsoleAction] = []
+    private let lock = ConsoleLock()
+
+    func append(_ item: ConsoleAction) { lock.withLock { items.append(item) } }
+
+    func removeAll() -> [ConsoleAction] {
+        lock.withLock {
+            defer { items.removeAll() }
+            return items
+        }
+    }
+}

@@ -1,0 +1,94 @@
+/// Makes text from catalogs and servers safe to put on a terminal.
+///
+/// Control characters and escape sequences in a name or value would move the
+/// cursor or change the terminal's state; they are shown escaped instead
+/// (`\e`, `\n`, `\x07`, `\u{202E}`), so what a person sees is what the data holds.
+public enum DisplayText {
+    public static func sanitize(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            guard needsEscape(scalar) else {
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\u{1B}": result += "\\e"
+            default:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += scalar.value < 0x100
+                    ? "\\x" + String(repeating: "0", count: 2 - hex.count) + hex : "\\u{\(hex)}"
+            }
+        }
+        return result
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: return true
+        // Bidirectional overrides and isolates reorder what follows them.
+        case 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
+    /// `text` cut to at most `width` columns, ending in `…` when cut, never
+    /// splitting a wide character.
+    public static func truncate(_ text: String, to width: Int) -> String {
+        guard width > 0 else { return "" }
+        if TextWidth.of(text) <= width { return text }
+        var result = ""
+        var used = 0
+        for character in text {
+            let characterWidth = TextWidth.of(character)
+            if used + characterWidth > width - 1 { break }
+            result.append(character)
+            used += characterWidth
+        }
+        return result + "…"
+    }
+
+    /// `text` padded with spaces (or cut) to exactly `width` columns.
+    public static func fit(_ text: String, to width: Int) -> String {
+        let cut = truncate(text, to: width)
+        return cut + String(repeating: " ", count: max(0, width - TextWidth.of(cut)))
+    }
+
+    /// Breaks `text` into lines of at most `width` columns, at spaces where it
+    /// can and inside a word where it must; continuation lines start with
+    /// `indent` spaces.
+    public static func wrap(_ text: String, to width: Int, indent: Int = 2) -> [String] {
+        guard width > indent + 1, TextWidth.of(text) > width else { return [text] }
+        var lines: [String] = []
+        var line = ""
+        var lineWidth = 0
+        let pad = String(repeating: " ", count: indent)
+        func breakLine() {
+            lines.append(line)
+            line = pad
+            lineWidth = indent
+        }
+        for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
+            let wordWidth = TextWidth.of(word)
+            let gap = line.isEmpty || line == pad ? 0 : 1
+            if lineWidth + gap + wordWidth <= width {
+                if gap == 1 { line += " " }
+                line += word
+                lineWidth += gap + wordWidth
+                continue
+            }
+            if lineWidth > indent || (lines.isEmpty && !line.isEmpty) { breakLine() }
+            for character in word {
+                let characterWidth = TextWidth.of(character)
+                if lineWidth + characterWidth > width { breakLine() }
+                line.append(character)
+                lineWidth += characterWidth
+            }
+        }
+        if !line.isEmpty && line != pad { lines.append(line) }
+        return lines
+    }
+}

@@ -1,0 +1,304 @@
+import Laboratory
+
+/// The console's logic: state + action → new state and the effects to run.
+public enum ConsoleReducer {
+    public static func reduce(_ state: inout ConsoleState, _ action: ConsoleAction) -> [ConsoleEffect] {
+        var effects: [ConsoleEffect] = []
+        switch action {
+        case .input(let input):
+            effects = handle(input, &state)
+        case .dataLoaded(let data):
+            state.data = data
+        case .effectFinished(let text, let isError):
+            state.pendingEffects = max(0, state.pendingEffects - 1)
+            state.message = StatusMessage(text, isError: isError)
+        case .loadFailed(let reason):
+            state.message = StatusMessage(reason, isError: true)
+        }
+        state.pendingEffects += effects.count
+        normalize(&state)
+        return effects
+    }
+
+    // MARK: - Input
+
+    private static func handle(_ input: TerminalInput, _ state: inout ConsoleState) -> [ConsoleEffect] {
+        switch input {
+        case .terminate, .key(.interrupt):
+            state.shouldQuit = true
+            return []
+        case .resize(let size):
+            state.size = size
+            return []
+        case .click(let row, let column):
+            guard state.size.isBigEnough, !state.showsHelp, state.confirmation == nil else { return [] }
+            return click(row: row, column: column, &state)
+        case .key(let key):
+            guard state.size.isBigEnough else {
+                if key == .character("q") { state.shouldQuit = true }
+                return []
+            }
+            if state.showsHelp {
+                state.showsHelp = false
+                return []
+            }
+            if let confirmation = state.confirmation {
+                switch key {
+                case .character("y"), .character("Y"), .enter:
+                    state.confirmation = nil
+                    state.message = nil
+                    return [confirmation.effect]
+                case .character("n"), .character("N"), .escape, .character("q"):
+                    state.confirmation = nil
+                    state.message = StatusMessage("Cancelled.")
+                default:
+                    break
+                }
+                return []
+            }
+            if state.isEditingFilter, let effects = editFilter(key, &state) { return effects }
+            return command(key, &state)
+        }
+    }
+
+    /// Keys while the filter is being typed; `nil` lets navigation keys through.
+    private static func editFilter(_ key: Key, _ state: inout ConsoleState) -> [ConsoleEffect]? {
+        switch key {
+        case .character(let character):
+            state.frame.filter.append(character)
+            state.frame.cursor = 0
+            state.frame.scroll = 0
+        case .backspace:
+            if state.frame.filter.isEmpty {
+                state.isEditingFilter = false
+            } else {
+                state.frame.filter.removeLast()
+            }
+        case .enter:
+            state.isEditingFilter = false
+        case .escape:
+            state.isEditingFilter = false
+            state.frame.filter = ""
+        default:
+            return nil
+        }
+        return []
+    }
+
+    private static func command(_ key: Key, _ state: inout ConsoleState) -> [ConsoleEffect] {
+        state.message = nil
+        switch key {
+        case .up, .character("k"): move(by: -1, &state)
+        case .down, .character("j"): move(by: 1, &state)
+        case .pageUp: move(by: -Layout(state.size).listHeight, &state)
+        case .pageDown: move(by: Layout(state.size).listHeight, &state)
+        case .home, .character("g"): moveTo(first: true, &state)
+        case .end, .character("G"): moveTo(first: false, &state)
+        case .enter, .right, .character("l"): return open(&state)
+        case .escape:
+            if !state.frame.filter.isEmpty {
+                state.frame.filter = ""
+            } else {
+                back(&state)
+            }
+        case .left, .character("h"), .backspace: back(&state)
+        case .character("/"):
+            state.isEditingFilter = true
+        case .character("?"):
+            state.showsHelp = true
+        case .character("q"):
+            state.shouldQuit = true
+        case .character("u"):
+            state.message = StatusMessage("Updating…")
+            return [.update]
+        case .character("r"):
+            askToReset(&state)
+        case .character("d"):
+            return unforce(&state)
+        case .character("f"):
+            cycleReason(&state)
+        default:
+            break
+        }
+        return []
+    }
+
+    // MARK: - Moving
+
+    private static func move(by delta: Int, _ state: inout ConsoleState) {
+        let rows = state.rows
+        guard !rows.isEmpty else { return }
+        let step = delta < 0 ? -1 : 1
+        var index = min(max(state.frame.cursor + delta, 0), rows.count - 1)
+        // Skip section headers in the direction of travel, else back the other way.
+        while index >= 0 && index < rows.count && !rows[index].isSelectable { index += step }
+        if index < 0 || index >= rows.count {
+            index = min(max(state.frame.cursor, 0), rows.count - 1)
+            while index >= 0 && index < rows.count && !rows[index].isSelectable { index -= step }
+        }
+        if index >= 0 && index < rows.count { state.frame.cursor = index }
+    }
+
+    private static func moveTo(first: Bool, _ state: inout ConsoleState) {
+        let rows = state.rows
+        let index = first ? rows.firstIndex(where: \.isSelectable) : rows.lastIndex(where: \.isSelectable)
+        if let index { state.frame.cursor = index }
+    }
+
+    private static func back(_ state: inout ConsoleState) {
+        if state.stack.count > 1 {
+            state.stack.removeLast()
+            state.isEditingFilter = false
+        }
+    }
+
+    private static func push(_ route: Route, _ state: inout ConsoleState) {
+        state.isEditingFilter = false
+        state.stack.append(Frame(route: route))
+        moveTo(first: true, &state)
+    }
+
+    // MARK: - Choosing
+
+    private static func selected(_ state: ConsoleState) -> ListRow? {
+        let rows = state.rows
+        guard state.frame.cursor >= 0, state.frame.cursor < rows.count else { return nil }
+        let row = rows[state.frame.cursor]
+        return row.isSelectable ? row : nil
+    }
+
+    private static func open(_ state: inout ConsoleState) -> [ConsoleEffect] {
+        guard let row = selected(state) else { return [] }
+        switch row.target {
+        case .header, .status, .event:
+            return []
+        case .category(let route):
+            push(route, &state)
+        case .resetAll:
+            askToReset(&state)
+        case .experiment(let source, let name):
+            openVariants(source: source, experiment: name, &state)
+        case .assignment(let key):
+            if let assignment = state.data.snapshot.assignment(for: key) {
+                openVariants(source: assignment.source, experiment: assignment.experiment, &state)
+            }
+        case .choice(let variant):
+            guard case .variants(let source, let experiment) = state.route else { return [] }
+            back(&state)
+            state.message = StatusMessage("Forcing \(experiment)…")
+            return [.force(source: source, experiment: experiment, variant: variant)]
+        case .update:
+            state.message = StatusMessage("Updating…")
+            return [.update]
+        case .reset(let source):
+            askToReset(source: source, &state)
+        }
+        return []
+    }
+
+    private static func openVariants(source: String, experiment: String, _ state: inout ConsoleState) {
+        push(.variants(source: source, experiment: experiment), &state)
+        // Start on the variant the device runs now, as the Tweaks picker does.
+        let current = state.data.entry(source: source, experiment: experiment)?.effective?.variant.name
+        if let index = state.rows.firstIndex(where: { $0.target == .choice(current) }) {
+            state.frame.cursor = index
+        }
+    }
+
+    private static func unforce(_ state: inout ConsoleState) -> [ConsoleEffect] {
+        let target: (String, String)?
+        switch (state.route, selected(state)?.target) {
+        case (.variants(let source, let experiment), _): target = (source, experiment)
+        case (_, .experiment(let source, let name)?): target = (source, name)
+        default: target = nil
+        }
+        guard let (source, experiment) = target else { return [] }
+        guard state.data.entry(source: source, experiment: experiment)?.request != nil else {
+            state.message = StatusMessage("\(experiment) is not forced.")
+            return []
+        }
+        return [.unforce(source: source, experiment: experiment)]
+    }
+
+    /// `r`: on Settings, the highlighted source; elsewhere, everything.
+    private static func askToReset(_ state: inout ConsoleState) {
+        if state.route == .settings {
+            switch selected(state)?.target {
+            case .update(let source)?, .status(let source)?, .reset(let source)?:
+                return askToReset(source: source, &state)
+            default:
+                break
+            }
+        }
+        askToReset(source: nil, &state)
+    }
+
+    private static func askToReset(source: String?, _ state: inout ConsoleState) {
+        let forced = state.data.entries.filter { $0.request != nil && (source == nil || $0.source == source) }.count
+        guard forced > 0 else {
+            state.message = StatusMessage(source.map { "\($0) has no forced variants." } ?? "No forced variants.")
+            return
+        }
+        let what = Summaries.plural(forced, "forced variant")
+        state.confirmation = Confirmation(
+            question: source.map { "Drop the \(what) of \($0)?" } ?? "Drop all \(what)?",
+            effect: .reset(source: source))
+    }
+
+    private static func cycleReason(_ state: inout ConsoleState) {
+        guard state.route == .events else { return }
+        var reasons = [EventReason.activated, .deactivated, .displayed, .initiated].map(\.rawValue)
+        for event in state.data.events where !reasons.contains(event.event.reason.rawValue) {
+            reasons.append(event.event.reason.rawValue)
+        }
+        let choices: [String?] = [nil] + reasons
+        let index = choices.firstIndex(of: state.eventReason) ?? 0
+        state.eventReason = choices[(index + 1) % choices.count]
+        state.frame.cursor = 0
+        state.frame.scroll = 0
+        state.message = StatusMessage("Showing \(state.eventReason.map { "\($0) events" } ?? "all events").")
+    }
+
+    private static func click(row: Int, column: Int, _ state: inout ConsoleState) -> [ConsoleEffect] {
+        let layout = Layout(state.size)
+        guard row >= layout.listTop, row < layout.listTop + layout.listHeight,
+              column < layout.listWidth(for: state.route) else { return [] }
+        let index = state.frame.scroll + row - layout.listTop
+        let rows = state.rows
+        guard index < rows.count, rows[index].isSelectable else { return [] }
+        if state.frame.cursor == index { return open(&state) }
+        state.frame.cursor = index
+        return []
+    }
+
+    // MARK: - Keeping things in range
+
+    /// Keeps every frame's cursor on a row and in view, after any change.
+    static func normalize(_ state: inout ConsoleState) {
+        // A variants screen whose experiment went away goes back.
+        while case .variants(let source, let experiment) = state.route,
+              state.data.entry(source: source, experiment: experiment) == nil, state.stack.count > 1 {
+            state.stack.removeLast()
+        }
+        let height = Layout(state.size).listHeight
+        let rows = state.rows
+        var frame = state.frame
+        if rows.isEmpty {
+            frame.cursor = 0
+        } else {
+            frame.cursor = min(max(frame.cursor, 0), rows.count - 1)
+            if !rows[frame.cursor].isSelectable {
+                frame.cursor = rows[frame.cursor...].firstIndex(where: \.isSelectable)
+                    ?? rows[..<frame.cursor].lastIndex(where: \.isSelectable) ?? frame.cursor
+            }
+        }
+        if frame.cursor < frame.scroll { frame.scroll = frame.cursor }
+        if frame.cursor >= frame.scroll + height { frame.scroll = frame.cursor - height + 1 }
+        // Show a section's header when its first row is at the top.
+        if frame.scroll > 0, frame.cursor == frame.scroll, !rows[frame.scroll - 1].isSelectable {
+            frame.scroll -= 1
+        }
+        frame.scroll = max(0, min(frame.scroll, max(0, rows.count - height)))
+        state.frame = frame
+    }
+}

@@ -1,0 +1,281 @@
+import Laboratory
+import Testing
+@testable import LaboratoryConsole
+
+@Suite struct ConsoleReducerTests {
+    @Test func mainScreenListsTheCategoriesWithLiveSummaries() throws {
+        let world = try ConsoleWorld.demo()
+        let lines = world.lines
+        #expect(lines[0].hasPrefix(" Laboratory"))
+        #expect(lines[0].hasSuffix("token 0.3000"))
+        #expect(lines[2] == " Experiments    6 experiments · 5 active · 0 forced · 0 conflicts")
+        #expect(lines[3].hasPrefix(" Assignments    7 active keys from 5 experiments"))
+        #expect(lines[4].hasPrefix(" Events         7 events · newest activated at 08:00:00"))
+        #expect(lines[5] == " Settings       1 source · Local idle")
+        #expect(lines[7] == " Reset          no forced variants")
+        #expect(lines[29].contains("q quit"))
+    }
+
+    @Test func arrowsAndVimKeysMoveAndSkipSectionHeaders() throws {
+        let world = try ConsoleWorld.demo()
+        world.press(.enter)
+        #expect(world.state.route == .experiments)
+        #expect(world.highlighted == "ButtonColor")
+        world.press(.down, .character("j"))
+        #expect(world.highlighted == "OnboardingShortFlow")
+        world.press(.up)
+        #expect(world.highlighted == "OnboardingLongFlow")
+        world.press(.up, .up)
+        #expect(world.highlighted == "ButtonColor")
+        world.press(.end)
+        #expect(world.highlighted == "SubscriptionScreenTheme")
+        world.press(.home)
+        #expect(world.highlighted == "ButtonColor")
+        world.press(.pageDown)
+        #expect(world.highlighted == "SubscriptionScreenTheme")
+    }
+
+    @Test func experimentsAreSortedByNameUnderTheirSource() throws {
+        let world = try ConsoleWorld.demo()
+        world.press(.enter)
+        let lines = world.lines
+        #expect(lines[2].hasPrefix(" LOCAL"))
+        let names = lines[3...8].map { String($0.dropFirst().prefix(while: { $0 != " " })) }
+        #expect(names == names.sorted())
+        #expect(lines[3].hasPrefix(" ButtonColor             ButtonColorRed"))
+        #expect(lines[7].contains("SubscriptionPromptImage Subscription"))
+    }
+
+    @Test func backKeysReturnAndEscFirstClearsTheFilter() throws {
+        let world = try ConsoleWorld.demo()
+        for back in [Key.escape, .left, .character("h"), .backspace] {
+            world.press(.enter)
+            #expect(world.state.route == .experiments)
+            world.press(back)
+            #expect(world.state.route == .main)
+        }
+        world.press(.enter, .character("/"))
+        world.type("prof")
+        world.press(.enter, .escape)
+        #expect(world.state.route == .experiments)
+        #expect(world.state.frame.filter.isEmpty)
+    }
+
+    @Test func openingAnExperimentListsItsVariantsPlusInactiveWithTheCurrentMarked() throws {
+        let world = try ConsoleWorld.demo()
+        world.press(.enter, .enter)
+        #expect(world.state.route == .variants(source: "Local", experiment: "ButtonColor"))
+        let lines = world.lines
+        #expect(lines[0].hasPrefix(" Laboratory › Experiments › ButtonColor"))
+        #expect(lines[2].hasPrefix(" ● ButtonColorRed"))
+        #expect(lines[3].hasPrefix("   ButtonColorBlue"))
+        #expect(lines[4].hasPrefix("   ButtonColorDarkGray"))
+        #expect(lines[5].hasPrefix("   Inactive                                  baseline"))
+        #expect(world.highlighted == "ButtonColorRed")
+    }
+
+    @Test func choosingAVariantForcesItThroughTheDebugSource() async throws {
+        let world = try ConsoleWorld.demo()
+        world.press(.enter, .enter, .down, .enter)
+        #expect(world.pending == [.force(source: "Local", experiment: "ButtonColor", variant: "ButtonColorBlue")])
+        #expect(world.state.route == .experiments)
+        try await world.settle()
+        #expect(try world.store.debugRequests() == [DebugRequest(source: "Local", experiment: "ButtonColor", variant: "ButtonColorBlue")])
+        let row = try #require(world.lines.first { $0.hasPrefix(" ButtonColor ") })
+        #expect(row.contains("ButtonColorBlue"))
+        #expect(row.contains(" F "))
+        #expect(world.lines[29 - 1].contains("Forced ButtonColor to ButtonColorBlue."))
+        #expect(world.text.contains("Now: ButtonColorBlue (forced)"))
+    }
+
+    @Test func choosingInactiveDeactivatesTheExperiment() async throws {
+        let world = try ConsoleWorld.demo()
+        world.press(.enter, .enter, .end, .enter)
+        #expect(world.pending == [.force(source: "Local", experiment: "ButtonColor", variant: nil)])
+        try await world.settle()
+        #expect(world.manager.value(for: "subscribeButtonColor") == nil)
+        #expect(try #require(world.lines.first { $0.hasPrefix(" ButtonColor ") }).contains("Inactive"))
+    }
+
+    @Test func dropsTheForcedVariantWithD() async throws {
+        let world = try ConsoleWorld.demo()
+        try world.debug.activate(variant: "ButtonColorBlue", of: "ButtonColor")
+        try world.reload()
+        world.press(.enter, .character("d"))
+        #expect(world.pending == [.unforce(source: "Local", experiment: "ButtonColor")])
+        try await world.settle()
+        #expect(try world.store.debugRequests().isEmpty)
+        world.press(.character("d"))
+        #expect(world.pending.isEmpty)
+        #expect(world.state.message?.text == "ButtonColor is not forced.")
+    }
+
+    @Test func filterMatchesExperimentVariantAndKeyNamesCaseInsensitively() throws {
+        let world = try ConsoleWorld.demo()
+        world.press(.enter, .character("/"))
+        world.type("BUTT")
+        #expect(world.state.rows.filter(\.isSelectable).map { $0.columns[0] } == ["ButtonColor"])
+        #expect(world.lines[28].hasPrefix(" /BUTT"))
+        world.press(.backspace, .backspace, .backspace, .backspace)
+        world.type("pagecount")  // a key name
+        #expect(world.state.rows.filter(\.isSelectable).map { $0.columns[0] } == ["OnboardingLongFlow", "OnboardingShortFlow"])
+        world.type("zzz")
+        #expect(world.text.contains("nothing matches \"pagecountzzz\""))
+        world.press(.escape)
+        #expect(world.state.frame.filter.isEmpty)
+        #expect(!world.state.isEditingFilter)
+        #expect(world.state.rows.filter(\.isSelectable).count == 6)
+    }
+
+    @Test func filterKeepsNavigationKeysAndEnterKeepsTheFilter() throws {
+        let world = try ConsoleWorld.demo()
+        world.press(.enter, .character("/"))
+        world.type("onboarding")
+        world.press(.down)
+        #expect(world.highlighted == "OnboardingShortFlow")
+        world.press(.enter)
+        #expect(!world.state.isEditingFilter)
+        #expect(world.state.frame.filter == "onboarding")
+        #expect(world.lines[28].contains("filter \"onboarding\": 2 shown"))
+    }
+
+    @Test func helpOverlayListsEveryKeyAndAnyKeyClosesIt() throws {
+        let world = try ConsoleWorld.demo()
+        world.press(.character("?"))
+        let text = world.text
+        for key in ["j k", "PgUp PgDn", "Home End", "Enter → l", "Esc ← h", "/", "r ", "u ", "q  Ctrl-C", "click"] {
+            #expect(text.contains(key), "help lacks \(key)")
+        }
+        world.press(.character("x"))
+        #expect(!world.state.showsHelp)
+        #expect(!world.text.contains("Ctrl-C"))
+    }
+
+    @Test func resetAsksFirstAndNoKeepsEverything() async throws {
+        let world = try ConsoleWorld.demo()
+        try world.debug.activate(variant: "ButtonColorBlue", of: "ButtonColor")
+        try world.debug.activate(variant: "Control", of: "ProfileRedesign")
+        try world.reload()
+        world.press(.character("r"))
+        #expect(world.text.contains("Drop all 2 forced variants?"))
+        world.press(.character("n"))
+        #expect(world.pending.isEmpty)
+        #expect(world.state.message?.text == "Cancelled.")
+        world.press(.end, .enter)  // the Reset row on the main screen
+        #expect(world.state.confirmation != nil)
+        world.press(.character("y"))
+        #expect(world.pending == [.reset(source: nil)])
+        try await world.settle()
+        #expect(try world.store.debugRequests().isEmpty)
+    }
+
+    @Test func resetWithNothingForcedSaysSo() throws {
+        let world = try ConsoleWorld.demo()
+        world.press(.character("r"))
+        #expect(world.state.confirmation == nil)
+        #expect(world.state.message?.text == "No forced variants.")
+    }
+
+    @Test func settingsShowUpdateStatusAndResetPerSource() async throws {
+        let world = try ConsoleWorld.demo()
+        try world.debug.activate(variant: "ButtonColorBlue", of: "ButtonColor")
+        try world.reload()
+        world.press(.end, .up, .enter)
+        #expect(world.state.route == .settings)
+        let lines = world.lines
+        #expect(lines[2].hasPrefix(" LOCAL          6 experiments"))
+        #expect(lines[3].hasPrefix(" Update         fetch the sources again"))
+        #expect(lines[4].hasPrefix(" Status         idle"))
+        #expect(lines[5].hasPrefix(" Reset          drop 1 forced variant"))
+        world.press(.enter)
+        #expect(world.pending == [.update])
+        try await world.settle()
+        #expect(world.text.contains("Status         ok at 08:00:00"))
+        world.press(.character("r"))
+        #expect(world.text.contains("Drop the 1 forced variant of Local?"))
+        world.press(.character("y"))
+        #expect(world.pending == [.reset(source: "Local")])
+    }
+
+    @Test func assignmentsScreenListsEveryActiveKey() throws {
+        let world = try ConsoleWorld.demo()
+        world.press(.down, .enter)
+        #expect(world.state.route == .assignments)
+        #expect(world.lines[1].hasPrefix(" KEY"))
+        #expect(world.lines[2].hasPrefix(" onboardingPageCount"))
+        #expect(world.lines[2].contains("OnboardingShortFlow"))
+        world.press(.enter)
+        #expect(world.state.route == .variants(source: "Local", experiment: "OnboardingShortFlow"))
+    }
+
+    @Test func eventsScreenShowsNewestFirstAndFiltersByReason() throws {
+        let world = try ConsoleWorld.demo()
+        try world.manager.report(key: "subscribeButtonColor", reason: .displayed)
+        try world.reload()
+        world.press(.down, .down, .enter)
+        #expect(world.state.route == .events)
+        #expect(world.lines[2].contains("displayed"))
+        #expect(world.lines[3].contains("activated"))
+        world.press(.character("f"))
+        #expect(world.state.eventReason == "activated")
+        #expect(!world.lines[2...].contains { $0.contains("displayed") })
+        world.press(.character("f"), .character("f"))
+        #expect(world.state.eventReason == "displayed")
+        #expect(world.state.rows.count == 1)
+    }
+
+    @Test func conflictsAreShownWithTheOtherExperimentNamed() throws {
+        let world = try ConsoleWorld.demo()
+        try world.debug.activate(variant: "OnboardingLongFlowEightPages", of: "OnboardingLongFlow")
+        try world.reload()
+        #expect(world.lines[2].contains("1 conflict"))
+        world.press(.enter, .down, .down)
+        #expect(world.highlighted == "OnboardingShortFlow")
+        // The detail pane wraps: the other experiment and the key are named.
+        #expect(world.lines[9].hasSuffix("│ conflict: set aside,"))
+        #expect(world.lines[10].hasSuffix("│   Local/OnboardingLongFlow wins"))
+        #expect(world.lines[11].hasSuffix("│   onboardingPageCount"))
+        #expect(world.lines[28].contains("conflict: Local/OnboardingShortFlow shares onboardingPageCount"))
+    }
+
+    @Test func clickSelectsARowAndASecondClickOpensIt() throws {
+        let world = try ConsoleWorld.demo()
+        world.send(.click(row: 4, column: 3))
+        #expect(world.highlighted == "Events")
+        world.send(.click(row: 4, column: 3))
+        #expect(world.state.route == .events)
+        world.send(.click(row: 29, column: 3))
+        #expect(world.state.route == .events)
+    }
+
+    @Test func listScrollsToKeepTheCursorInView() throws {
+        let many = Catalog.simple((0..<60).map { (String(format: "Experiment%02d", $0), ["A", "B"]) })
+        let world = try ConsoleWorld([many])
+        world.press(.enter, .end)
+        #expect(world.highlighted == "Experiment59")
+        #expect(world.lines[27].hasPrefix(" Experiment59"))
+        #expect(world.lines[27].contains("35–60 of 61") || world.text.contains("of 61"))
+        world.press(.home)
+        #expect(world.lines[2].hasPrefix(" LOCAL"))
+        #expect(world.lines[3].hasPrefix(" Experiment00"))
+    }
+
+    @Test func liveDataFromElsewhereRedrawsWithoutAKey() throws {
+        let world = try ConsoleWorld.demo()
+        world.press(.enter)
+        #expect(try world.environment.hasChanged() == false)
+        // Another process (here: the same store) forces a variant.
+        try world.debug.activate(variant: "ButtonColorDarkGray", of: "ButtonColor")
+        #expect(try world.environment.hasChanged())
+        try world.reload()
+        #expect(try #require(world.lines.first { $0.hasPrefix(" ButtonColor ") }).contains("ButtonColorDarkGray"))
+    }
+
+    @Test func quitsOnQCtrlCAndSignals() throws {
+        for input in [TerminalInput.key(.character("q")), .key(.interrupt), .terminate] {
+            let world = try ConsoleWorld.demo()
+            world.send(input)
+            #expect(world.state.shouldQuit)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Laboratory
+@testable import LaboratoryConsole
+
+/// A console over an in-memory framework: keys go in, screens come out.
+final class ConsoleWorld {
+    let store = InMemoryStateStore()
+    let events = InMemoryEventSink()
+    let manager: AssignmentsManager
+    let debug: DebugSource
+    let environment: LiveConsoleEnvironment
+    var state: ConsoleState
+    /// Effects the reducer asked for and the test has not performed yet.
+    var pending: [ConsoleEffect] = []
+
+    init(_ catalogs: [Catalog], token: Double = 0.3, size: TerminalSize = TerminalSize(columns: 100, rows: 30)) throws {
+        let device = try store.device(candidate: Device(id: "device-1", token: ActiveExperimentsToken(token)))
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let store = self.store
+        let locals = catalogs.map {
+            LocalSource(catalog: $0, store: store, device: device, random: FixedRandomSource(0), clock: clock)
+        }
+        debug = DebugSource(sources: locals, store: store)
+        manager = AssignmentsManager(sources: [debug], store: store, events: events, device: device, clock: clock)
+        environment = LiveConsoleEnvironment(manager: manager, debug: debug, store: store, log: events)
+        state = ConsoleState(size: size, data: try environment.load(), timeZone: TimeZone(identifier: "UTC")!)
+    }
+
+    static func demo(token: Double = 0.3, size: TerminalSize = TerminalSize(columns: 100, rows: 30)) throws -> ConsoleWorld {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let catalog = try CatalogDecoder().decode(contentsOf: root.appendingPathComponent("share/laboratory/demo.json").path)
+        return try ConsoleWorld([catalog], token: token, size: size)
+    }
+
+    /// Sends keys through the reducer, collecting the effects it asks for.
+    func press(_ keys: Key...) {
+        for key in keys { send(.key(key)) }
+    }
+
+    /// Types text as character keys.
+    func type(_ text: String) {
+        for character in text { send(.key(.character(character))) }
+    }
+
+    func send(_ input: TerminalInput) {
+        pending += ConsoleReducer.reduce(&state, .input(input))
+    }
+
+    /// Performs the pending effects as the runner would, then reloads.
+    func settle() async throws {
+        let effects = pending
+        pending = []
+        for effect in effects {
+            let message = try await environment.perform(effect)
+            _ = ConsoleReducer.reduce(&state, .effectFinished(message, isError: false))
+        }
+        _ = ConsoleReducer.reduce(&state, .dataLoaded(try environment.load()))
+    }
+
+    /// Reloads after something changed outside the console.
+    func reload() throws {
+        _ = ConsoleReducer.reduce(&state, .dataLoaded(try environment.load()))
+    }
+
+    var screen: ScreenBuffer { ConsoleRenderer.render(state) }
+    var lines: [String] { screen.lines }
+    var text: String { lines.joined(separator: "\n") }
+
+    /// The highlighted row's first text column.
+    var highlighted: String? {
+        let rows = state.rows
+        guard rows.indices.contains(state.frame.cursor) else { return nil }
+        return rows[state.frame.cursor].columns.first { $0.count > 1 }
+    }
+}
+
+extension Catalog {
+    /// A one-source catalog built from (experiment, variants) pairs with one key each.
+    static func simple(source: String = "Local", _ experiments: [(String, [String])], key: (String) -> String = { "\($0.prefix(1).lowercased())\($0.dropFirst())Key" }) -> Catalog {
+        Catalog(source: source, experiments: experiments.map { name, variants in
+            Experiment(
+                name: name, keys: [key(name)],
+                variants: variants.map { Variant(name: $0, assignments: [key(name): .string($0.lowercased())]) },
+                baseline: variants[0])
+        })
+    }
+}

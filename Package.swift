@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "Laboratory", targets: ["Laboratory"]),
         .library(name: "LaboratorySQLite", targets: ["LaboratorySQLite"]),
         .executable(name: "lab", targets: ["lab"]),
+        .executable(name: "lab-demo", targets: ["lab-demo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -35,12 +36,21 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The demo app: the framework used as an app uses it.
+        .executableTarget(
+            name: "lab-demo",
+            dependencies: [
+                "Laboratory",
+                "LaboratorySQLite",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(name: "LaboratoryTests", dependencies: ["Laboratory"]),
         .testTarget(name: "LaboratorySQLiteTests", dependencies: ["LaboratorySQLite"]),
         .testTarget(name: "LaboratoryConsoleTests", dependencies: ["LaboratoryConsole"]),
         .testTarget(name: "ConsoleCursesTests", dependencies: ["ConsoleCurses", "CNcursesw"]),
         // Drives the built `lab` binary; depends on it so `swift test` builds it first.
-        .testTarget(name: "LabEndToEndTests", dependencies: ["lab", "Laboratory"]),
+        .testTarget(name: "LabEndToEndTests", dependencies: ["lab", "lab-demo", "Laboratory"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -26,7 +26,7 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
             var inspection = Configuration()
             inspection.readonly = true
             inspection.busyMode = .timeout(10)
-            try DatabaseQueue(path: path, configuration: inspection).read { db in
+            _ = try DatabaseQueue(path: path, configuration: inspection).read { db in
                 try StateSchema.check(db, path: path)
             }
         } catch let error as SQLiteStoreError {

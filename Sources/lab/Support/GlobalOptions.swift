@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import LaboratorySQLite
 
 /// The options every command that opens the experiments takes.
 struct GlobalOptions: ParsableArguments {
@@ -13,16 +13,6 @@ struct GlobalOptions: ParsableArguments {
             "The state file (default: $XDG_STATE_HOME/laboratory/default.sqlite).", valueName: "path"))
     var state: String?
 
-    /// The state file path: `--state`, else under `$XDG_STATE_HOME`, else `~/.local/state`.
-    var statePath: String {
-        if let state { return state }
-        let environment = ProcessInfo.processInfo.environment
-        let base: String
-        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
-            base = xdg
-        } else {
-            base = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
-        }
-        return base + "/laboratory/default.sqlite"
-    }
+    /// The state file path: `--state`, else the default under `$XDG_STATE_HOME`.
+    var statePath: String { state ?? LocalLaboratory.defaultStatePath() }
 }

@@ -6,11 +6,12 @@ import LaboratorySQLite
 /// Everything a command works on: catalogs, state file, sources and manager,
 /// wired the way an app wires them (local sources inside a debug source).
 struct LabSession {
-    let store: SQLiteStateStore
-    let device: Device
-    let locals: [LocalSource]
-    let debug: DebugSource
-    let manager: AssignmentsManager
+    let laboratory: LocalLaboratory
+
+    var store: SQLiteStateStore { laboratory.store }
+    var device: Device { laboratory.device }
+    var debug: DebugSource { laboratory.debug }
+    var manager: AssignmentsManager { laboratory.manager }
 
     /// Loads the catalogs, then opens the state file.
     ///
@@ -18,26 +19,10 @@ struct LabSession {
     /// the state file is touched.
     static func open(_ options: GlobalOptions) throws -> LabSession {
         let catalogs = try loadCatalogs(options)
-        let store: SQLiteStateStore
-        do {
-            store = try SQLiteStateStore(path: options.statePath)
-        } catch {
-            printError(error.description)
-            throw ExitCode(ExitStatus.ioError)
+        let laboratory = try reportingStateErrors {
+            try LocalLaboratory(catalogs: catalogs.map { (path: $0.0, catalog: $0.1) }, statePath: options.statePath)
         }
-        return try reportingStateErrors {
-            let random = SystemRandomSource()
-            let device = try store.device(
-                candidate: Device(id: UUID().uuidString.lowercased(), token: .draw(using: random)))
-            let locals = catalogs.map { path, catalog in
-                LocalSource(
-                    catalog: catalog, store: store, device: device, random: random,
-                    fetcher: FileFetcher(path: path), file: path)
-            }
-            let debug = DebugSource(sources: locals, store: store)
-            let manager = AssignmentsManager(sources: [debug], store: store, events: store, device: device)
-            return LabSession(store: store, device: device, locals: locals, debug: debug, manager: manager)
-        }
+        return LabSession(laboratory: laboratory)
     }
 
     /// The catalog files named on the command line, or the demo catalog.
@@ -81,6 +66,7 @@ struct LabSession {
     /// Runs `body`, turning state-file and debug-source errors into a
     /// message on standard error and a non-zero exit status.
     static func reportingStateErrors<T>(_ body: () throws -> T) throws -> T {
+        // SQLiteStoreError is also what opening the state file throws.
         do {
             return try body()
         } catch let error as SQLiteStoreError {

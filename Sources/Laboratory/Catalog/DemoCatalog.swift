@@ -1,13 +1,14 @@
 import Foundation
 
-/// Finds `share/laboratory/demo.json`, used when no `--catalog` is given.
-enum DemoCatalog {
-    static let relativePath = "share/laboratory/demo.json"
+/// Finds `share/laboratory/demo.json`, the catalog `lab` and `lab-demo` use
+/// when no `--catalog` is given.
+public enum DemoCatalog {
+    public static let relativePath = "share/laboratory/demo.json"
 
     /// Looks beside an installed binary (`bin/../share`), then up from the
     /// binary (so `swift run` from a fresh clone finds the package's `share/`),
     /// then in the current folder.
-    static func locate() -> String? {
+    public static func locate() -> String? {
         var candidates: [URL] = []
         if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
             var folder = executable.deletingLastPathComponent()

@@ -1,0 +1,50 @@
+import Foundation
+import Laboratory
+
+/// The usual wiring of an app: local catalogs inside a debug source, over a
+/// state file shared with `lab`, behind one assignments manager.
+///
+/// ```swift
+/// let catalog = try CatalogDecoder().decode(contentsOf: path)
+/// let lab = try LocalLaboratory(catalogs: [(path, catalog)], statePath: statePath)
+/// try lab.manager.refresh()
+/// ```
+public struct LocalLaboratory: Sendable {
+    public let store: SQLiteStateStore
+    public let device: Device
+    public let locals: [LocalSource]
+    /// Wraps the local sources so QA can force variants (from `lab console` too).
+    public let debug: DebugSource
+    public let manager: AssignmentsManager
+
+    /// Opens the state file and builds the sources; each catalog is read
+    /// again from its path on ``AssignmentsManager/update()``.
+    public init(
+        catalogs: [(path: String, catalog: Catalog)], statePath: String,
+        random: any RandomSource = SystemRandomSource(), clock: any Clock = SystemClock()
+    ) throws {
+        store = try SQLiteStateStore(path: statePath)
+        device = try store.device(candidate: Device(id: UUID().uuidString.lowercased(), token: .draw(using: random)))
+        let (store, device) = (self.store, self.device)
+        locals = catalogs.map { path, catalog in
+            LocalSource(
+                catalog: catalog, store: store, device: device, random: random, clock: clock,
+                fetcher: FileFetcher(path: path), file: path)
+        }
+        debug = DebugSource(sources: locals, store: store)
+        manager = AssignmentsManager(sources: [debug], store: store, events: store, device: device, clock: clock)
+    }
+
+    /// The default state file of an app: `$XDG_STATE_HOME/laboratory/<app>.sqlite`,
+    /// else under `~/.local/state`.
+    public static func defaultStatePath(app: String = "default") -> String {
+        let environment = ProcessInfo.processInfo.environment
+        let base: String
+        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
+            base = xdg
+        } else {
+            base = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
+        }
+        return base + "/laboratory/\(app).sqlite"
+    }
+}

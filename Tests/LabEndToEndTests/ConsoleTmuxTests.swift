@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+/// Drives the real `lab console` in tmux at 100×30, as a person would.
+@Suite(.enabled(if: Tmux.isAvailable, "tmux is not installed: apt-get install tmux to run the console end-to-end tests"))
+struct ConsoleTmuxTests {
+    private func console(_ lab: LabHarness) throws -> Tmux {
+        let tmux = try Tmux(
+            command: "'\(LabHarness.binary)' console --state '\(lab.state)'", environment: lab.environment)
+        guard tmux.waitFor("Experiments") else {
+            tmux.kill()
+            throw HarnessError("the console did not start: \(tmux.capture())")
+        }
+        return tmux
+    }
+
+    @Test func forcingAVariantInTheConsoleIsSeenByTheCommandLine() throws {
+        let lab = try LabHarness()
+        let tmux = try console(lab)
+        defer { tmux.kill() }
+        try tmux.send("Enter")
+        #expect(tmux.waitFor("ButtonColor"))
+        try tmux.send("Enter")
+        #expect(tmux.waitFor("Inactive"))
+        try tmux.send("/", "DarkGray", "Enter", "Enter")
+        #expect(tmux.waitFor("Forced ButtonColor to ButtonColorDarkGray."), "\(tmux.capture())")
+        #expect(try lab.assignments()["subscribeButtonColor"] == "ButtonColorDarkGray")
+        let row = tmux.capture().split(separator: "\n").first { $0.hasPrefix(" ButtonColor ") }
+        #expect(row?.contains("F") == true)
+    }
+
+    @Test func aReportFromAnotherProcessAppearsOnTheEventsScreen() throws {
+        let lab = try LabHarness()
+        let tmux = try console(lab)
+        defer { tmux.kill() }
+        try tmux.send("j", "j", "Enter")
+        #expect(tmux.waitFor("REASON"))
+        #expect(!tmux.capture().contains("initiated"))
+        let report = try lab.run("report", "subscribeButtonColor", "--reason", "initiated")
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(tmux.waitFor("initiated", timeout: 2), "\(tmux.capture())")
+    }
+
+    @Test func resizingBelowTheMinimumSaysSoAndResizingBackRestores() throws {
+        let lab = try LabHarness()
+        let tmux = try console(lab)
+        defer { tmux.kill() }
+        try tmux.send("Enter")
+        #expect(tmux.waitFor("EXPERIMENT"))
+        try tmux.resize(columns: 60, rows: 20)
+        #expect(tmux.waitFor("terminal too small (needs 80×24)"), "\(tmux.capture())")
+        try tmux.resize(columns: 100, rows: 30)
+        #expect(tmux.waitFor { $0.contains("EXPERIMENT") && !$0.contains("too small") }, "\(tmux.capture())")
+        #expect(tmux.capture().contains("Laboratory › Experiments"))
+    }
+
+    @Test func ctrlCGivesTheTerminalBackAsItWas() throws {
+        let lab = try LabHarness()
+        let before = lab.folder + "/stty-before", after = lab.folder + "/stty-after"
+        let tmux = try Tmux(
+            command: "stty -a > '\(before)'; '\(LabHarness.binary)' console --state '\(lab.state)'; "
+                + "echo \"exit $?\"; stty -a > '\(after)'; sleep 30",
+            environment: lab.environment)
+        defer { tmux.kill() }
+        #expect(tmux.waitFor("Experiments"))
+        try tmux.send("Enter")
+        #expect(tmux.waitFor("EXPERIMENT"))
+        try tmux.send("C-c")
+        #expect(tmux.waitFor("exit 0"), "\(tmux.capture())")
+        let deadline = Date().addingTimeInterval(5)
+        while !FileManager.default.fileExists(atPath: after) && Date() < deadline { usleep(50_000) }
+        usleep(100_000)
+        let beforeText = try String(contentsOfFile: before, encoding: .utf8)
+        let afterText = try String(contentsOfFile: after, encoding: .utf8)
+        #expect(!beforeText.isEmpty)
+        #expect(afterText == beforeText)
+    }
+
+    @Test func sigtermGivesTheTerminalBackToo() throws {
+        let lab = try LabHarness()
+        let before = lab.folder + "/stty-before", after = lab.folder + "/stty-after"
+        // "[c]onsole" matches lab's command line but not the shell's own.
+        let tmux = try Tmux(
+            command: "stty -a > '\(before)'; (sleep 1; pkill -TERM -f '[c]onsole --state \(lab.state)') & "
+                + "'\(LabHarness.binary)' console --state '\(lab.state)'; echo \"exit $?\"; stty -a > '\(after)'; sleep 30",
+            environment: lab.environment)
+        defer { tmux.kill() }
+        #expect(tmux.waitFor("exit 0"), "\(tmux.capture())")
+        let deadline = Date().addingTimeInterval(5)
+        while !FileManager.default.fileExists(atPath: after) && Date() < deadline { usleep(50_000) }
+        usleep(100_000)
+        #expect(try String(contentsOfFile: after, encoding: .utf8) == String(contentsOfFile: before, encoding: .utf8))
+    }
+
+    @Test func anUnknownOrMissingTermIsAClearError() throws {
+        let lab = try LabHarness()
+        let tmux = try Tmux(
+            command: "TERM=vt9000 '\(LabHarness.binary)' console --state '\(lab.state)'; echo \"exit $?\"; "
+                + "env -u TERM '\(LabHarness.binary)' console --state '\(lab.state)'; echo \"exit $?\"; sleep 30",
+            environment: lab.environment)
+        defer { tmux.kill() }
+        #expect(tmux.waitFor { $0.components(separatedBy: "exit 1").count == 3 }, "\(tmux.capture())")
+        let screen = tmux.capture()
+        #expect(screen.contains("unknown terminal type \"vt9000\""))
+        #expect(screen.contains("TERM is not set"))
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+/// The demo app, used as an app would use the framework.
+@Suite struct DemoAppTests {
+    static let binary = URL(fileURLWithPath: LabHarness.binary).deletingLastPathComponent()
+        .appendingPathComponent("lab-demo").path
+
+    @Test func drawsTheForcedVariantAndReportsDisplayedOnce() throws {
+        let lab = try LabHarness()
+        #expect(try lab.run("force", "SubscriptionScreenTheme", "SubscriptionScreenThemeLargeYellow").status == 0)
+        for _ in 0..<2 {
+            let result = try Subprocess.run(Self.binary, ["--once", "--state", lab.state], environment: lab.environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("G O   P R E M I U M"))
+            #expect(result.stdout.contains("subscribeScreenFontColor = yellow   (SubscriptionScreenTheme / SubscriptionScreenThemeLargeYellow)"))
+        }
+        let events = try LabHarness.json(try lab.runRaw(["events", "--json", "--state", lab.state]).stdout)
+        let displayed = (events["events"] as? [[String: Any]] ?? []).filter {
+            $0["reason"] as? String == "displayed" && $0["experiment"] as? String == "SubscriptionScreenTheme"
+        }
+        #expect(displayed.count == 1)
+    }
+
+    @Test(.enabled(if: Tmux.isAvailable, "tmux is not installed"))
+    func redrawsWhenAnotherProcessForcesAVariant() throws {
+        let lab = try LabHarness()
+        _ = try lab.run("force", "ButtonColor", "ButtonColorRed")
+        let tmux = try Tmux(command: "'\(Self.binary)' --state '\(lab.state)'", environment: lab.environment)
+        defer { tmux.kill() }
+        #expect(tmux.waitFor("subscribeButtonColor = red"))
+        #expect(try lab.run("force", "ButtonColor", "ButtonColorBlue").status == 0)
+        #expect(tmux.waitFor("subscribeButtonColor = blue", timeout: 2), "\(tmux.capture())")
+    }
+}

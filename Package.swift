@@ -45,6 +45,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Benchmarks: `swift run -c release lab-bench`.
+        .executableTarget(
+            name: "lab-bench",
+            dependencies: [
+                "Laboratory",
+                "LaboratorySQLite",
+                "LaboratoryConsole",
+                "ConsoleCurses",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(name: "LaboratoryTests", dependencies: ["Laboratory"]),
         .testTarget(name: "LaboratorySQLiteTests", dependencies: ["LaboratorySQLite"]),
         .testTarget(name: "LaboratoryConsoleTests", dependencies: ["LaboratoryConsole"]),

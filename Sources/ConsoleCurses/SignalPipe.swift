@@ -34,6 +34,11 @@ final class SignalPipe: @unchecked Sendable {
     /// Routes the ending signals into the pipe until ``restoreSignals()``.
     func catchSignals() {
         signalPipeWriteEnd = writeEnd
+        // A parent may have started us with these blocked; they must get through.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in Self.ending { sigaddset(&set, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
         for signal in Self.ending {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in

@@ -141,9 +141,12 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
             var choices = try Self.choices(db, source: source)
             var changed = false
             let listed = Set(experiments)
+            // Prepared once: a first start may draw for thousands of experiments.
+            let delete = try db.cachedStatement(sql: "DELETE FROM choices WHERE source = ? AND experiment = ?")
+            let insert = try db.cachedStatement(
+                sql: "INSERT OR REPLACE INTO choices (source, experiment, variant, madeAt) VALUES (?, ?, ?, ?)")
             for experiment in choices.keys where !listed.contains(experiment) {
-                try db.execute(
-                    sql: "DELETE FROM choices WHERE source = ? AND experiment = ?", arguments: [source, experiment])
+                try delete.execute(arguments: [source, experiment])
                 choices[experiment] = nil
                 changed = true
             }
@@ -152,14 +155,11 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
                 case .keep:
                     continue
                 case .choose(let variant):
-                    try db.execute(
-                        sql: "INSERT OR REPLACE INTO choices (source, experiment, variant, madeAt) VALUES (?, ?, ?, ?)",
-                        arguments: [source, experiment, variant, time])
+                    try insert.execute(arguments: [source, experiment, variant, time.timeIntervalSince1970])
                     choices[experiment] = StoredChoice(variant: variant, madeAt: time)
                 case .forget:
                     guard choices[experiment] != nil else { continue }
-                    try db.execute(
-                        sql: "DELETE FROM choices WHERE source = ? AND experiment = ?", arguments: [source, experiment])
+                    try delete.execute(arguments: [source, experiment])
                     choices[experiment] = nil
                 }
                 changed = true
@@ -174,11 +174,12 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
     }
 
     private static func choices(_ db: Database, source: String) throws -> [String: StoredChoice] {
-        let rows = try Row.fetchAll(
+        // A cursor with columns by position: no row copies, for thousands of rows.
+        let rows = try Row.fetchCursor(
             db, sql: "SELECT experiment, variant, madeAt FROM choices WHERE source = ?", arguments: [source])
         var choices: [String: StoredChoice] = [:]
-        for row in rows {
-            choices[row["experiment"]] = StoredChoice(variant: row["variant"], madeAt: row["madeAt"])
+        while let row = try rows.next() {
+            choices[row[0]] = StoredChoice(variant: row[1], madeAt: Date(timeIntervalSince1970: row[2]))
         }
         return choices
     }
@@ -234,24 +235,34 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
     }
 
     public func swapActiveAssignments(_ assignments: Set<Assignment>) throws -> ActiveSetChange {
-        try write { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT source, experiment, variant, key, value FROM active_assignments")
-            let old = Set(rows.compactMap { row -> Assignment? in
-                guard let value = Self.decodeValue(row["value"]) else { return nil }
-                return Assignment(
-                    key: row["key"], value: value, experiment: row["experiment"], variant: row["variant"],
-                    source: row["source"])
-            })
+        let digest = Self.digest(of: assignments)
+        return try write { db in
+            // Most refreshes change nothing: a digest spares reading every row.
+            let stored = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'activeDigest'")
+            if stored == digest { return ActiveSetChange(entered: [], left: []) }
+            let rows = try Row.fetchCursor(db, sql: "SELECT source, experiment, variant, key, value FROM active_assignments")
+            var old = Set<Assignment>(minimumCapacity: assignments.count)
+            while let row = try rows.next() {
+                guard let value = Self.decodeValue(row[4]) else { continue }
+                old.insert(Assignment(key: row[3], value: value, experiment: row[1], variant: row[2], source: row[0]))
+            }
             let change = ActiveSetChange.between(old, assignments)
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('activeDigest', ?)", arguments: [digest])
             guard !change.isEmpty else { return change }
-            try db.execute(sql: "DELETE FROM active_assignments")
-            for assignment in assignments {
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO active_assignments (source, experiment, variant, key, value) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [
-                        assignment.source, assignment.experiment, assignment.variant, assignment.key,
-                        Self.encodeValue(assignment.value),
-                    ])
+            // Write only the difference: one forced variant must not rewrite thousands of rows.
+            let delete = try db.cachedStatement(
+                sql: "DELETE FROM active_assignments WHERE source = ? AND experiment = ? AND key = ?")
+            for assignment in change.left {
+                try delete.execute(arguments: [assignment.source, assignment.experiment, assignment.key])
+            }
+            let insert = try db.cachedStatement(
+                sql: "INSERT OR REPLACE INTO active_assignments (source, experiment, variant, key, value) VALUES (?, ?, ?, ?, ?)")
+            for assignment in change.entered {
+                try insert.execute(arguments: [
+                    assignment.source, assignment.experiment, assignment.variant, assignment.key,
+                    Self.encodeValue(assignment.value),
+                ])
             }
             try Self.bumpRevision(db)
             return change
@@ -262,13 +273,41 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
         try read { db in try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'revision'") ?? 0 }
     }
 
-    // The active set keeps values as JSON so booleans survive the round trip.
-    private static func encodeValue(_ value: AssignmentValue) -> String {
-        String(decoding: (try? JSONEncoder().encode(value)) ?? Data(), as: UTF8.self)
+    /// An order-independent digest of a set of assignments: FNV-1a of each
+    /// assignment, summed, with the count.
+    static func digest(of assignments: Set<Assignment>) -> String {
+        var sum: UInt64 = 0
+        for assignment in assignments {
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+            for field in [assignment.source, assignment.experiment, assignment.variant, assignment.key, encodeValue(assignment.value)] {
+                for byte in field.utf8 {
+                    hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+                }
+                hash = (hash ^ 0xFF) &* 0x0000_0100_0000_01B3
+            }
+            sum &+= hash
+        }
+        return "\(assignments.count):\(String(sum, radix: 16))"
     }
 
-    private static func decodeValue(_ text: String) -> AssignmentValue? {
-        try? JSONDecoder().decode(AssignmentValue.self, from: Data(text.utf8))
+    // The active set tags values with their type ("s:blue", "n:12", "b:1") so
+    // booleans survive the round trip; cheaper than JSON over thousands of rows.
+    static func encodeValue(_ value: AssignmentValue) -> String {
+        switch value {
+        case .string(let text): return "s:" + text
+        case .number(let number): return "n:" + String(number)
+        case .bool(let flag): return flag ? "b:1" : "b:0"
+        }
+    }
+
+    static func decodeValue(_ text: String) -> AssignmentValue? {
+        let body = String(text.dropFirst(2))
+        switch text.prefix(2) {
+        case "s:": return .string(body)
+        case "n:": return Double(body).map(AssignmentValue.number)
+        case "b:": return .bool(body == "1")
+        default: return nil
+        }
     }
 
     // MARK: - EventSink
@@ -296,11 +335,11 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
     }
 
     private static func insert(_ event: Event, _ db: Database) throws {
-        try db.execute(
-            sql: """
-                INSERT INTO events (time, device, source, experiment, variant, key, value, reason)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """,
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO events (time, device, source, experiment, variant, key, value, reason)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        try statement.execute(
             arguments: [
                 event.time, event.device, event.source, event.experiment, event.variant, event.key, event.value,
                 event.reason.rawValue,

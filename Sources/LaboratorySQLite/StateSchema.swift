@@ -50,7 +50,7 @@ enum StateSchema {
                 source TEXT NOT NULL,
                 experiment TEXT NOT NULL,
                 variant TEXT NOT NULL,
-                madeAt DATETIME NOT NULL,
+                madeAt REAL NOT NULL, -- Unix time: read back for thousands of rows at once
                 PRIMARY KEY (source, experiment)
             );
             CREATE TABLE stabilization (

@@ -61,8 +61,20 @@ enum Subprocess {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        // The test runner's threads block signals; a child must not inherit
+        // that mask (a tmux server that cannot see signals never exits).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let code = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        let code = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard code == 0 else { throw SpawnError(executable: executable, code: code) }
         return Running(pid: pid, stdoutPath: running.stdoutPath, stderrPath: running.stderrPath)
     }

@@ -44,7 +44,8 @@ final class ConsoleWorld {
     }
 
     func send(_ input: TerminalInput) {
-        pending += ConsoleReducer.reduce(&state, .input(input))
+        let effects = ConsoleReducer.reduce(&state, .input(input))
+        pending += effects
     }
 
     /// Performs the pending effects as the runner would, then reloads.

@@ -134,3 +134,10 @@ import Testing
         #expect(try stores[1].debugRequests().count == 400)
     }
 }
+
+@Suite struct ActiveValueEncodingTests {
+    @Test(arguments: [AssignmentValue.string("blue"), .string(""), .string("s:tricky"), .number(12), .number(-0.25), .bool(true), .bool(false)])
+    func roundTrips(value: AssignmentValue) {
+        #expect(SQLiteStateStore.decodeValue(SQLiteStateStore.encodeValue(value)) == value)
+    }
+}

@@ -40,6 +40,15 @@ import Testing
         }
     }
 
+    @Test func columnsCountCharactersNotBytes() {
+        #expect(throws: JSONNodeParser.SyntaxError(message: "invalid literal, expected 'true'", position: SourcePosition(line: 1, column: 8))) {
+            try JSONNodeParser.parse("{\"实验\": tru}")
+        }
+        #expect(throws: JSONNodeParser.SyntaxError(message: "expected ',' or '}' in the object, found character '🎉'", position: SourcePosition(line: 1, column: 9))) {
+            try JSONNodeParser.parse("{\"é\": 1 🎉}")
+        }
+    }
+
     @Test func refusesNestingDeeperThanTheLimit() {
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
         #expect(throws: JSONNodeParser.SyntaxError.self) { try JSONNodeParser.parse(deep) }

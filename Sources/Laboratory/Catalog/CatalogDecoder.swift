@@ -58,4 +58,29 @@ public struct CatalogDecoder: Sendable {
         }
         return catalog
     }
+
+    /// Decodes several catalog files at once, one per core; results in the order given.
+    public func decode(contentsOf paths: [String]) -> [Result<Catalog, CatalogError>] {
+        let results = ResultSlots(count: paths.count)
+        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+            results.set(index, Result { () throws(CatalogError) in try decode(contentsOf: paths[index]) })
+        }
+        return results.values
+    }
+}
+
+/// Slots that concurrent decodes fill in, each its own.
+private final class ResultSlots: @unchecked Sendable {
+    private var slots: [Result<Catalog, CatalogError>?]
+    private let lock = Lock()
+
+    init(count: Int) {
+        slots = Array(repeating: nil, count: count)
+    }
+
+    func set(_ index: Int, _ result: Result<Catalog, CatalogError>) {
+        lock.withLock { slots[index] = result }
+    }
+
+    var values: [Result<Catalog, CatalogError>] { lock.withLock { slots.map { $0! } } }
 }

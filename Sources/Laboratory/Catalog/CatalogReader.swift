@@ -46,23 +46,24 @@ struct CatalogReader {
         }
         guard let name = requiredString("name", of: node, in: "an experiment") else { return nil }
         if name.isEmpty { error("an experiment's \"name\" must not be empty", at: node.position) }
-        let what = "experiment \"\(name)\""
-        checkMembers(members, allowed: ["name", "keys", "variants", "baseline", "activeTokenRange"], in: what)
-        let keys = readKeys(of: node, in: what)
-        let range = node[member: "activeTokenRange"].flatMap { readTokenRange($0, in: what) }
-        let baseline = requiredString("baseline", of: node, in: what)
-        guard let variantsNode = required("variants", of: node, in: what) else { return nil }
+        // Messages are built only when there is something to report.
+        func what() -> String { "experiment \"\(name)\"" }
+        checkMembers(members, allowed: ["name", "keys", "variants", "baseline", "activeTokenRange"], in: what())
+        let keys = readKeys(of: node, in: what())
+        let range = node[member: "activeTokenRange"].flatMap { readTokenRange($0, in: what()) }
+        let baseline = requiredString("baseline", of: node, in: what())
+        guard let variantsNode = required("variants", of: node, in: what()) else { return nil }
         guard case .array(let elements) = variantsNode.kind else {
-            error("\"variants\" of \(what) must be an array, found \(variantsNode.kindName)", at: variantsNode.position)
+            error("\"variants\" of \(what()) must be an array, found \(variantsNode.kindName)", at: variantsNode.position)
             return nil
         }
-        if elements.isEmpty { error("\(what) has no variants", at: variantsNode.position) }
+        if elements.isEmpty { error("\(what()) has no variants", at: variantsNode.position) }
         var variants: [Variant] = []
         var seen: [String: SourcePosition] = [:]
         for element in elements {
             guard let variant = readVariant(element, experiment: name, keys: keys) else { continue }
             if let first = seen[variant.name] {
-                error("variant \"\(variant.name)\" of \(what) is defined twice (first at line \(first.line))", at: element.position)
+                error("variant \"\(variant.name)\" of \(what()) is defined twice (first at line \(first.line))", at: element.position)
                 continue
             }
             seen[variant.name] = element.position
@@ -70,28 +71,28 @@ struct CatalogReader {
         }
         guard let keys, let baseline else { return nil }
         if !elements.isEmpty, seen[baseline] == nil {
-            error("baseline \"\(baseline)\" of \(what) names no variant (variants: \(variants.map(\.name).joined(separator: ", ")))", at: node[member: "baseline"]!.position)
+            error("baseline \"\(baseline)\" of \(what()) names no variant (variants: \(variants.map(\.name).joined(separator: ", ")))", at: node[member: "baseline"]!.position)
         }
         return Experiment(name: name, keys: keys, variants: variants, baseline: baseline, activeTokenRange: range)
     }
 
-    private mutating func readKeys(of node: JSONNode, in what: String) -> [String]? {
-        guard let keysNode = required("keys", of: node, in: what) else { return nil }
+    private mutating func readKeys(of node: JSONNode, in what: @autoclosure () -> String) -> [String]? {
+        guard let keysNode = required("keys", of: node, in: what()) else { return nil }
         guard case .array(let elements) = keysNode.kind else {
-            error("\"keys\" of \(what) must be an array of strings, found \(keysNode.kindName)", at: keysNode.position)
+            error("\"keys\" of \(what()) must be an array of strings, found \(keysNode.kindName)", at: keysNode.position)
             return nil
         }
-        if elements.isEmpty { error("\(what) has no keys", at: keysNode.position) }
+        if elements.isEmpty { error("\(what()) has no keys", at: keysNode.position) }
         var keys: [String] = []
         for element in elements {
             guard case .string(let key) = element.kind else {
-                error("a key of \(what) must be a string, found \(element.kindName)", at: element.position)
+                error("a key of \(what()) must be a string, found \(element.kindName)", at: element.position)
                 continue
             }
             if key.isEmpty {
-                error("a key of \(what) is empty", at: element.position)
+                error("a key of \(what()) is empty", at: element.position)
             } else if keys.contains(key) {
-                error("key \"\(key)\" is listed twice in \(what)", at: element.position)
+                error("key \"\(key)\" is listed twice in \(what())", at: element.position)
             } else {
                 keys.append(key)
             }
@@ -99,97 +100,98 @@ struct CatalogReader {
         return keys
     }
 
-    private mutating func readTokenRange(_ node: JSONNode, in what: String) -> TokenRange? {
+    private mutating func readTokenRange(_ node: JSONNode, in what: @autoclosure () -> String) -> TokenRange? {
         guard case .array(let elements) = node.kind, elements.count == 2,
               case .number(let lower) = elements[0].kind, case .number(let upper) = elements[1].kind
         else {
-            error("\"activeTokenRange\" of \(what) must be [start, end] with two numbers", at: node.position)
+            error("\"activeTokenRange\" of \(what()) must be [start, end] with two numbers", at: node.position)
             return nil
         }
         if !(0...1).contains(lower) || !(0...1).contains(upper) {
-            error("\"activeTokenRange\" of \(what) must lie in [0, 1], found [\(lower), \(upper)]", at: node.position)
+            error("\"activeTokenRange\" of \(what()) must lie in [0, 1], found [\(lower), \(upper)]", at: node.position)
             return nil
         }
         if lower > upper {
-            error("\"activeTokenRange\" of \(what) is reversed: start \(lower) is after end \(upper)", at: node.position)
+            error("\"activeTokenRange\" of \(what()) is reversed: start \(lower) is after end \(upper)", at: node.position)
             return nil
         }
         return TokenRange(lower: lower, upper: upper)
     }
 
     private mutating func readVariant(_ node: JSONNode, experiment: String, keys: [String]?) -> Variant? {
-        let owner = "experiment \"\(experiment)\""
+        func owner() -> String { "experiment \"\(experiment)\"" }
         guard case .object(let members) = node.kind else {
-            error("a variant of \(owner) must be an object, found \(node.kindName)", at: node.position)
+            error("a variant of \(owner()) must be an object, found \(node.kindName)", at: node.position)
             return nil
         }
-        guard let name = requiredString("name", of: node, in: "a variant of \(owner)") else { return nil }
-        if name.isEmpty { error("a variant of \(owner) has an empty name", at: node.position) }
-        let what = "variant \"\(name)\" of \(owner)"
-        checkMembers(members, allowed: ["name", "weight", "assignments"], in: what)
+        guard let name = requiredString("name", of: node, in: "a variant of \(owner())") else { return nil }
+        if name.isEmpty { error("a variant of \(owner()) has an empty name", at: node.position) }
+        func what() -> String { "variant \"\(name)\" of \(owner())" }
+        checkMembers(members, allowed: ["name", "weight", "assignments"], in: what())
         var weight = 1.0
         if let weightNode = node[member: "weight"] {
             if case .number(let value) = weightNode.kind, value > 0 {
                 weight = value
             } else if case .number(let value) = weightNode.kind {
-                error("weight of \(what) must be positive, found \(AssignmentValue.number(value))", at: weightNode.position)
+                error("weight of \(what()) must be positive, found \(AssignmentValue.number(value))", at: weightNode.position)
             } else {
-                error("weight of \(what) must be a positive number, found \(weightNode.kindName)", at: weightNode.position)
+                error("weight of \(what()) must be a positive number, found \(weightNode.kindName)", at: weightNode.position)
             }
         }
-        guard let assignmentsNode = required("assignments", of: node, in: what) else { return nil }
+        guard let assignmentsNode = required("assignments", of: node, in: what()) else { return nil }
         guard case .object(let pairs) = assignmentsNode.kind else {
-            error("\"assignments\" of \(what) must be an object, found \(assignmentsNode.kindName)", at: assignmentsNode.position)
+            error("\"assignments\" of \(what()) must be an object, found \(assignmentsNode.kindName)", at: assignmentsNode.position)
             return nil
         }
         var assignments: [String: AssignmentValue] = [:]
         for pair in pairs {
             if assignments[pair.name] != nil {
-                error("\(what) assigns key \"\(pair.name)\" twice", at: pair.position)
+                error("\(what()) assigns key \"\(pair.name)\" twice", at: pair.position)
                 continue
             }
             if let keys, !keys.contains(pair.name) {
-                error("\(what) assigns key \"\(pair.name)\", which is not one of the experiment's keys", at: pair.position)
+                error("\(what()) assigns key \"\(pair.name)\", which is not one of the experiment's keys", at: pair.position)
             }
             switch pair.value.kind {
             case .string(let value): assignments[pair.name] = .string(value)
             case .number(let value): assignments[pair.name] = .number(value)
             case .bool(let value): assignments[pair.name] = .bool(value)
             default:
-                error("value of key \"\(pair.name)\" in \(what) must be a string, number or boolean, found \(pair.value.kindName)", at: pair.value.position)
+                error("value of key \"\(pair.name)\" in \(what()) must be a string, number or boolean, found \(pair.value.kindName)", at: pair.value.position)
             }
         }
         for key in keys ?? [] where !pairs.contains(where: { $0.name == key }) {
-            error("\(what) does not assign key \"\(key)\"", at: node.position)
+            error("\(what()) does not assign key \"\(key)\"", at: node.position)
         }
         return Variant(name: name, weight: weight, assignments: assignments)
     }
 
     // MARK: - Members
 
-    private mutating func required(_ name: String, of node: JSONNode, in what: String) -> JSONNode? {
+    private mutating func required(_ name: String, of node: JSONNode, in what: @autoclosure () -> String) -> JSONNode? {
         if let value = node[member: name] { return value }
-        error("\(what) is missing \"\(name)\"", at: node.position)
+        error("\(what()) is missing \"\(name)\"", at: node.position)
         return nil
     }
 
-    private mutating func requiredString(_ name: String, of node: JSONNode, in what: String) -> String? {
-        guard let value = required(name, of: node, in: what) else { return nil }
+    private mutating func requiredString(_ name: String, of node: JSONNode, in what: @autoclosure () -> String) -> String? {
+        guard let value = required(name, of: node, in: what()) else { return nil }
         guard case .string(let string) = value.kind else {
-            error("\"\(name)\" of \(what) must be a string, found \(value.kindName)", at: value.position)
+            error("\"\(name)\" of \(what()) must be a string, found \(value.kindName)", at: value.position)
             return nil
         }
         return string
     }
 
-    private mutating func checkMembers(_ members: [JSONNode.Member], allowed: Set<String>, in what: String) {
-        var seen: Set<String> = []
-        for member in members {
+    /// Reports unknown and repeated fields. Objects have a handful of members,
+    /// so plain scans beat building sets for every object of a large catalog.
+    private mutating func checkMembers(_ members: [JSONNode.Member], allowed: [String], in what: @autoclosure () -> String) {
+        for (index, member) in members.enumerated() {
             if !allowed.contains(member.name) {
                 let expected = allowed.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-                error("unknown field \"\(member.name)\" in \(what) (expected one of \(expected))", at: member.position)
-            } else if !seen.insert(member.name).inserted {
-                error("field \"\(member.name)\" appears twice in \(what)", at: member.position)
+                error("unknown field \"\(member.name)\" in \(what()) (expected one of \(expected))", at: member.position)
+            } else if members[..<index].contains(where: { $0.name == member.name }) {
+                error("field \"\(member.name)\" appears twice in \(what())", at: member.position)
             }
         }
     }

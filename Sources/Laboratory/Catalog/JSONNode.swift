@@ -5,7 +5,7 @@
 /// a coding path; this tree keeps them so every diagnostic names `file:line:col`.
 public struct JSONNode: Sendable, Hashable {
     /// What the value is.
-    public indirect enum Kind: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
         case null
         case bool(Bool)
         case number(Double)

@@ -23,6 +23,8 @@ public final class AssignmentsManager: Sendable {
         var statuses: [String: SourceStatus] = [:]
         var observers: [UUID: AsyncStream<AssignmentsSnapshot>.Continuation] = [:]
         var seenRevision: Int64?
+        /// The active set this process last stored (sorted), and the revision after it.
+        var stored: (revision: Int64, assignments: [Assignment])?
     }
 
     private let state = Locked(State())
@@ -97,13 +99,19 @@ public final class AssignmentsManager: Sendable {
         let assignments = accepted.flatMap(\.assignments).sorted { $0.key < $1.key }
         let snapshot = AssignmentsSnapshot(assignments: assignments, active: accepted, conflicts: conflicts)
 
-        let change = try store.swapActiveAssignments(Set(assignments))
-        let now = clock.now()
-        let events = change.left.map { Event($0, reason: .deactivated, device: device.id, time: now) }
-            + change.entered.map { Event($0, reason: .activated, device: device.id, time: now) }
-        if !events.isEmpty { try sink.record(events) }
+        var revision = try store.revision()
+        // Swap only when the set changed here or someone wrote since our last swap.
+        let stored = state.current.stored
+        if stored?.revision != revision || stored?.assignments != assignments {
+            let change = try store.swapActiveAssignments(Set(assignments))
+            let now = clock.now()
+            let events = change.left.map { Event($0, reason: .deactivated, device: device.id, time: now) }
+                + change.entered.map { Event($0, reason: .activated, device: device.id, time: now) }
+            if !events.isEmpty { try sink.record(events) }
+            revision = try store.revision()
+            state.withLock { $0.stored = (revision, assignments) }
+        }
 
-        let revision = try store.revision()
         publish { state in
             state.seenRevision = revision
             guard state.snapshot != snapshot else { return false }

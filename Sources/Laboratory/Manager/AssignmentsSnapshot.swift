@@ -7,15 +7,19 @@ public struct AssignmentsSnapshot: Sendable, Hashable {
     /// Active experiments set aside because they share keys with a winner.
     public var conflicts: [Conflict]
 
+    /// Position of each key in ``assignments``, so apps look keys up in constant time.
+    private var index: [String: Int]
+
     public init(assignments: [Assignment] = [], active: [ActiveVariant] = [], conflicts: [Conflict] = []) {
         self.assignments = assignments
         self.active = active
         self.conflicts = conflicts
+        index = Dictionary(assignments.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The assignment for `key`, or `nil` when no active experiment assigns it.
     public func assignment(for key: String) -> Assignment? {
-        assignments.first { $0.key == key }
+        index[key].map { assignments[$0] }
     }
 
     /// The conflicts an experiment takes part in, as winner or loser.

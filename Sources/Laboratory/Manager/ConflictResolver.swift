@@ -12,15 +12,15 @@ public enum ConflictResolver {
         _ candidates: [ActiveVariant], sourceOrder: [String]
     ) -> (accepted: [ActiveVariant], conflicts: [Conflict]) {
         let rank = Dictionary(sourceOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        let ordered = candidates.sorted { lhs, rhs in
-            let left = (lhs.forced ? 0 : 1, rank[lhs.source] ?? Int.max, lhs.source, lhs.experiment.name)
-            let right = (rhs.forced ? 0 : 1, rank[rhs.source] ?? Int.max, rhs.source, rhs.experiment.name)
-            return left < right
-        }
+        // Sort indices, not the (large) values, by the priority rule.
+        let keys = candidates.map { ($0.forced ? 0 : 1, rank[$0.source] ?? Int.max, $0.source, $0.experiment.name) }
+        let ordered = candidates.indices.sorted { keys[$0] < keys[$1] }
         var accepted: [ActiveVariant] = []
+        accepted.reserveCapacity(candidates.count)
         var owner: [String: Int] = [:]  // key → index in `accepted`
         var conflicts: [Conflict] = []
-        for candidate in ordered {
+        for index in ordered {
+            let candidate = candidates[index]
             let keys = Set(candidate.variant.assignments.keys)
             let clashes = Dictionary(grouping: keys.compactMap { key in owner[key].map { (key, $0) } }, by: \.1)
             if clashes.isEmpty {

@@ -17,6 +17,18 @@ public final class DebugSource: ExperimentSource, @unchecked Sendable {
     public let sources: [any ExperimentSource]
     private let store: any StateStore
 
+    /// The last entries and what they were built from. Sources hand back the
+    /// same arrays while nothing changed, so comparing them is cheap, and
+    /// rebuilding thousands of entries on every refresh is not.
+    private struct Memo {
+        var requests: [DebugRequest]
+        var experiments: [[Experiment]]
+        var natural: [[ActiveVariant]]
+        var entries: [DebugEntry]
+    }
+
+    private let memo = Locked<Memo?>(nil)
+
     public init(sources: [any ExperimentSource], store: any StateStore) {
         self.sources = sources
         self.store = store
@@ -37,19 +49,26 @@ public final class DebugSource: ExperimentSource, @unchecked Sendable {
     /// Every experiment of every wrapped source with what it would run and what it runs.
     public func entries() throws -> [DebugEntry] {
         let requests = try store.debugRequests()
+        let experiments = sources.map(\.experiments)
+        let natural = try sources.map { try $0.activeVariants() }
+        if let memo = memo.current, memo.requests == requests, memo.experiments == experiments,
+           memo.natural == natural {
+            return memo.entries
+        }
         var requestByID: [String: DebugRequest] = [:]
         for request in requests { requestByID[Self.id(request.source, request.experiment)] = request }
         var entries: [DebugEntry] = []
-        for source in sources {
-            let natural = Dictionary(
-                try source.activeVariants().map { ($0.experiment.name, $0) }, uniquingKeysWith: { first, _ in first })
-            for experiment in source.experiments {
+        for (index, source) in sources.enumerated() {
+            let active = Dictionary(
+                natural[index].map { ($0.experiment.name, $0) }, uniquingKeysWith: { first, _ in first })
+            for experiment in experiments[index] {
                 let request = requestByID[Self.id(source.name, experiment.name)]
                 entries.append(DebugEntry(
-                    source: source.name, experiment: experiment, natural: natural[experiment.name],
+                    source: source.name, experiment: experiment, natural: active[experiment.name],
                     request: request))
             }
         }
+        memo.withLock { $0 = Memo(requests: requests, experiments: experiments, natural: natural, entries: entries) }
         return entries
     }
 

@@ -12,7 +12,11 @@ import Foundation
 /// whose drawn variant was removed becomes inactive.
 public final class LocalSource: ExperimentSource, @unchecked Sendable {
     public let name: String
-    private let catalog: Locked<Catalog>
+    /// The catalog's experiments sorted by name, and how many times it was reloaded.
+    private let loaded: Locked<(experiments: [Experiment], generation: Int)>
+    /// The last answer, valid while neither the state nor the catalog changed:
+    /// settling draws is a write transaction, and the console asks often.
+    private let cache = Locked<(revision: Int64, generation: Int, active: [ActiveVariant])?>(nil)
     private let store: any StateStore
     private let device: Device
     private let random: any RandomSource
@@ -30,7 +34,7 @@ public final class LocalSource: ExperimentSource, @unchecked Sendable {
         fetcher: (any Fetcher)? = nil, file: String = "catalog"
     ) {
         name = catalog.source
-        self.catalog = Locked(catalog)
+        loaded = Locked((catalog.experiments.sorted { $0.name < $1.name }, 0))
         self.store = store
         self.device = device
         self.random = random
@@ -39,11 +43,21 @@ public final class LocalSource: ExperimentSource, @unchecked Sendable {
         self.file = file
     }
 
-    public var experiments: [Experiment] {
-        catalog.current.experiments.sorted { $0.name < $1.name }
-    }
+    public var experiments: [Experiment] { loaded.current.experiments }
 
     public func activeVariants() throws -> [ActiveVariant] {
+        let revision = try store.revision()
+        let generation = loaded.current.generation
+        if let cached = cache.current, cached.revision == revision, cached.generation == generation {
+            return cached.active
+        }
+        let active = try settleDraws()
+        // Settling may itself change the state; key the answer on the state after it.
+        cache.withLock { $0 = (try? store.revision()).map { ($0, generation, active) } }
+        return active
+    }
+
+    private func settleDraws() throws -> [ActiveVariant] {
         let experiments = self.experiments
         let stabilized = try store.stabilization(source: name) != nil
         let byName = Dictionary(uniqueKeysWithValues: experiments.map { ($0.name, $0) })
@@ -80,7 +94,7 @@ public final class LocalSource: ExperimentSource, @unchecked Sendable {
         guard fresh.source == name else {
             throw LocalSourceError.renamed(file: file, from: name, to: fresh.source)
         }
-        catalog.withLock { $0 = fresh }
+        loaded.withLock { $0 = (fresh.experiments.sorted { $0.name < $1.name }, $0.generation + 1) }
     }
 
     public func stabilize() throws {

@@ -1,118 +1,117 @@
 import Laboratory
 
-/// Builds the rows of each screen from the data, applying the screen's filter.
+/// Builds the sections of each screen from the data; ``RowSection`` applies the filter.
 public enum RowBuilder {
-    public static func rows(for frame: Frame, state: ConsoleState) -> [ListRow] {
+    public static func sections(for route: Route, state: ConsoleState) -> [RowSection] {
         let data = state.data
-        let filter = frame.filter.lowercased()
-        switch frame.route {
+        switch route {
         case .main: return main(state)
-        case .experiments: return experiments(data, filter: filter)
-        case .variants(let source, let experiment): return variants(data, source: source, experiment: experiment, filter: filter)
-        case .assignments: return assignments(data, filter: filter)
-        case .events: return events(data, filter: filter, reason: state.eventReason, state: state)
+        case .experiments: return experiments(data)
+        case .variants(let source, let experiment): return variants(data, source: source, experiment: experiment)
+        case .assignments: return assignments(data)
+        case .events: return events(data, reason: state.eventReason, state: state)
         case .settings: return settings(data, state: state)
         }
     }
 
-    private static func matches(_ filter: String, _ names: [String]) -> Bool {
-        filter.isEmpty || names.contains { $0.lowercased().contains(filter) }
-    }
-
-    static func main(_ state: ConsoleState) -> [ListRow] {
+    static func main(_ state: ConsoleState) -> [RowSection] {
         let data = state.data
         let forced = data.entries.filter { $0.request != nil }.count
-        return [
+        let categories = [
             ListRow(.category(.experiments), ["Experiments", Summaries.experiments(data)]),
             ListRow(.category(.assignments), ["Assignments", Summaries.assignments(data)]),
             ListRow(.category(.events), ["Events", Summaries.events(data, timeZone: state.timeZone)]),
             ListRow(.category(.settings), ["Settings", Summaries.settings(data, timeZone: state.timeZone)]),
-            ListRow(.header, ["", ""]),
-            ListRow(.resetAll, ["Reset", forced == 0 ? "no forced variants" : "drop all \(Summaries.plural(forced, "forced variant"))"],
-                    role: forced == 0 ? .muted : .plain),
+        ]
+        let reset = ListRow(
+            .resetAll, ["Reset", forced == 0 ? "no forced variants" : "drop all \(Summaries.plural(forced, "forced variant"))"],
+            role: forced == 0 ? .muted : .plain)
+        return [
+            RowSection(items: categories.map { ($0, $0.columns) }),
+            RowSection(header: ListRow(.header, ["", ""]), items: [(reset, reset.columns)]),
         ]
     }
 
-    static func experiments(_ data: ConsoleData, filter: String) -> [ListRow] {
-        var rows: [ListRow] = []
-        for source in data.sources {
-            let entries = data.entries.filter { $0.source == source.name }
-                .filter { entry in
-                    matches(filter, [entry.experiment.name] + entry.experiment.variants.map(\.name) + entry.experiment.keys)
-                }
-                .sorted { $0.experiment.name < $1.experiment.name }
-            guard !entries.isEmpty || filter.isEmpty else { continue }
-            rows.append(ListRow(.header, [source.name.uppercased(), "\(entries.count)"], role: .header))
-            for entry in entries {
-                let variant = entry.effective?.variant.name ?? DebugSource.inactiveChoice
-                let role: CellStyle.Role = entry.isSetAside(in: data.snapshot)
-                    ? .conflict : entry.isForced ? .forced : entry.effective == nil ? .inactive : .plain
-                rows.append(ListRow(
-                    .experiment(source: entry.source, name: entry.experiment.name),
-                    [entry.experiment.name, variant, markers(entry, data: data, source: source)], role: role))
-            }
+    static func experiments(_ data: ConsoleData) -> [RowSection] {
+        // Index the conflicts once, not once per row.
+        var conflicted: Set<String> = []
+        var setAside: Set<String> = []
+        for conflict in data.snapshot.conflicts {
+            conflicted.insert(conflict.winner.source + "\u{0}" + conflict.winner.experiment)
+            conflicted.insert(conflict.loser.source + "\u{0}" + conflict.loser.experiment)
+            setAside.insert(conflict.loser.source + "\u{0}" + conflict.loser.experiment)
         }
-        return rows
+        let grouped = Dictionary(grouping: data.entries, by: \.source)
+        return data.sources.map { source in
+            let entries = (grouped[source.name] ?? []).sorted { $0.experiment.name < $1.experiment.name }
+            let items = entries.map { entry -> (row: ListRow, names: [String]) in
+                let id = entry.source + "\u{0}" + entry.experiment.name
+                let effective = entry.effective
+                let role: CellStyle.Role = setAside.contains(id)
+                    ? .conflict : entry.isForced ? .forced : effective == nil ? .inactive : .plain
+                var flags = ""
+                if entry.isForced { flags += "F" }
+                if conflicted.contains(id) { flags += "!" }
+                if entry.isStale { flags += "?" }
+                if source.stabilizedAt != nil { flags += "S" }
+                let row = ListRow(
+                    .experiment(source: entry.source, name: entry.experiment.name),
+                    [entry.experiment.name, effective?.variant.name ?? DebugSource.inactiveChoice, flags], role: role)
+                return (row, [entry.experiment.name] + entry.experiment.variants.map(\.name) + entry.experiment.keys)
+            }
+            return RowSection(
+                header: ListRow(.header, [source.name.uppercased(), "\(entries.count)"], role: .header), items: items,
+                countsItems: true)
+        }
     }
 
-    /// Short flags: F forced, ! conflict, ? stale request, S stabilized.
-    static func markers(_ entry: DebugEntry, data: ConsoleData, source: ConsoleData.SourceInfo) -> String {
-        var flags = ""
-        if entry.isForced { flags += "F" }
-        if !entry.conflicts(in: data.snapshot).isEmpty { flags += "!" }
-        if entry.isStale { flags += "?" }
-        if source.stabilizedAt != nil { flags += "S" }
-        return flags
-    }
-
-    static func variants(_ data: ConsoleData, source: String, experiment: String, filter: String) -> [ListRow] {
+    static func variants(_ data: ConsoleData, source: String, experiment: String) -> [RowSection] {
         guard let entry = data.entry(source: source, experiment: experiment) else { return [] }
         let current = entry.effective?.variant.name
-        var rows: [ListRow] = []
-        for variant in entry.experiment.variants
-        where matches(filter, [variant.name] + variant.assignments.keys.sorted()) {
+        var items: [(row: ListRow, names: [String])] = entry.experiment.variants.map { variant in
             let share = entry.experiment.share(of: variant) * 100
-            rows.append(ListRow(
+            let row = ListRow(
                 .choice(variant.name),
                 [variant.name == current ? "●" : " ", variant.name, String(format: "%.1f %%", share)],
-                role: variant.name == current ? (entry.isForced ? .forced : .accent) : .plain))
+                role: variant.name == current ? (entry.isForced ? .forced : .accent) : .plain)
+            return (row, [variant.name] + variant.assignments.keys.sorted())
         }
-        if matches(filter, [DebugSource.inactiveChoice]) {
-            rows.append(ListRow(
-                .choice(nil), [current == nil ? "●" : " ", DebugSource.inactiveChoice, "baseline"],
-                role: current == nil ? .inactive : .plain))
-        }
-        return rows
+        let inactive = ListRow(
+            .choice(nil), [current == nil ? "●" : " ", DebugSource.inactiveChoice, "baseline"],
+            role: current == nil ? .inactive : .plain)
+        items.append((inactive, [DebugSource.inactiveChoice]))
+        return [RowSection(items: items)]
     }
 
-    static func assignments(_ data: ConsoleData, filter: String) -> [ListRow] {
-        data.snapshot.assignments
-            .filter { matches(filter, [$0.key, $0.experiment, $0.variant]) }
-            .map { ListRow(.assignment(key: $0.key), [$0.key, $0.value.description, $0.experiment, $0.variant, $0.source]) }
+    static func assignments(_ data: ConsoleData) -> [RowSection] {
+        [RowSection(items: data.snapshot.assignments.map {
+            (ListRow(.assignment(key: $0.key), [$0.key, $0.value.description, $0.experiment, $0.variant, $0.source]),
+             [$0.key, $0.experiment, $0.variant])
+        })]
     }
 
-    static func events(_ data: ConsoleData, filter: String, reason: String?, state: ConsoleState) -> [ListRow] {
-        data.events
+    static func events(_ data: ConsoleData, reason: String?, state: ConsoleState) -> [RowSection] {
+        let rows = data.events
             .filter { reason == nil || $0.event.reason.rawValue == reason }
-            .filter { matches(filter, [$0.event.experiment, $0.event.variant, $0.event.key]) }
-            .map { row in
+            .map { row -> (row: ListRow, names: [String]) in
                 let event = row.event
                 let role: CellStyle.Role = switch event.reason {
                 case .displayed: .accent
                 case .deactivated: .inactive
                 default: .plain
                 }
-                return ListRow(
+                let listRow = ListRow(
                     .event(id: row.id),
                     [TimeText.clock(event.time, timeZone: state.timeZone), event.reason.rawValue, event.experiment,
                      event.variant, "\(event.key) = \(event.value)"],
                     role: role)
+                return (listRow, [event.experiment, event.variant, event.key])
             }
+        return [RowSection(items: rows)]
     }
 
-    static func settings(_ data: ConsoleData, state: ConsoleState) -> [ListRow] {
-        var rows: [ListRow] = []
-        for source in data.sources {
+    static func settings(_ data: ConsoleData, state: ConsoleState) -> [RowSection] {
+        data.sources.map { source in
             let forced = data.entries.filter { $0.source == source.name && $0.request != nil }.count
             var status = TimeText.status(source.status, timeZone: state.timeZone)
             if let stabilized = source.stabilizedAt {
@@ -123,14 +122,17 @@ public enum RowBuilder {
             case .ok: .ok
             default: .plain
             }
-            rows.append(ListRow(.header, [source.name.uppercased(), Summaries.plural(source.experimentCount, "experiment")], role: .header))
-            rows.append(ListRow(.update(source: source.name), ["Update", "fetch the sources again"]))
-            rows.append(ListRow(.status(source: source.name), ["Status", status], role: statusRole))
-            rows.append(ListRow(
-                .reset(source: source.name),
-                ["Reset", forced == 0 ? "no forced variants" : "drop \(Summaries.plural(forced, "forced variant"))"],
-                role: forced == 0 ? .muted : .plain))
+            let items = [
+                ListRow(.update(source: source.name), ["Update", "fetch the sources again"]),
+                ListRow(.status(source: source.name), ["Status", status], role: statusRole),
+                ListRow(
+                    .reset(source: source.name),
+                    ["Reset", forced == 0 ? "no forced variants" : "drop \(Summaries.plural(forced, "forced variant"))"],
+                    role: forced == 0 ? .muted : .plain),
+            ]
+            return RowSection(
+                header: ListRow(.header, [source.name.uppercased(), Summaries.plural(source.experimentCount, "experiment")], role: .header),
+                items: items.map { ($0, $0.columns) })
         }
-        return rows
     }
 }

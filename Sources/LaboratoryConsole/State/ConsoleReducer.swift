@@ -8,7 +8,7 @@ public enum ConsoleReducer {
         case .input(let input):
             effects = handle(input, &state)
         case .dataLoaded(let data):
-            state.data = data
+            state.replaceData(data)
         case .effectFinished(let text, let isError):
             state.pendingEffects = max(0, state.pendingEffects - 1)
             state.message = StatusMessage(text, isError: isError)
@@ -149,12 +149,14 @@ public enum ConsoleReducer {
         if state.stack.count > 1 {
             state.stack.removeLast()
             state.isEditingFilter = false
+            state.refreshRows()
         }
     }
 
     private static func push(_ route: Route, _ state: inout ConsoleState) {
         state.isEditingFilter = false
         state.stack.append(Frame(route: route))
+        state.refreshRows()
         moveTo(first: true, &state)
     }
 
@@ -280,6 +282,7 @@ public enum ConsoleReducer {
               state.data.entry(source: source, experiment: experiment) == nil, state.stack.count > 1 {
             state.stack.removeLast()
         }
+        state.refreshRows()
         let height = Layout(state.size).listHeight
         let rows = state.rows
         var frame = state.frame

@@ -4,7 +4,7 @@ import Foundation
 /// renderer draws it.
 public struct ConsoleState: Sendable, Equatable {
     public var size: TerminalSize
-    public var data: ConsoleData
+    public private(set) var data: ConsoleData
     /// The navigation stack; the last frame is on screen.
     public var stack: [Frame] = [Frame(route: .main)]
     /// Whether keys go to the filter of the current screen.
@@ -24,6 +24,7 @@ public struct ConsoleState: Sendable, Equatable {
         self.size = size
         self.data = data
         self.timeZone = timeZone
+        refreshRows()
     }
 
     /// The frame on screen.
@@ -34,6 +35,39 @@ public struct ConsoleState: Sendable, Equatable {
 
     public var route: Route { frame.route }
 
-    /// The rows of the screen on top, as built from the data and its filter.
-    public var rows: [ListRow] { RowBuilder.rows(for: frame, state: self) }
+    /// The rows of the screen on top, as built from the data and its filter;
+    /// kept current by ``refreshRows()`` so moving the cursor costs nothing.
+    public private(set) var rows: [ListRow] = []
+    /// Counts data loads, so cached sections know when they are stale.
+    public private(set) var dataGeneration = 0
+    private var sections: [RowSection] = []
+    private var sectionsKey: SectionsKey?
+    private var rowsFilter: String?
+
+    private struct SectionsKey: Sendable, Equatable {
+        var route: Route
+        var generation: Int
+        var reason: String?
+    }
+
+    /// Replaces the data (a load finished).
+    public mutating func replaceData(_ data: ConsoleData) {
+        self.data = data
+        dataGeneration += 1
+    }
+
+    /// Rebuilds the sections when the data, the screen or the reason filter
+    /// changed, and the rows when the sections or the text filter changed.
+    public mutating func refreshRows() {
+        let key = SectionsKey(route: route, generation: dataGeneration, reason: eventReason)
+        if key != sectionsKey {
+            sections = RowBuilder.sections(for: route, state: self)
+            sectionsKey = key
+            rowsFilter = nil
+        }
+        if rowsFilter != frame.filter {
+            rows = RowSection.rows(of: sections, filter: frame.filter)
+            rowsFilter = frame.filter
+        }
+    }
 }

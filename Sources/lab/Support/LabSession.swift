@@ -39,10 +39,12 @@ struct LabSession {
         var loaded: [(String, Catalog)] = []
         var failed = false
         var unreadable = false
-        for path in try catalogPaths(options) {
-            do {
-                loaded.append((path, try CatalogDecoder().decode(contentsOf: path)))
-            } catch {
+        let paths = try catalogPaths(options)
+        for (path, result) in zip(paths, CatalogDecoder().decode(contentsOf: paths)) {
+            switch result {
+            case .success(let catalog):
+                loaded.append((path, catalog))
+            case .failure(let error):
                 for diagnostic in error.diagnostics {
                     FileHandle.standardError.write(Data("\(diagnostic)\n".utf8))
                 }

@@ -1,0 +1,149 @@
+import ArgumentParser
+import ConsoleCurses
+import Foundation
+import Laboratory
+import LaboratoryConsole
+import LaboratorySQLite
+
+/// `lab-bench`: measures the console on a generated catalog.
+///
+/// Reports the time from start to the first full frame, the reducer + render
+/// time per key press (moving, and each filter keystroke), and peak memory.
+/// Goals: first frame under 200 ms, under 5 ms per key, under 60 MB.
+/// Run it in release: `swift run -c release lab-bench`.
+@main
+struct LabBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lab-bench", abstract: "Benchmark the console on a generated catalog.")
+
+    @Option(help: "Experiments in all, spread over the sources.") var experiments = 10_000
+    @Option(help: "Sources (one catalog file each).") var sources = 3
+    @Option(help: "Key presses to time for moving.") var moves = 2_000
+    @Option(help: .hidden) var memoryProbe: String?
+
+    func run() throws {
+        if let memoryProbe { return try probeMemory(memoryProbe) }
+        let folder = NSTemporaryDirectory() + "lab-bench-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let paths = try CatalogGenerator.write(experiments: experiments, sources: sources, into: folder)
+        let state = folder + "/state.sqlite"
+
+        print("catalog: \(experiments) experiments in \(sources) sources")
+        let cold = try firstFrame(paths: paths, state: state)
+        print(String(format: "first frame, fresh state file (draws every experiment): %8.1f ms", cold.milliseconds))
+        var starts: [Start] = []
+        for _ in 0..<5 { starts.append(try firstFrame(paths: paths, state: state)) }
+        starts.sort { $0.milliseconds < $1.milliseconds }
+        let warm = starts[starts.count / 2]
+        print(String(
+            format: "first frame, existing state file (median of 5):       %8.1f ms (min %.1f; catalogs %.1f, state %.1f, draw %.1f)",
+            warm.milliseconds, starts[0].milliseconds, warm.stages.decode, warm.stages.load, warm.stages.draw))
+
+        var world = warm.state
+        world.size = TerminalSize(columns: 100, rows: 30)
+        _ = ConsoleReducer.reduce(&world, .input(.key(.enter)))  // into Experiments
+        let moving = time(count: moves) { index in
+            _ = ConsoleReducer.reduce(&world, .input(.key(index % 500 < 250 ? .down : .up)))
+            _ = ConsoleRenderer.render(world)
+        }
+        report("move (j/k), reducer + render", moving)
+
+        _ = ConsoleReducer.reduce(&world, .input(.key(.character("/"))))
+        let text = Array("experiment07")
+        var filtering: [Double] = []
+        for _ in 0..<20 {
+            filtering += time(count: text.count * 2) { index in
+                let key: Key = index < text.count ? .character(text[index]) : .backspace
+                _ = ConsoleReducer.reduce(&world, .input(.key(key)))
+                _ = ConsoleRenderer.render(world)
+            }
+        }
+        report("filter keystroke, reducer + render", filtering)
+
+        // Memory of one console start alone, in a fresh process.
+        let child = try spawnSelf(["--memory-probe", ([state] + paths).joined(separator: "\n")])
+        print("peak memory of a console start (max RSS):              \(child)")
+    }
+
+    /// In the child: one warm start, a few keys, then the peak RSS.
+    private func probeMemory(_ spec: String) throws {
+        let parts = spec.split(separator: "\n").map(String.init)
+        var world = try firstFrame(paths: Array(parts.dropFirst()), state: parts[0]).state
+        for key in [Key.enter, .end, .character("/"), .character("e"), .escape] {
+            _ = ConsoleReducer.reduce(&world, .input(.key(key)))
+            _ = ConsoleRenderer.render(world)
+        }
+        print(String(format: "%8.1f MB", Double(peakResidentKilobytes()) / 1024))
+    }
+
+    /// VmHWM, the peak resident set of this process image. (getrusage's
+    /// ru_maxrss would also count the parent's peak, which Linux keeps across exec.)
+    private func peakResidentKilobytes() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+
+    /// Runs this benchmark again with `arguments`; returns its standard output.
+    private func spawnSelf(_ arguments: [String]) throws -> String {
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let output = NSTemporaryDirectory() + "lab-bench-\(UUID().uuidString).out"
+        defer { unlink(output) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { return "(could not start)" }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        return ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private struct Start {
+        var milliseconds: Double
+        var state: ConsoleState
+        /// Milliseconds spent reading catalogs, reading the state, and drawing.
+        var stages: (decode: Double, load: Double, draw: Double)
+    }
+
+    /// What `lab console` does before its first frame: read the catalogs, open
+    /// the state, read everything the console shows, render, draw.
+    private func firstFrame(paths: [String], state path: String) throws -> Start {
+        func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
+        let start = now()
+        let catalogs = try zip(paths, CatalogDecoder().decode(contentsOf: paths)).map { (path: $0, catalog: try $1.get()) }
+        let decoded = now()
+        let laboratory = try LocalLaboratory(catalogs: catalogs, statePath: path)
+        let environment = LiveConsoleEnvironment(
+            manager: laboratory.manager, debug: laboratory.debug, store: laboratory.store, log: laboratory.store)
+        let state = ConsoleState(size: TerminalSize(columns: 100, rows: 30), data: try environment.load())
+        let loaded = now()
+        let terminal = try CursesTerminal.headless(size: state.size)
+        terminal.draw(ConsoleRenderer.render(state))
+        let drawn = now()
+        terminal.close()
+        return Start(
+            milliseconds: drawn - start, state: state,
+            stages: (decoded - start, loaded - decoded, drawn - loaded))
+    }
+
+    private func time(count: Int, _ body: (Int) -> Void) -> [Double] {
+        (0..<count).map { index in
+            let start = DispatchTime.now().uptimeNanoseconds
+            body(index)
+            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        }
+    }
+
+    private func report(_ name: String, _ samples: [Double]) {
+        let sorted = samples.sorted()
+        let mean = samples.reduce(0, +) / Double(max(1, samples.count))
+        let p99 = sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
+        print(String(format: "%@: mean %.2f ms, p99 %.2f ms, max %.2f ms (%d presses)",
+                     name.padding(toLength: 38, withPad: " ", startingAt: 0), mean, p99, sorted.last ?? 0, samples.count))
+    }
+}

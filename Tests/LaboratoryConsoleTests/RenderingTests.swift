@@ -90,7 +90,7 @@ import Testing
         try world.reload()
         world.press(.character("r"))
         let lines = world.lines
-        let question = try #require(lines.firstIndex { $0.contains("Drop all 1 forced variant?") })
+        let question = try #require(lines.firstIndex { $0.contains("Drop the 1 forced variant?") })
         #expect(lines[question - 1].contains("┌"))
         #expect(lines[question + 2].contains("y  yes, drop them"))
     }

@@ -24,7 +24,7 @@ public enum RowBuilder {
             ListRow(.category(.settings), ["Settings", Summaries.settings(data, timeZone: state.timeZone)]),
         ]
         let reset = ListRow(
-            .resetAll, ["Reset", forced == 0 ? "no forced variants" : "drop all \(Summaries.plural(forced, "forced variant"))"],
+            .resetAll, ["Reset", forced == 0 ? "no forced variants" : (forced == 1 ? "drop the forced variant" : "drop all \(forced) forced variants")],
             role: forced == 0 ? .muted : .plain)
         return [
             RowSection(items: categories.map { ($0, $0.columns) }),

@@ -243,7 +243,7 @@ public enum ConsoleReducer {
         }
         let what = Summaries.plural(forced, "forced variant")
         state.confirmation = Confirmation(
-            question: source.map { "Drop the \(what) of \($0)?" } ?? "Drop all \(what)?",
+            question: source.map { "Drop the \(what) of \($0)?" } ?? (forced == 1 ? "Drop the \(what)?" : "Drop all \(what)?"),
             effect: .reset(source: source))
     }
 

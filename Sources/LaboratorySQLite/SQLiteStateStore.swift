@@ -21,34 +21,36 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
         self.path = path
         try Self.createIfMissing(path)
         try Self.checkHeader(path)
-        do {
-            // Look before switching to WAL: the switch itself writes to the file.
+        // Look before switching to WAL: the switch itself writes to the file.
+        try Self.opening(path) {
             var inspection = Configuration()
             inspection.readonly = true
             inspection.busyMode = .timeout(10)
             _ = try DatabaseQueue(path: path, configuration: inspection).read { db in
                 try StateSchema.check(db, path: path)
             }
-        } catch let error as SQLiteStoreError {
-            throw error
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
-            throw .notADatabase(path: path)
-        } catch {
-            throw .database(path: path, reason: Self.reason(error))
         }
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(10)
         configuration.label = "Laboratory state"
-        do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
+        queue = try Self.opening(path) {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
             try queue.write { db in try StateSchema.prepare(db, path: path) }
+            return queue
+        }
+    }
+
+    /// Runs a step of opening, turning what SQLite says into an error that names the path.
+    private static func opening<T>(_ path: String, _ body: () throws -> T) throws(SQLiteStoreError) -> T {
+        do {
+            return try body()
         } catch let error as SQLiteStoreError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
             throw .notADatabase(path: path)
         } catch {
-            throw .database(path: path, reason: Self.reason(error))
+            throw .database(path: path, reason: reason(error))
         }
     }
 

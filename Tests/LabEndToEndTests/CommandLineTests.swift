@@ -40,6 +40,24 @@ import Testing
         #expect(try lab.assignments()["subscribeButtonColor"] == drawn)
     }
 
+    @Test func changingCommandsPrintJSONWithTheNewAssignments() throws {
+        let lab = try LabHarness()
+        let force = try LabHarness.json(try lab.run("force", "ButtonColor", "ButtonColorDarkGray", "--json").stdout)
+        #expect(force["message"] as? String == "Forced ButtonColor to ButtonColorDarkGray.")
+        let rows = force["assignments"] as? [[String: Any]] ?? []
+        #expect(rows.contains { $0["key"] as? String == "subscribeButtonColor" && $0["value"] as? String == "darkGray" })
+        let report = try LabHarness.json(try lab.run("report", "subscribeButtonColor", "--json").stdout)
+        #expect(report["recorded"] as? Bool == true)
+        #expect((report["assignment"] as? [String: Any])?["variant"] as? String == "ButtonColorDarkGray")
+        let update = try LabHarness.json(try lab.run("update", "--json").stdout)
+        #expect((update["sources"] as? [[String: Any]])?.first?["status"] as? String == "ok")
+        for command in [["unforce", "ButtonColor"], ["reset"], ["stabilize"]] {
+            let result = try lab.runRaw(command + ["--json", "--state", lab.state])
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            #expect(try LabHarness.json(result.stdout)["assignments"] != nil)
+        }
+    }
+
     @Test func forcingInactiveAndUnforcing() throws {
         let lab = try LabHarness()
         #expect(try lab.run("force", "ButtonColor", "Inactive").status == 0)

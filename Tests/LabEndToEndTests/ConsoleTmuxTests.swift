@@ -67,13 +67,17 @@ struct ConsoleTmuxTests {
         #expect(tmux.waitFor("EXPERIMENT"))
         try tmux.send("C-c")
         #expect(tmux.waitFor("exit 0"), "\(tmux.capture())")
+        try expectSameModes(before: before, after: after)
+    }
+
+    /// `stty -a` after the console exited matches what it printed before it started.
+    private func expectSameModes(before: String, after: String) throws {
         let deadline = Date().addingTimeInterval(5)
         while !FileManager.default.fileExists(atPath: after) && Date() < deadline { usleep(50_000) }
-        usleep(100_000)
+        usleep(100_000)  // let the shell finish writing
         let beforeText = try String(contentsOfFile: before, encoding: .utf8)
-        let afterText = try String(contentsOfFile: after, encoding: .utf8)
         #expect(!beforeText.isEmpty)
-        #expect(afterText == beforeText)
+        #expect(try String(contentsOfFile: after, encoding: .utf8) == beforeText)
     }
 
     @Test func sigtermGivesTheTerminalBackToo() throws {
@@ -86,10 +90,7 @@ struct ConsoleTmuxTests {
             environment: lab.environment)
         defer { tmux.kill() }
         #expect(tmux.waitFor("exit 0"), "\(tmux.capture())")
-        let deadline = Date().addingTimeInterval(5)
-        while !FileManager.default.fileExists(atPath: after) && Date() < deadline { usleep(50_000) }
-        usleep(100_000)
-        #expect(try String(contentsOfFile: after, encoding: .utf8) == String(contentsOfFile: before, encoding: .utf8))
+        try expectSameModes(before: before, after: after)
     }
 
     @Test func anUnknownOrMissingTermIsAClearError() throws {

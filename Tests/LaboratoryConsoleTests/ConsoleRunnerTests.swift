@@ -6,10 +6,12 @@ import Testing
 /// The whole loop on an in-memory terminal: keys in, effects performed in the
 /// background, screens out.
 @Suite struct ConsoleRunnerTests {
-    /// Polls `condition` until it holds or two seconds pass, without
-    /// holding a thread the runner's background tasks need.
+    /// Polls `condition` until it holds or ten seconds pass, without holding
+    /// a thread the runner's background tasks need. Generous, because other
+    /// suites running at once can keep the task pool busy for a while; it
+    /// returns as soon as the condition holds.
     private func eventually(_ condition: () throws -> Bool) async rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(2)
+        let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             if try condition() { return true }
             try? await Task.sleep(for: .milliseconds(10))

@@ -1,8 +1,9 @@
 import Laboratory
+import Synchronization
 
 /// The console's view of a running framework: a manager over a debug source,
 /// the state store and the event log.
-public final class LiveConsoleEnvironment: ConsoleEnvironment, @unchecked Sendable {
+public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
     private let manager: AssignmentsManager
     private let debug: DebugSource
     private let store: any StateStore
@@ -17,9 +18,8 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, @unchecked Sendab
         var statuses: [String: SourceStatus] = [:]
     }
 
-    // Guarded by `lock`: load() runs on a background task, perform() on another.
-    private var seen = Seen()
-    private let lock = ConsoleLock()
+    /// What the last load saw; load() and hasChanged() run on background tasks.
+    private let seen = Mutex(Seen())
 
     public init(
         manager: AssignmentsManager, debug: DebugSource, store: any StateStore, log: any EventLog,
@@ -49,7 +49,7 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, @unchecked Sendab
             sources: sources, entries: try debug.entries(), snapshot: manager.snapshot,
             token: manager.device.token, staleRequests: try debug.staleRequests(), events: events, draws: draws,
             origin: origin)
-        lock.withLock { seen = Seen(revision: revision, newestEvent: events.first?.id, statuses: statuses) }
+        seen.withLock { $0 = Seen(revision: revision, newestEvent: events.first?.id, statuses: statuses) }
         return data
     }
 
@@ -57,7 +57,7 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, @unchecked Sendab
         let now = Seen(
             revision: try store.revision(), newestEvent: try log.latestEvents(limit: 1).first?.id,
             statuses: manager.statuses)
-        return lock.withLock { now != seen }
+        return seen.withLock { now != $0 }
     }
 
     public func perform(_ effect: ConsoleEffect) async throws -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The console's loop: input and background results go in as actions,
 /// the reducer updates the state, the renderer draws it.
@@ -95,10 +96,10 @@ public final class ConsoleRunner {
 
 /// Reads the environment and posts the result; reads are serialized so an
 /// older read is never posted after a newer one.
-struct Loader: Sendable {
+final class Loader: Sendable {
     let environment: any ConsoleEnvironment
     let inbox: Inbox
-    private let lock = ConsoleLock()
+    private let lock = Mutex(())
 
     init(environment: any ConsoleEnvironment, inbox: Inbox) {
         self.environment = environment
@@ -114,30 +115,21 @@ struct Loader: Sendable {
     }
 
     func loadAndPost() {
-        lock.withLock { inbox.post(load()) }
+        lock.withLock { _ in inbox.post(load()) }
     }
 }
 
 
 /// Actions posted by background work, collected by the key loop.
 final class Inbox: Sendable {
-    private let actions = ConsoleLockedArray()
+    private let actions = Mutex<[ConsoleAction]>([])
 
-    func post(_ action: ConsoleAction) { actions.append(action) }
+    func post(_ action: ConsoleAction) { actions.withLock { $0.append(action) } }
 
-    func drain() -> [ConsoleAction] { actions.removeAll() }
-}
-
-final class ConsoleLockedArray: @unchecked Sendable {
-    private var items: [ConsoleAction] = []
-    private let lock = ConsoleLock()
-
-    func append(_ item: ConsoleAction) { lock.withLock { items.append(item) } }
-
-    func removeAll() -> [ConsoleAction] {
-        lock.withLock {
-            defer { items.removeAll() }
-            return items
+    func drain() -> [ConsoleAction] {
+        actions.withLock { actions in
+            defer { actions.removeAll() }
+            return actions
         }
     }
 }

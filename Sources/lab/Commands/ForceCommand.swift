@@ -11,14 +11,16 @@ struct ForceCommand: ParsableCommand {
     @Argument(help: "The experiment.") var experiment: String
     @Argument(help: "The variant, or \(DebugSource.inactiveChoice).") var variant: String
     @Option(help: "The source of the experiment, when several have one of that name.") var source: String?
+    @Flag(help: "Print one JSON document: the message and the assignments the app now gets.") var json = false
 
     func run() throws {
         let session = try LabSession.open(global)
-        try session.run {
+        let snapshot = try session.run {
             try session.debug.activate(variant: variant, of: experiment, in: source)
-            try session.manager.refresh()
+            return try session.manager.refresh()
         }
-        printLine(variant == DebugSource.inactiveChoice
-            ? "Forced \(experiment) inactive." : "Forced \(experiment) to \(variant).")
+        try ChangeDocument.print(
+            variant == DebugSource.inactiveChoice ? "Forced \(experiment) inactive." : "Forced \(experiment) to \(variant).",
+            snapshot: snapshot, json: json)
     }
 }

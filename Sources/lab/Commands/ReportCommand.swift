@@ -9,6 +9,7 @@ struct ReportCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The assignment's key.") var key: String
     @Option(help: "displayed, initiated, or any custom reason.") var reason: String = EventReason.displayed.rawValue
+    @Flag(help: "Print one JSON document: whether an event was recorded, and for which assignment.") var json = false
 
     func run() throws {
         guard !reason.isEmpty else { throw ValidationError("--reason must not be empty") }
@@ -22,10 +23,20 @@ struct ReportCommand: ParsableCommand {
             printError("no active experiment assigns \"\(key)\": the app uses its baseline; nothing recorded")
             throw ExitCode.failure
         }
-        if recorded {
-            printLine("Recorded \(reason) for \(key) = \(assignment.value) (\(assignment.experiment)/\(assignment.variant)).")
+        let message = recorded
+            ? "Recorded \(reason) for \(key) = \(assignment.value) (\(assignment.experiment)/\(assignment.variant))."
+            : "Not recorded: \(assignment.experiment)/\(assignment.variant) was already \(reason) on this device."
+        if json {
+            try JSONOutput.print(ReportDocument(recorded: recorded, reason: reason, assignment: assignment))
         } else {
-            printLine("Not recorded: \(assignment.experiment)/\(assignment.variant) was already \(reason) on this device.")
+            printLine(message)
         }
     }
+}
+
+/// The `--json` shape of `lab report`.
+struct ReportDocument: Encodable {
+    var recorded: Bool
+    var reason: String
+    var assignment: Assignment
 }

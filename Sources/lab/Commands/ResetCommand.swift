@@ -7,13 +7,16 @@ struct ResetCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "Drop only the forced variants of this source.") var source: String?
+    @Flag(help: "Print one JSON document: the message and the assignments the app now gets.") var json = false
 
     func run() throws {
         let session = try LabSession.open(global)
-        try session.run {
+        let snapshot = try session.run {
             try session.debug.reset(source: source)
-            try session.manager.refresh()
+            return try session.manager.refresh()
         }
-        printLine(source.map { "Dropped the forced variants of \($0)." } ?? "Dropped all forced variants.")
+        try ChangeDocument.print(
+            source.map { "Dropped the forced variants of \($0)." } ?? "Dropped all forced variants.",
+            snapshot: snapshot, json: json)
     }
 }

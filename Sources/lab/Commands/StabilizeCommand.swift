@@ -7,6 +7,7 @@ struct StabilizeCommand: ParsableCommand {
         abstract: "Stabilize: assignments stop changing here and new experiments are not exposed.")
 
     @OptionGroup var global: GlobalOptions
+    @Flag(help: "Print one JSON document: the message and the assignments the app now gets.") var json = false
 
     func run() throws {
         let session = try LabSession.open(global)
@@ -14,6 +15,7 @@ struct StabilizeCommand: ParsableCommand {
             try session.manager.stabilize()
             return session.manager.snapshot
         }
-        printLine("Stabilized with \(snapshot.active.count) active experiments.")
+        try ChangeDocument.print(
+            "Stabilized with \(snapshot.active.count) active experiments.", snapshot: snapshot, json: json)
     }
 }

@@ -8,13 +8,14 @@ struct UnforceCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The experiment.") var experiment: String
     @Option(help: "The source of the experiment, when several have one of that name.") var source: String?
+    @Flag(help: "Print one JSON document: the message and the assignments the app now gets.") var json = false
 
     func run() throws {
         let session = try LabSession.open(global)
-        try session.run {
+        let snapshot = try session.run {
             try session.debug.removeRequest(experiment: experiment, in: source)
-            try session.manager.refresh()
+            return try session.manager.refresh()
         }
-        printLine("\(experiment) is no longer forced.")
+        try ChangeDocument.print("\(experiment) is no longer forced.", snapshot: snapshot, json: json)
     }
 }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import Laboratory
 
 /// `lab update`: fetch the sources again.
 struct UpdateCommand: AsyncParsableCommand {
@@ -6,16 +8,40 @@ struct UpdateCommand: AsyncParsableCommand {
         commandName: "update", abstract: "Fetch the sources again and show how each fetch went.")
 
     @OptionGroup var global: GlobalOptions
+    @Flag(help: "Print one JSON document with each source's status.") var json = false
 
     func run() async throws {
         let session = try LabSession.open(global)
         let statuses = await session.manager.update()
-        var failed = false
-        for name in statuses.keys.sorted() {
-            let status = statuses[name]!
-            if case .error = status { failed = true }
-            printLine("\(name): \(status.summary)")
+        let names = statuses.keys.sorted()
+        if json {
+            try JSONOutput.print(UpdateDocument(sources: names.map { .init(name: $0, status: statuses[$0]!) }))
+        } else {
+            for name in names { printLine("\(name): \(statuses[name]!.summary)") }
         }
-        if failed { throw ExitCode.failure }
+        if statuses.values.contains(where: { if case .error = $0 { true } else { false } }) { throw ExitCode.failure }
     }
+}
+
+/// The `--json` shape of `lab update`.
+struct UpdateDocument: Encodable {
+    struct Source: Encodable {
+        var name: String
+        /// `ok` or `error` (a source that was fetched is never idle).
+        var status: String
+        var time: Date?
+        var error: String?
+
+        init(name: String, status: SourceStatus) {
+            self.name = name
+            switch status {
+            case .ok(let date): (self.status, time) = ("ok", date)
+            case .error(let reason, let date): (self.status, time, error) = ("error", date, reason)
+            case .idle: self.status = "idle"
+            case .updating: self.status = "updating"
+            }
+        }
+    }
+
+    var sources: [Source]
 }

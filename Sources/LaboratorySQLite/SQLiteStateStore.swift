@@ -236,7 +236,7 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
         }
     }
 
-    public func swapActiveAssignments(_ assignments: Set<Assignment>) throws -> ActiveSetChange {
+    public func swapActiveAssignments(_ assignments: [Assignment]) throws -> ActiveSetChange {
         let digest = Self.digest(of: assignments)
         return try write { db in
             // Most refreshes change nothing: a digest spares reading every row.
@@ -248,7 +248,7 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
                 guard let value = Self.decodeValue(row[4]) else { continue }
                 old.insert(Assignment(key: row[3], value: value, experiment: row[1], variant: row[2], source: row[0]))
             }
-            let change = ActiveSetChange.between(old, assignments)
+            let change = ActiveSetChange.between(old, Set(assignments))
             try db.execute(
                 sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('activeDigest', ?)", arguments: [digest])
             guard !change.isEmpty else { return change }
@@ -277,7 +277,7 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
 
     /// An order-independent digest of a set of assignments: FNV-1a of each
     /// assignment, summed, with the count.
-    static func digest(of assignments: Set<Assignment>) -> String {
+    static func digest(of assignments: [Assignment]) -> String {
         var sum: UInt64 = 0
         for assignment in assignments {
             var hash: UInt64 = 0xCBF2_9CE4_8422_2325

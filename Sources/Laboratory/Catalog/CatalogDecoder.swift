@@ -42,19 +42,24 @@ public struct CatalogDecoder: Sendable {
                 Diagnostic(file: file, position: nil, message: "the file is not valid UTF-8 text")
             ])
         }
+        // The reader lives in a box so the parser's callback can feed it.
+        let reader = ReaderBox(CatalogReader(file: file))
         let root: JSONNode
         do {
-            root = try JSONNodeParser.parse(text)
+            root = try JSONNodeParser.parse(text, streaming: "experiments") { reader.value.readExperiment($0) }
         } catch {
             throw CatalogError(diagnostics: [
                 Diagnostic(file: file, position: error.position, message: "malformed JSON: \(error.message)")
             ])
         }
-        var reader = CatalogReader(file: file)
-        let catalog = reader.read(root)
-        let errors = reader.diagnostics.filter { $0.severity == .error }
-        guard let catalog, errors.isEmpty else {
-            throw CatalogError(diagnostics: reader.diagnostics.sorted { ($0.position ?? .init(line: 0, column: 0)) < ($1.position ?? .init(line: 0, column: 0)) })
+        let catalog = reader.value.read(root)
+        let diagnostics = reader.value.diagnostics
+        guard let catalog, !diagnostics.contains(where: { $0.severity == .error }) else {
+            // Stable by position: problems at one place keep the order they were found in.
+            let origin = SourcePosition(line: 0, column: 0)
+            throw CatalogError(diagnostics: diagnostics.enumerated().sorted {
+                ($0.element.position ?? origin, $0.offset) < ($1.element.position ?? origin, $1.offset)
+            }.map(\.element))
         }
         return catalog
     }
@@ -67,6 +72,12 @@ public struct CatalogDecoder: Sendable {
         }
         return results.values
     }
+}
+
+/// Holds the reader the parser's element callback writes to.
+private final class ReaderBox {
+    var value: CatalogReader
+    init(_ value: CatalogReader) { self.value = value }
 }
 
 /// Slots that concurrent decodes fill in, each its own.

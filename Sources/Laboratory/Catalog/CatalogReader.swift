@@ -1,7 +1,13 @@
 /// Walks a parsed catalog document, building the model and collecting diagnostics.
+///
+/// Experiments arrive one at a time through ``readExperiment(_:)`` while the
+/// file is parsed (see ``JSONNodeParser/parse(_:streaming:element:)``); the
+/// root is checked with ``read(_:)`` once the whole file is parsed.
 struct CatalogReader {
     let file: String
     private(set) var diagnostics: [Diagnostic] = []
+    private var experiments: [Experiment] = []
+    private var seenExperiments: [String: SourcePosition] = [:]
 
     init(file: String) {
         self.file = file
@@ -23,23 +29,25 @@ struct CatalogReader {
             error("\"experiments\" must be an array, found \(experimentsNode.kindName)", at: experimentsNode.position)
             return nil
         }
-        var experiments: [Experiment] = []
-        var seen: [String: SourcePosition] = [:]
-        for element in elements {
-            guard let experiment = readExperiment(element) else { continue }
-            if let first = seen[experiment.name] {
-                error("experiment \"\(experiment.name)\" is defined twice (first at line \(first.line))", at: element.position)
-                continue
-            }
-            seen[experiment.name] = element.position
-            experiments.append(experiment)
-        }
+        // Elements left in the tree (when it was not streamed) are read now.
+        for element in elements { readExperiment(element) }
         guard let source else { return nil }
         if source.isEmpty { error("\"source\" must not be empty", at: root[member: "source"]!.position) }
         return Catalog(source: source, experiments: experiments)
     }
 
-    private mutating func readExperiment(_ node: JSONNode) -> Experiment? {
+    /// Reads one element of `"experiments"` into the catalog.
+    mutating func readExperiment(_ element: JSONNode) {
+        guard let experiment = experiment(element) else { return }
+        if let first = seenExperiments[experiment.name] {
+            error("experiment \"\(experiment.name)\" is defined twice (first at line \(first.line))", at: element.position)
+            return
+        }
+        seenExperiments[experiment.name] = element.position
+        experiments.append(experiment)
+    }
+
+    private mutating func experiment(_ node: JSONNode) -> Experiment? {
         guard case .object(let members) = node.kind else {
             error("an experiment must be an object, found \(node.kindName)", at: node.position)
             return nil

@@ -14,6 +14,9 @@ public struct JSONNodeParser {
     private var column = 1
     /// Deep nesting is refused rather than overflowing the stack.
     private let maximumDepth = 512
+    /// The root member whose array elements go to `onElement` instead of the tree.
+    private var streamedMember: String?
+    private var onElement: ((JSONNode) -> Void)?
 
     private init(text: String) {
         bytes = Array(text.utf8)
@@ -22,15 +25,29 @@ public struct JSONNodeParser {
     /// Parses a whole document: one value with only white space around it.
     public static func parse(_ text: String) throws(SyntaxError) -> JSONNode {
         var parser = JSONNodeParser(text: text)
-        if parser.bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            parser.index = 3
-        }
-        parser.skipWhitespace()
-        let node = try parser.parseValue(depth: 0)
-        parser.skipWhitespace()
-        if parser.peek != nil {
-            throw parser.error("unexpected \(parser.describePeek()) after the JSON value")
-        }
+        return try parser.parseDocument()
+    }
+
+    /// Parses a document whose root object has a large array member, handing
+    /// each of its elements to `element` as soon as it is parsed rather than
+    /// keeping it in the tree (in the returned root that member is an empty
+    /// array). A catalog of thousands of experiments then never exists as one
+    /// tree: each experiment's tree is read into the model and freed.
+    public static func parse(
+        _ text: String, streaming member: String, element: @escaping (JSONNode) -> Void
+    ) throws(SyntaxError) -> JSONNode {
+        var parser = JSONNodeParser(text: text)
+        parser.streamedMember = member
+        parser.onElement = element
+        return try parser.parseDocument()
+    }
+
+    private mutating func parseDocument() throws(SyntaxError) -> JSONNode {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        skipWhitespace()
+        let node = try parseValue(depth: 0)
+        skipWhitespace()
+        if peek != nil { throw error("unexpected \(describePeek()) after the JSON value") }
         return node
     }
 
@@ -119,7 +136,13 @@ public struct JSONNodeParser {
             skipWhitespace()
             try expect(":", "':' after the member name")
             skipWhitespace()
-            let value = try parseValue(depth: depth)
+            let value: JSONNode
+            if depth == 1, name == streamedMember, peek == UInt8(ascii: "[") {
+                let start = position
+                value = JSONNode(kind: try parseArray(depth: depth + 1, streaming: true), position: start)
+            } else {
+                value = try parseValue(depth: depth)
+            }
             members.append(JSONNode.Member(name: name, position: namePosition, value: value))
             skipWhitespace()
             if peek == UInt8(ascii: ",") {
@@ -131,7 +154,7 @@ public struct JSONNodeParser {
         }
     }
 
-    private mutating func parseArray(depth: Int) throws(SyntaxError) -> JSONNode.Kind {
+    private mutating func parseArray(depth: Int, streaming: Bool = false) throws(SyntaxError) -> JSONNode.Kind {
         if depth > maximumDepth { throw error("nesting deeper than \(maximumDepth) levels") }
         advance()
         var elements: [JSONNode] = []
@@ -142,7 +165,8 @@ public struct JSONNodeParser {
         }
         while true {
             skipWhitespace()
-            elements.append(try parseValue(depth: depth))
+            let element = try parseValue(depth: depth)
+            if streaming, let onElement { onElement(element) } else { elements.append(element) }
             skipWhitespace()
             if peek == UInt8(ascii: ",") {
                 advance()

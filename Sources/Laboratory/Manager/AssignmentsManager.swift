@@ -103,7 +103,7 @@ public final class AssignmentsManager: Sendable {
         // Swap only when the set changed here or someone wrote since our last swap.
         let stored = state.current.stored
         if stored?.revision != revision || stored?.assignments != assignments {
-            let change = try store.swapActiveAssignments(Set(assignments))
+            let change = try store.swapActiveAssignments(assignments)
             let now = clock.now()
             let events = change.left.map { Event($0, reason: .deactivated, device: device.id, time: now) }
                 + change.entered.map { Event($0, reason: .activated, device: device.id, time: now) }

@@ -16,7 +16,14 @@ public final class LocalSource: ExperimentSource, @unchecked Sendable {
     private let loaded: Locked<(experiments: [Experiment], generation: Int)>
     /// The last answer, valid while neither the state nor the catalog changed:
     /// settling draws is a write transaction, and the console asks often.
-    private let cache = Locked<(revision: Int64, generation: Int, active: [ActiveVariant])?>(nil)
+    private let cache = Locked<Settled?>(nil)
+
+    private struct Settled {
+        var revision: Int64
+        var generation: Int
+        var active: [ActiveVariant]
+        var choices: [String: StoredChoice]
+    }
     private let store: any StateStore
     private let device: Device
     private let random: any RandomSource
@@ -46,18 +53,30 @@ public final class LocalSource: ExperimentSource, @unchecked Sendable {
     public var experiments: [Experiment] { loaded.current.experiments }
 
     public func activeVariants() throws -> [ActiveVariant] {
+        try settled().active
+    }
+
+    /// The stored draws, by experiment, for explanations in the console.
+    public func choices() throws -> [String: StoredChoice] {
+        try settled().choices
+    }
+
+    /// The draws settled against the current state and catalog, computed again
+    /// only when either changed.
+    private func settled() throws -> Settled {
         let revision = try store.revision()
         let generation = loaded.current.generation
         if let cached = cache.current, cached.revision == revision, cached.generation == generation {
-            return cached.active
+            return cached
         }
-        let active = try settleDraws()
+        let (active, choices) = try settleDraws()
         // Settling may itself change the state; key the answer on the state after it.
-        cache.withLock { $0 = (try? store.revision()).map { ($0, generation, active) } }
-        return active
+        let settled = Settled(revision: try store.revision(), generation: generation, active: active, choices: choices)
+        cache.withLock { $0 = settled }
+        return settled
     }
 
-    private func settleDraws() throws -> [ActiveVariant] {
+    private func settleDraws() throws -> ([ActiveVariant], [String: StoredChoice]) {
         let experiments = self.experiments
         let stabilized = try store.stabilization(source: name) != nil
         let byName = Dictionary(uniqueKeysWithValues: experiments.map { ($0.name, $0) })
@@ -75,16 +94,12 @@ public final class LocalSource: ExperimentSource, @unchecked Sendable {
             guard let variant = WeightedDraw.draw(experiment, using: random) else { return .forget }
             return .choose(variant.name)
         }
-        return experiments.compactMap { experiment in
+        let active = experiments.compactMap { experiment -> ActiveVariant? in
             guard let choice = choices[experiment.name],
                   let variant = experiment.variant(named: choice.variant) else { return nil }
             return ActiveVariant(source: name, experiment: experiment, variant: variant)
         }
-    }
-
-    /// The stored draws, by experiment, for explanations in the console.
-    public func choices() throws -> [String: StoredChoice] {
-        try store.choices(source: name)
+        return (active, choices)
     }
 
     public func update() async throws {

@@ -96,11 +96,12 @@ public final class InMemoryStateStore: StateStore, @unchecked Sendable {
         }
     }
 
-    public func swapActiveAssignments(_ assignments: Set<Assignment>) throws -> ActiveSetChange {
+    public func swapActiveAssignments(_ assignments: [Assignment]) throws -> ActiveSetChange {
         state.withLock { state in
-            let change = ActiveSetChange.between(state.active, assignments)
+            let new = Set(assignments)
+            let change = ActiveSetChange.between(state.active, new)
             if !change.isEmpty {
-                state.active = assignments
+                state.active = new
                 state.revision += 1
             }
             return change

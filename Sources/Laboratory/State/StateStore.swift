@@ -42,9 +42,10 @@ public protocol StateStore: Sendable {
     /// Drops every request, or only those of one source.
     func removeDebugRequests(source: String?) throws
 
-    /// Replaces the set of assignments last seen active and returns what
-    /// entered and what left it, so that only one process reports a change.
-    func swapActiveAssignments(_ assignments: Set<Assignment>) throws -> ActiveSetChange
+    /// Replaces the set of assignments last seen active (`assignments` holds at
+    /// most one per source, experiment and key) and returns what entered and
+    /// what left it, so that only one process reports a change.
+    func swapActiveAssignments(_ assignments: [Assignment]) throws -> ActiveSetChange
 
     /// A number that changes whenever the state changes, in any process.
     func revision() throws -> Int64

@@ -44,7 +44,10 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
                 stabilizedAt: try source.stabilization(), experimentCount: source.experiments.count)
         }
         var draws: [String: [String: StoredChoice]] = [:]
-        for source in debug.sources { draws[source.name] = try store.choices(source: source.name) }
+        for source in debug.sources {
+            // A local source keeps the draws it just settled; ask the store for others.
+            draws[source.name] = try (source as? LocalSource)?.choices() ?? store.choices(source: source.name)
+        }
         let data = ConsoleData(
             sources: sources, entries: try debug.entries(), snapshot: manager.snapshot,
             token: manager.device.token, staleRequests: try debug.staleRequests(), events: events, draws: draws,

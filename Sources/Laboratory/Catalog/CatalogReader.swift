@@ -56,7 +56,11 @@ struct CatalogReader {
         if name.isEmpty { error("an experiment's \"name\" must not be empty", at: node.position) }
         // Messages are built only when there is something to report.
         func what() -> String { "experiment \"\(name)\"" }
-        checkMembers(members, allowed: ["name", "keys", "variants", "baseline", "activeTokenRange"], in: what())
+        checkMembers(
+            members,
+            allowed: ["name", "keys", "variants", "baseline", "activeTokenRange", "subject", "bucketing", "whitelist",
+                      "status", "winner"],
+            in: what())
         let keys = readKeys(of: node, in: what())
         let range = node[member: "activeTokenRange"].flatMap { readTokenRange($0, in: what()) }
         let baseline = requiredString("baseline", of: node, in: what())
@@ -81,7 +85,86 @@ struct CatalogReader {
         if !elements.isEmpty, seen[baseline] == nil {
             error("baseline \"\(baseline)\" of \(what()) names no variant (variants: \(variants.map(\.name).joined(separator: ", ")))", at: node[member: "baseline"]!.position)
         }
-        return Experiment(name: name, keys: keys, variants: variants, baseline: baseline, activeTokenRange: range)
+        let subject = readChoice("subject", of: node, in: what(), default: Subject.device)
+        let bucketing = readChoice(
+            "bucketing", of: node, in: what(), default: subject == .user ? Bucketing.hash : .random)
+        if subject == .user, bucketing == .random, let node = node[member: "bucketing"] {
+            error("\(what()) is user-level, so it needs \"bucketing\": \"hash\" to give one user the same variant on every device", at: node.position)
+        }
+        let names = Set(variants.map(\.name))
+        let whitelist = readWhitelist(of: node, variants: names, in: what())
+        let winner = readResolution(of: node, variants: names, in: what())
+        return Experiment(
+            name: name, keys: keys, variants: variants, baseline: baseline, activeTokenRange: range, subject: subject,
+            bucketing: bucketing, whitelist: whitelist, winner: winner)
+    }
+
+    /// A string member that must be one of an enumeration's raw values.
+    private mutating func readChoice<T: RawRepresentable & CaseIterable>(
+        _ name: String, of node: JSONNode, in what: @autoclosure () -> String, default fallback: T
+    ) -> T where T.RawValue == String {
+        guard let value = node[member: name] else { return fallback }
+        let choices = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+        guard case .string(let text) = value.kind, let choice = T(rawValue: text) else {
+            let found = if case .string(let text) = value.kind { "\"\(text)\"" } else { value.kindName }
+            error("\"\(name)\" of \(what()) must be \(choices), found \(found)", at: value.position)
+            return fallback
+        }
+        return choice
+    }
+
+    /// `"whitelist": {"<subject id>": "<variant>"}`.
+    private mutating func readWhitelist(
+        of node: JSONNode, variants: Set<String>, in what: @autoclosure () -> String
+    ) -> [String: String] {
+        guard let value = node[member: "whitelist"] else { return [:] }
+        guard case .object(let pairs) = value.kind else {
+            error("\"whitelist\" of \(what()) must be an object of subject id → variant, found \(value.kindName)", at: value.position)
+            return [:]
+        }
+        var whitelist: [String: String] = [:]
+        for pair in pairs {
+            guard case .string(let variant) = pair.value.kind else {
+                error("whitelist of \(what()) must pin \"\(pair.name)\" to a variant name, found \(pair.value.kindName)", at: pair.value.position)
+                continue
+            }
+            if !variants.contains(variant) {
+                error("whitelist of \(what()) pins \"\(pair.name)\" to \"\(variant)\", which is not one of its variants", at: pair.value.position)
+                continue
+            }
+            whitelist[pair.name] = variant
+        }
+        return whitelist
+    }
+
+    /// `"status": "resolved"` with its `"winner"`; the winner, or `nil` while running.
+    private mutating func readResolution(
+        of node: JSONNode, variants: Set<String>, in what: @autoclosure () -> String
+    ) -> String? {
+        let resolved = node[member: "status"] != nil && readChoice("status", of: node, in: what(), default: Status.running) == .resolved
+        guard let winnerNode = node[member: "winner"] else {
+            if resolved { error("\(what()) is resolved but names no \"winner\"", at: node[member: "status"]!.position) }
+            return nil
+        }
+        guard case .string(let winner) = winnerNode.kind else {
+            error("\"winner\" of \(what()) must be a variant name, found \(winnerNode.kindName)", at: winnerNode.position)
+            return nil
+        }
+        guard resolved else {
+            error("\(what()) names a \"winner\" but its \"status\" is not \"resolved\"", at: winnerNode.position)
+            return nil
+        }
+        guard variants.contains(winner) else {
+            error("winner \"\(winner)\" of \(what()) is not one of its variants", at: winnerNode.position)
+            return nil
+        }
+        return winner
+    }
+
+    /// The lifecycle of an experiment in a catalog.
+    private enum Status: String, CaseIterable {
+        case running
+        case resolved
     }
 
     private mutating func readKeys(of node: JSONNode, in what: @autoclosure () -> String) -> [String]? {

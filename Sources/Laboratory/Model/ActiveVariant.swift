@@ -8,12 +8,29 @@ public struct ActiveVariant: Sendable, Hashable {
     public var variant: Variant
     /// Whether a person forced the variant through the debug source.
     public var forced: Bool
+    /// Why the source runs this variant here.
+    public var basis: Basis
 
-    public init(source: String, experiment: Experiment, variant: Variant, forced: Bool = false) {
+    /// Why a source runs a variant on this device.
+    public enum Basis: String, Sendable, Hashable, Codable {
+        /// Drawn by weight and stored.
+        case drawn
+        /// Computed from the subject's id.
+        case hashed
+        /// The subject's id is on the experiment's whitelist.
+        case whitelisted
+        /// The experiment is resolved: everyone gets the winner.
+        case resolved
+        /// Forced through the debug source.
+        case forced
+    }
+
+    public init(source: String, experiment: Experiment, variant: Variant, forced: Bool = false, basis: Basis? = nil) {
         self.source = source
         self.experiment = experiment
         self.variant = variant
         self.forced = forced
+        self.basis = basis ?? (forced ? .forced : .drawn)
     }
 
     /// The variant's assignments, sorted by key.

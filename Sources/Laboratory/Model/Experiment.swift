@@ -1,3 +1,19 @@
+/// Who an experiment is consistent for.
+public enum Subject: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The same variant on one device, whoever uses it.
+    case device
+    /// The same variant for one logged-in user on every device; inactive when nobody is logged in.
+    case user
+}
+
+/// How a subject gets its variant.
+public enum Bucketing: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Drawn by weight the first time, then stored (the Laboratory way).
+    case random
+    /// A deterministic function of the subject's id, which ramps without reshuffling.
+    case hash
+}
+
 /// An experiment: the keys it controls and the variants that assign them.
 public struct Experiment: Sendable, Hashable {
     /// UpperCamelCase name, unique within its source.
@@ -10,17 +26,33 @@ public struct Experiment: Sendable, Hashable {
     public var baseline: String
     /// Where the experiment runs; `nil` runs it on every device.
     public var activeTokenRange: TokenRange?
+    /// Who the experiment is consistent for.
+    public var subject: Subject
+    /// How a subject gets its variant.
+    public var bucketing: Bucketing
+    /// Subject ids (employees, partners) pinned to a variant, whatever the weights.
+    public var whitelist: [String: String]
+    /// The winning variant of a resolved experiment, served to everyone; `nil` while it runs.
+    public var winner: String?
 
     public init(
         name: String, keys: [String], variants: [Variant], baseline: String,
-        activeTokenRange: TokenRange? = nil
+        activeTokenRange: TokenRange? = nil, subject: Subject = .device, bucketing: Bucketing? = nil,
+        whitelist: [String: String] = [:], winner: String? = nil
     ) {
         self.name = name
         self.keys = keys
         self.variants = variants
         self.baseline = baseline
         self.activeTokenRange = activeTokenRange
+        self.subject = subject
+        self.bucketing = bucketing ?? (subject == .user ? .hash : .random)
+        self.whitelist = whitelist
+        self.winner = winner
     }
+
+    /// Whether the experiment is concluded and serves its winner.
+    public var isResolved: Bool { winner != nil }
 
     /// The variant with this name, if the experiment has one.
     public func variant(named name: String) -> Variant? {

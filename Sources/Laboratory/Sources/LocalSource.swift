@@ -2,18 +2,23 @@ import Foundation
 
 /// A source whose experiments come from a catalog file shipped with the app.
 ///
-/// An experiment is active where it has no token range or the device's token
-/// is inside it. The first time it is active, the device draws a variant by
-/// weight and keeps it. A removed variant makes the device draw again; a
-/// removed experiment forgets its draw; a changed token range does not affect
-/// devices that already drew. Only variant names are stored, so changed
-/// assignment values are seen at once. Once stabilized, the source draws
-/// nothing new: experiments without a draw stay inactive, and an experiment
-/// whose drawn variant was removed becomes inactive.
+/// An experiment is active where it has no token range or the subject's token
+/// is inside it. With random bucketing, the first time it is active the device
+/// draws a variant by weight and keeps it; a removed variant makes the device
+/// draw again; a removed experiment forgets its draw; a changed token range
+/// does not affect devices that already drew. With hash bucketing the variant
+/// is a function of the subject's id, so weights can be ramped. Only variant
+/// names are stored, so changed assignment values are seen at once.
+///
+/// A user-level experiment needs a user id (``setUserID(_:)``) and is inactive
+/// without one. A whitelisted subject gets its pinned variant; a resolved
+/// experiment gives everyone its winner. Once stabilized, the source exposes
+/// nothing new: experiments without a stored variant stay inactive.
 public final class LocalSource: ExperimentSource, @unchecked Sendable {
     public let name: String
-    /// The catalog's experiments sorted by name, and how many times it was reloaded.
+    /// The catalog's experiments sorted by name, and how many times it (or the user) changed.
     private let loaded: Locked<(experiments: [Experiment], generation: Int)>
+    private let user: Locked<String?>
     /// The last answer, valid while neither the state nor the catalog changed:
     /// settling draws is a write transaction, and the console asks often.
     private let cache = Locked<Settled?>(nil)
@@ -38,9 +43,10 @@ public final class LocalSource: ExperimentSource, @unchecked Sendable {
     public init(
         catalog: Catalog, store: any StateStore, device: Device,
         random: any RandomSource = SystemRandomSource(), clock: any Clock = SystemClock(),
-        fetcher: (any Fetcher)? = nil, file: String = "catalog"
+        fetcher: (any Fetcher)? = nil, file: String = "catalog", userID: String? = nil
     ) {
         name = catalog.source
+        user = Locked(userID)
         loaded = Locked((catalog.experiments.sorted { $0.name < $1.name }, 0))
         self.store = store
         self.device = device
@@ -76,28 +82,68 @@ public final class LocalSource: ExperimentSource, @unchecked Sendable {
         return settled
     }
 
+    /// The logged-in user, for user-level experiments; `nil` when nobody is.
+    public var userID: String? { user.current }
+
+    /// Logs a user in (or out, with `nil`): user-level experiments follow.
+    public func setUserID(_ id: String?) {
+        user.withLock { $0 = id }
+        loaded.withLock { $0.generation += 1 }
+    }
+
+    /// The id an experiment is consistent for on this device, if there is one.
+    private func subject(of experiment: Experiment, user: String?) -> String? {
+        experiment.subject == .device ? device.id : user
+    }
+
+    /// Whether the subject's token falls in the experiment's range.
+    private func isInRange(_ experiment: Experiment, subject: String) -> Bool {
+        guard let range = experiment.activeTokenRange else { return true }
+        return range.contains(experiment.subject == .device ? device.token : HashBucketing.token(forUser: subject))
+    }
+
     private func settleDraws() throws -> ([ActiveVariant], [String: StoredChoice]) {
         let experiments = self.experiments
+        let user = self.user.current
         let stabilized = try store.stabilization(source: name) != nil
         let byName = Dictionary(uniqueKeysWithValues: experiments.map { ($0.name, $0) })
         let choices = try store.resolveChoices(
             source: name, experiments: experiments.map(\.name), at: clock.now()
         ) { experimentName, stored in
             let experiment = byName[experimentName]!
-            if let stored, experiment.variant(named: stored.variant) != nil { return .keep }
-            if stabilized { return stored == nil ? .keep : .forget }
-            // A stored choice whose variant was removed means the experiment was
-            // active here: draw again whatever the range says now.
-            if stored == nil, let range = experiment.activeTokenRange, !range.contains(device.token) {
-                return .keep
+            guard !experiment.isResolved, let subject = subject(of: experiment, user: user),
+                  experiment.whitelist[subject] == nil else { return .keep }
+            let storedIsValid = stored.flatMap { experiment.variant(named: $0.variant) } != nil
+            if stabilized { return storedIsValid || stored == nil ? .keep : .forget }
+            // A device where the experiment is already active keeps it whatever the range
+            // says now; a user's stored variant may be another user's, so users are checked.
+            let alreadyActive = stored != nil && experiment.subject == .device
+            if !alreadyActive && !isInRange(experiment, subject: subject) {
+                return experiment.subject == .user && stored != nil ? .forget : .keep
             }
-            guard let variant = WeightedDraw.draw(experiment, using: random) else { return .forget }
-            return .choose(variant.name)
+            switch experiment.bucketing {
+            case .random:
+                if storedIsValid { return .keep }
+                guard let variant = WeightedDraw.draw(experiment, using: random) else { return .forget }
+                return .choose(variant.name)
+            case .hash:
+                guard let variant = HashBucketing.variant(of: experiment, subject: subject) else { return .forget }
+                return stored?.variant == variant.name ? .keep : .choose(variant.name)
+            }
         }
         let active = experiments.compactMap { experiment -> ActiveVariant? in
+            if let winner = experiment.winner, let variant = experiment.variant(named: winner) {
+                return ActiveVariant(source: name, experiment: experiment, variant: variant, basis: .resolved)
+            }
+            guard let subject = subject(of: experiment, user: user) else { return nil }
+            if let pinned = experiment.whitelist[subject], let variant = experiment.variant(named: pinned) {
+                return ActiveVariant(source: name, experiment: experiment, variant: variant, basis: .whitelisted)
+            }
             guard let choice = choices[experiment.name],
                   let variant = experiment.variant(named: choice.variant) else { return nil }
-            return ActiveVariant(source: name, experiment: experiment, variant: variant)
+            return ActiveVariant(
+                source: name, experiment: experiment, variant: variant,
+                basis: experiment.bucketing == .hash ? .hashed : .drawn)
         }
         return (active, choices)
     }

@@ -19,8 +19,11 @@ public struct LocalLaboratory: Sendable {
 
     /// Opens the state file and builds the sources; each catalog is read
     /// again from its path on ``AssignmentsManager/update()``.
+    ///
+    /// - Parameter userID: the logged-in user, for user-level experiments
+    ///   (change it later with ``LocalSource/setUserID(_:)`` on each of ``locals``).
     public init(
-        catalogs: [(path: String, catalog: Catalog)], statePath: String,
+        catalogs: [(path: String, catalog: Catalog)], statePath: String, userID: String? = nil,
         random: any RandomSource = SystemRandomSource(), clock: any Clock = SystemClock()
     ) throws {
         store = try SQLiteStateStore(path: statePath)
@@ -29,7 +32,7 @@ public struct LocalLaboratory: Sendable {
         locals = catalogs.map { path, catalog in
             LocalSource(
                 catalog: catalog, store: store, device: device, random: random, clock: clock,
-                fetcher: FileFetcher(path: path), file: path)
+                fetcher: FileFetcher(path: path), file: path, userID: userID)
         }
         debug = DebugSource(sources: locals, store: store)
         manager = AssignmentsManager(sources: [debug], store: store, events: store, device: device, clock: clock)

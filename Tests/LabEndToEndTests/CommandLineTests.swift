@@ -183,4 +183,39 @@ import Testing
         #expect(rows.count == before.count)
         #expect(!rows.contains { $0["key"] as? String == "freshKey" })
     }
+
+    @Test func aUserLevelExperimentFollowsTheUserAcrossStateFiles() throws {
+        let lab = try LabHarness()
+        let catalog = try lab.write("users.json", """
+            {"source": "Accounts", "experiments": [{"name": "CheckoutFlow", "keys": ["checkoutSteps"],
+              "subject": "user", "baseline": "Long", "whitelist": {"employee-1": "Short"},
+              "variants": [{"name": "Long", "assignments": {"checkoutSteps": 5}},
+                           {"name": "Medium", "assignments": {"checkoutSteps": 3}},
+                           {"name": "Short", "assignments": {"checkoutSteps": 1}}]}]}
+            """)
+        func variant(state: String, user: String?) throws -> String? {
+            let attributes = user.map { ["--attribute", "userId=\($0)"] } ?? []
+            let result = try lab.runRaw(["assignments", "--json", "--catalog", catalog, "--state", lab.folder + "/" + state] + attributes)
+            #expect(result.status == 0, "\(result.stderr)")
+            let rows = try LabHarness.json(result.stdout)["assignments"] as? [[String: Any]] ?? []
+            return rows.first { $0["key"] as? String == "checkoutSteps" }?["variant"] as? String
+        }
+        for user in ["alice", "bob", "carol", "dave"] {
+            let phone = try variant(state: "phone.sqlite", user: user)
+            #expect(phone != nil)
+            #expect(try variant(state: "tablet.sqlite", user: user) == phone)
+        }
+        #expect(try variant(state: "phone.sqlite", user: nil) == nil)
+        #expect(try variant(state: "tablet.sqlite", user: "employee-1") == "Short")
+
+        let experiments = try lab.runRaw(["experiments", "--json", "--catalog", catalog, "--state", lab.folder + "/phone.sqlite", "--attribute", "userId=employee-1"])
+        let row = try #require((try LabHarness.json(experiments.stdout)["experiments"] as? [[String: Any]])?.first)
+        #expect(row["subject"] as? String == "user")
+        #expect(row["bucketing"] as? String == "hash")
+        #expect(row["basis"] as? String == "whitelisted")
+        #expect(row["status"] as? String == "running")
+        let bad = try lab.runRaw(["assignments", "--attribute", "userId", "--state", lab.state])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--attribute takes key=value"))
+    }
 }

@@ -232,9 +232,9 @@ import Testing
         world.press(.enter, .down, .down)
         #expect(world.highlighted == "OnboardingShortFlow")
         // The detail pane wraps: the other experiment and the key are named.
-        #expect(world.lines[9].hasSuffix("│ conflict: set aside,"))
-        #expect(world.lines[10].hasSuffix("│   Local/OnboardingLongFlow wins"))
-        #expect(world.lines[11].hasSuffix("│   onboardingPageCount"))
+        #expect(world.lines[10].hasSuffix("│ conflict: set aside,"))
+        #expect(world.lines[11].hasSuffix("│   Local/OnboardingLongFlow wins"))
+        #expect(world.lines[12].hasSuffix("│   onboardingPageCount"))
         #expect(world.lines[28].contains("conflict: Local/OnboardingShortFlow shares onboardingPageCount"))
     }
 
@@ -269,6 +269,37 @@ import Testing
         #expect(try world.environment.hasChanged())
         try world.reload()
         #expect(try #require(world.lines.first { $0.hasPrefix(" ButtonColor ") }).contains("ButtonColorDarkGray"))
+    }
+
+    @Test func resolvedAndWhitelistedExperimentsAreMarked() async throws {
+        let experiments = [
+            Experiment(
+                name: "Resolved", keys: ["a"],
+                variants: [Variant(name: "Old", assignments: ["a": 1]), Variant(name: "Winner", assignments: ["a": 2])],
+                baseline: "Old", winner: "Winner"),
+            Experiment(
+                name: "Pinned", keys: ["b"],
+                variants: [Variant(name: "Off", assignments: ["b": 0]), Variant(name: "On", assignments: ["b": 1])],
+                baseline: "Off", subject: .user, whitelist: ["device-1": "On"]),
+            Experiment(
+                name: "PinnedDevice", keys: ["c"],
+                variants: [Variant(name: "Off", assignments: ["c": 0]), Variant(name: "On", assignments: ["c": 1])],
+                baseline: "Off", whitelist: ["device-1": "On"]),
+        ]
+        let world = try ConsoleWorld([Catalog(source: "Local", experiments: experiments)])
+        world.press(.enter)
+        let rows = world.lines
+        #expect(try #require(rows.first { $0.hasPrefix(" Resolved ") }).contains("Winner                  R"))
+        #expect(try #require(rows.first { $0.hasPrefix(" PinnedDevice ") }).contains("On                      W"))
+        // A user-level experiment with nobody logged in is inactive, pins or not.
+        #expect(try #require(rows.first { $0.hasPrefix(" Pinned ") }).contains("Inactive"))
+        world.press(.end)
+        #expect(world.text.contains("resolved: everyone gets Winner"))
+        world.press(.enter, .home, .enter)  // force Old on the resolved experiment
+        #expect(world.pending == [.force(source: "Local", experiment: "Resolved", variant: "Old")])
+        try await world.settle()
+        #expect(world.highlighted == "Resolved")
+        #expect(world.text.contains("resolved (winner Winner), forced here for"))  // wrapped in the pane
     }
 
     @Test func quitsOnQCtrlCAndSignals() throws {

@@ -35,13 +35,25 @@ enum DetailPane {
     private static func experiment(_ entry: DebugEntry, showing: String??, state: ConsoleState) -> [Line] {
         let data = state.data
         let experiment = entry.experiment
-        var lines = [Line(experiment.name, .header), Line("source \(entry.source) · baseline \(experiment.baseline)", .muted)]
+        var lines = [
+            Line(experiment.name, .header),
+            Line("source \(entry.source) · baseline \(experiment.baseline)", .muted),
+            Line("\(experiment.subject.rawValue)-level · \(experiment.bucketing.rawValue) bucketing", .muted),
+        ]
 
         // What the device runs, and why.
         let current = entry.effective?.variant.name
         var now = "Now: \(current ?? DebugSource.inactiveChoice)"
         if entry.isForced { now += " (forced)" }
         lines.append(Line(now, CellStyle(role: entry.isForced ? .forced : .plain, bold: true)))
+        if let winner = experiment.winner {
+            lines.append(Line(
+                entry.isForced ? "resolved (winner \(winner)), forced here for QA" : "resolved: everyone gets \(winner)",
+                CellStyle(role: entry.isForced ? .forced : .accent)))
+        }
+        if entry.natural?.basis == .whitelisted {
+            lines.append(Line("whitelisted: this subject is pinned to \(entry.natural!.variant.name)", CellStyle(role: .accent)))
+        }
         if let request = entry.request, entry.isStale {
             lines.append(Line("stale request for \"\(request.variant ?? "")\" is ignored", CellStyle(role: .conflict)))
         }

@@ -16,6 +16,7 @@ enum HelpText {
         "q  Ctrl-C       quit",
         "",
         "Flags: F forced · ! conflict · ? stale request · S stabilized",
+        "       R resolved (everyone gets the winner) · W whitelisted here",
         "Press any key to close.",
     ]
 

@@ -54,6 +54,8 @@ public enum RowBuilder {
                 if conflicted.contains(id) { flags += "!" }
                 if entry.isStale { flags += "?" }
                 if source.stabilizedAt != nil { flags += "S" }
+                if entry.experiment.isResolved { flags += "R" }
+                if effective?.basis == .whitelisted { flags += "W" }
                 let row = ListRow(
                     .experiment(source: entry.source, name: entry.experiment.name),
                     [entry.experiment.name, effective?.variant.name ?? DebugSource.inactiveChoice, flags], role: role)

@@ -62,6 +62,15 @@ struct ExperimentReport: Encodable {
     var variants: [String]
     var tokenRange: TokenRange?
     var conflicts: [ConflictReport]
+    /// `device` or `user`.
+    var subject: Subject
+    /// `random` or `hash`.
+    var bucketing: Bucketing
+    /// Why the source runs its variant here: drawn, hashed, whitelisted, resolved.
+    var basis: ActiveVariant.Basis?
+    /// `running` or `resolved`.
+    var status: String
+    var winner: String?
 
     init(entry: DebugEntry, snapshot: AssignmentsSnapshot) {
         source = entry.source
@@ -72,6 +81,11 @@ struct ExperimentReport: Encodable {
         forced = entry.isForced
         variants = entry.experiment.variants.map(\.name)
         tokenRange = entry.experiment.activeTokenRange
+        subject = entry.experiment.subject
+        bucketing = entry.experiment.bucketing
+        basis = effective?.basis
+        status = entry.experiment.isResolved ? "resolved" : "running"
+        winner = entry.experiment.winner
         conflicts = snapshot.conflicts(involving: entry.source, entry.experiment.name).map { conflict in
             let wins = conflict.winner.source == entry.source && conflict.winner.experiment == entry.experiment.name
             let other = wins ? conflict.loser : conflict.winner
@@ -82,6 +96,10 @@ struct ExperimentReport: Encodable {
     /// Short remarks for the text table: forced, range, conflicts.
     func notes(token: ActiveExperimentsToken) -> String {
         var notes: [String] = []
+        if subject == .user { notes.append("user-level") }
+        if bucketing == .hash { notes.append("hash") }
+        if let winner { notes.append("resolved: \(winner)") }
+        if basis == .whitelisted { notes.append("whitelisted") }
         if forced { notes.append(active ? "forced" : "forced inactive") }
         if let tokenRange, !forced {
             notes.append("range \(tokenRange)" + (tokenRange.contains(token) ? "" : ", token outside"))

@@ -13,6 +13,29 @@ struct GlobalOptions: ParsableArguments {
             "The state file (default: $XDG_STATE_HOME/laboratory/default.sqlite).", valueName: "path"))
     var state: String?
 
+    @Option(
+        name: .customLong("attribute"),
+        help: ArgumentHelp(
+            "An attribute of this user or device, key=value (repeatable); userId logs a user in for user-level experiments.",
+            valueName: "key=value"))
+    var attributeList: [String] = []
+
+    func validate() throws {
+        for attribute in attributeList where !attribute.contains("=") || attribute.hasPrefix("=") {
+            throw ValidationError("--attribute takes key=value, got \"\(attribute)\"")
+        }
+    }
+
+    /// The attributes by key; a later repeat of a key wins.
+    var attributes: [String: String] {
+        var attributes: [String: String] = [:]
+        for attribute in attributeList {
+            let parts = attribute.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            attributes[String(parts[0])] = String(parts[1])
+        }
+        return attributes
+    }
+
     /// The state file path: `--state`, else the default under `$XDG_STATE_HOME`.
     var statePath: String { state ?? LocalLaboratory.defaultStatePath() }
 }

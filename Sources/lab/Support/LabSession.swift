@@ -20,7 +20,9 @@ struct LabSession {
     static func open(_ options: GlobalOptions) throws -> LabSession {
         let catalogs = try loadCatalogs(options)
         let laboratory = try reportingStateErrors {
-            try LocalLaboratory(catalogs: catalogs.map { (path: $0.0, catalog: $0.1) }, statePath: options.statePath)
+            try LocalLaboratory(
+                catalogs: catalogs.map { (path: $0.0, catalog: $0.1) }, statePath: options.statePath,
+                userID: options.attributes["userId"])
         }
         return LabSession(laboratory: laboratory)
     }

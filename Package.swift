@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(name: "LaboratoryConsoleTests", dependencies: ["LaboratoryConsole"]),
         .testTarget(name: "ConsoleCursesTests", dependencies: ["ConsoleCurses", "CNcursesw"]),
         // Drives the built `lab` binary; depends on it so `swift test` builds it first.
-        .testTarget(name: "LabEndToEndTests", dependencies: ["lab", "lab-demo", "Laboratory"]),
+        .testTarget(name: "LabEndToEndTests", dependencies: ["lab", "lab-demo", "Laboratory", "LaboratorySQLite"]),
     ],
     swiftLanguageModes: [.v6]
 )

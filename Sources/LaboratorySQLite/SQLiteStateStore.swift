@@ -350,19 +350,55 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
 
     // MARK: - EventLog
 
-    public func events(after id: Int64?, limit: Int) throws -> [RecordedEvent] {
-        try read { db in
+    public func events(matching query: EventQuery, after id: Int64?, limit: Int) throws -> [RecordedEvent] {
+        let (filter, arguments) = Self.whereClause(query)
+        return try read { db in
             try Row.fetchAll(
-                db, sql: "SELECT * FROM events WHERE id > ? ORDER BY id LIMIT ?", arguments: [id ?? 0, limit]
+                db, sql: "SELECT * FROM events WHERE id > ?\(filter) ORDER BY id LIMIT ?",
+                arguments: [id ?? 0] + arguments + [limit]
             ).map(Self.recordedEvent)
         }
     }
 
-    public func latestEvents(limit: Int) throws -> [RecordedEvent] {
-        try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM events ORDER BY id DESC LIMIT ?", arguments: [limit])
-                .map(Self.recordedEvent)
+    public func latestEvents(matching query: EventQuery, limit: Int) throws -> [RecordedEvent] {
+        let (filter, arguments) = Self.whereClause(query)
+        return try read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM events WHERE 1\(filter) ORDER BY id DESC LIMIT ?",
+                arguments: arguments + [limit]
+            ).map(Self.recordedEvent)
         }
+    }
+
+    public func exposureCounts() throws -> [ExposureCount] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT source, experiment, variant, COUNT(*) FROM events WHERE reason = 'displayed'
+                    GROUP BY source, experiment, variant ORDER BY source, experiment, variant
+                    """
+            ).map { ExposureCount(source: $0[0], experiment: $0[1], variant: $0[2], count: $0[3]) }
+        }
+    }
+
+    /// `AND …` conditions for a query, and their arguments.
+    private static func whereClause(_ query: EventQuery) -> (String, StatementArguments) {
+        var sql = ""
+        var arguments = StatementArguments()
+        if let since = query.since {
+            sql += " AND time >= ?"
+            arguments += [since]
+        }
+        if !query.reasons.isEmpty {
+            sql += " AND reason IN (\(Array(repeating: "?", count: query.reasons.count).joined(separator: ", ")))"
+            arguments += StatementArguments(query.reasons.map(\.rawValue))
+        }
+        if !query.experiments.isEmpty {
+            sql += " AND experiment IN (\(Array(repeating: "?", count: query.experiments.count).joined(separator: ", ")))"
+            arguments += StatementArguments(query.experiments)
+        }
+        return (sql, arguments)
     }
 
     private static func recordedEvent(_ row: Row) -> RecordedEvent {

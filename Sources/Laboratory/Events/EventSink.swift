@@ -11,9 +11,24 @@ public protocol EventSink: Sendable {
 
 /// Reads recorded events back, for the console and `lab events`.
 public protocol EventLog: Sendable {
+    /// Matching events with an id above `id` (all when `nil`), oldest first, at most `limit`.
+    func events(matching query: EventQuery, after id: Int64?, limit: Int) throws -> [RecordedEvent]
+
+    /// The newest `limit` matching events, newest first.
+    func latestEvents(matching query: EventQuery, limit: Int) throws -> [RecordedEvent]
+
+    /// `displayed` events counted by source, experiment and variant: the exposures.
+    func exposureCounts() throws -> [ExposureCount]
+}
+
+extension EventLog {
     /// Events with an id above `id` (all when `nil`), oldest first, at most `limit`.
-    func events(after id: Int64?, limit: Int) throws -> [RecordedEvent]
+    public func events(after id: Int64?, limit: Int) throws -> [RecordedEvent] {
+        try events(matching: EventQuery(), after: id, limit: limit)
+    }
 
     /// The newest `limit` events, newest first.
-    func latestEvents(limit: Int) throws -> [RecordedEvent]
+    public func latestEvents(limit: Int) throws -> [RecordedEvent] {
+        try latestEvents(matching: EventQuery(), limit: limit)
+    }
 }

@@ -27,11 +27,26 @@ public final class InMemoryEventSink: EventSink, EventLog, @unchecked Sendable {
         }
     }
 
-    public func events(after id: Int64?, limit: Int) throws -> [RecordedEvent] {
-        Array(rows.current.filter { $0.id > (id ?? 0) }.prefix(limit))
+    public func events(matching query: EventQuery, after id: Int64?, limit: Int) throws -> [RecordedEvent] {
+        Array(rows.current.filter { $0.id > (id ?? 0) && query.matches($0.event) }.prefix(limit))
     }
 
-    public func latestEvents(limit: Int) throws -> [RecordedEvent] {
-        Array(rows.current.suffix(limit).reversed())
+    public func latestEvents(matching query: EventQuery, limit: Int) throws -> [RecordedEvent] {
+        Array(rows.current.filter { query.matches($0.event) }.suffix(limit).reversed())
+    }
+
+    public func exposureCounts() throws -> [ExposureCount] {
+        var counts: [ExposureCount] = []
+        for row in rows.current where row.event.reason == .displayed {
+            let event = row.event
+            if let index = counts.firstIndex(where: {
+                $0.source == event.source && $0.experiment == event.experiment && $0.variant == event.variant
+            }) {
+                counts[index].count += 1
+            } else {
+                counts.append(ExposureCount(source: event.source, experiment: event.experiment, variant: event.variant, count: 1))
+            }
+        }
+        return counts
     }
 }

@@ -16,6 +16,7 @@ public final class ConsoleRunner {
     private let timeZone: TimeZone
     private let inbox = Inbox()
     private let loader: Loader
+    private let executor = QueueTaskExecutor(label: "laboratory.console.background")
 
     public init(
         terminal: any Terminal, environment: any ConsoleEnvironment, pollInterval: Duration = .milliseconds(250),
@@ -59,7 +60,7 @@ public final class ConsoleRunner {
 
     private func start(_ effect: ConsoleEffect) {
         let (environment, inbox, loader, waker) = (self.environment, self.inbox, self.loader, terminal.waker)
-        Task.detached {
+        Task.detached(executorPreference: executor) {
             do {
                 let message = try await environment.perform(effect)
                 inbox.post(.effectFinished(message, isError: false))
@@ -74,7 +75,7 @@ public final class ConsoleRunner {
     private func startPoller() -> Task<Void, Never> {
         let (environment, inbox, loader, waker) = (self.environment, self.inbox, self.loader, terminal.waker)
         let interval = pollInterval
-        return Task.detached {
+        return Task.detached(executorPreference: executor) {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 let changed: Bool

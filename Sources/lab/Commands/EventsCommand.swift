@@ -3,69 +3,159 @@ import Foundation
 import Laboratory
 import LaboratorySQLite
 
-/// `lab events`: the event table, optionally followed as it grows.
+/// `lab events`: the event table, filtered, in several formats, followed as it
+/// grows, or summed up as exposures with a sample-ratio-mismatch check.
 struct EventsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "events", abstract: "Show the event table; --follow keeps printing new rows from any process.")
+        commandName: "events",
+        abstract: "Show the event table; --follow keeps printing rows as any process adds them.",
+        discussion: """
+            --summary counts exposures (displayed events, one per device and variant) per experiment \
+            and variant, and flags a sample-ratio mismatch: a split that the configured weights make \
+            unlikely (chi-square, p < 0.001). It reads the weights from the catalogs.
+            """)
 
-    @Option(
-        help: ArgumentHelp(
-            "The state file (default: $XDG_STATE_HOME/laboratory/default.sqlite).", valueName: "path"))
-    var state: String?
-    @Flag(help: "Print JSON: one document, or one object per line with --follow.") var json = false
-    @Flag(help: "Keep printing rows as they are added.") var follow = false
-    @Option(help: "Show at most this many of the newest rows first.") var limit: Int = 100
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case table, json, jsonl, csv
+    }
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "table, json (one document), jsonl (one object per line) or csv.") var format: Format = .table
+    @Flag(help: "The same as --format json.") var json = false
+    @Flag(help: "Keep printing rows as they are added (json becomes jsonl).") var follow = false
+    @Option(help: "Show at most this many of the newest matching rows.") var limit: Int = 100
+    @Option(help: "Only rows since a time: 2026-11-22, 2026-11-22T13:00:00Z, or ago: 30s, 10m, 2h, 7d.")
+    var since: String?
+    @Option(help: "Only rows with this reason (repeatable).") var reason: [String] = []
+    @Option(help: "Only rows of this experiment (repeatable).") var experiment: [String] = []
+    @Flag(help: "Exposures per experiment and variant, with the sample-ratio-mismatch check.") var summary = false
 
     func validate() throws {
         guard limit > 0 else { throw ValidationError("--limit must be positive") }
+        if let since, SinceParser.date(since, now: Date()) == nil {
+            throw ValidationError("--since takes a date (2026-11-22), a time (2026-11-22T13:00:00Z) or an age (30s, 10m, 2h, 7d), got \"\(since)\"")
+        }
+        if summary && follow { throw ValidationError("--summary and --follow do not go together") }
+    }
+
+    private var effectiveFormat: Format {
+        let format = json ? .json : self.format
+        return follow && format == .json ? .jsonl : format
     }
 
     func run() async throws {
-        // Events need no catalog: open the state file alone.
-        var options = GlobalOptions()
-        options.state = state
-        let store: SQLiteStateStore
+        if summary { return try printSummary() }
+        let store = try openStore()
+        let query = EventQuery(
+            since: since.flatMap { SinceParser.date($0, now: Date()) },
+            reasons: reason.map(EventReason.init(rawValue:)), experiments: experiment)
+        let rows = try LabSession.reportingStateErrors {
+            try store.latestEvents(matching: query, limit: limit).reversed() as [RecordedEvent]
+        }
+        let writer = EventWriter(format: effectiveFormat)
+        if effectiveFormat == .json {
+            try JSONOutput.print(EventsDocument(events: rows.map(EventReport.init)))
+            return
+        }
+        try writer.write(rows, first: true, following: follow)
+        guard follow else { return }
+        // Follow from the newest row of all, matching or not: older rows are not news.
+        var last = try LabSession.reportingStateErrors { try store.latestEvents(limit: 1).first?.id } ?? 0
+        while !Task.isCancelled {
+            try await Task.sleep(for: .milliseconds(200))
+            let fresh = try LabSession.reportingStateErrors { try store.events(matching: query, after: last, limit: 1000) }
+            try writer.write(fresh, first: false, following: true)
+            last = fresh.last?.id ?? last
+        }
+    }
+
+    /// Events need no catalog: open the state file alone.
+    private func openStore() throws -> SQLiteStateStore {
         do {
-            store = try SQLiteStateStore(path: options.statePath)
+            return try SQLiteStateStore(path: global.statePath)
         } catch {
             printError(error.description)
             throw ExitCode(ExitStatus.ioError)
         }
-        var rows = try LabSession.reportingStateErrors { try store.latestEvents(limit: limit).reversed() as [RecordedEvent] }
-        if json && !follow {
-            try JSONOutput.print(EventsDocument(events: rows.map(EventReport.init)))
+    }
+
+    private func printSummary() throws {
+        let session = try LabSession.open(global)
+        let counts = try session.run { try session.store.exposureCounts() }
+        let definitions = session.debug.sources.flatMap { source in source.experiments.map { (source.name, $0) } }
+        let summaries = ExposureSummary.summaries(counts: counts, experiments: definitions)
+            .filter { experiment.isEmpty || experiment.contains($0.experiment) }
+        if effectiveFormat == .json || effectiveFormat == .jsonl {
+            try JSONOutput.print(SummaryDocument(experiments: summaries.map(SummaryDocument.Experiment.init)))
             return
         }
-        try printRows(rows, header: true)
-        guard follow else { return }
-        var last = rows.last?.id ?? 0
-        while !Task.isCancelled {
-            try await Task.sleep(for: .milliseconds(200))
-            rows = try LabSession.reportingStateErrors { try store.events(after: last, limit: 1000) }
-            try printRows(rows, header: false)
-            last = rows.last?.id ?? last
+        guard !summaries.isEmpty else { return printLine("No exposures yet (no displayed events).") }
+        for summary in summaries {
+            printLine("\(summary.source)/\(summary.experiment): \(summary.total) exposures")
+            let rows = summary.rows.map { row in
+                [row.variant, String(row.exposures), Self.percent(row.observedShare), Self.percent(row.expectedShare)]
+            }
+            printLine(TextTable.render(header: ["  VARIANT", "EXPOSURES", "OBSERVED", "EXPECTED"], rows: rows.map { ["  " + $0[0]] + $0.dropFirst() }))
+            let verdict = summary.isSampleRatioMismatch
+                ? "SAMPLE RATIO MISMATCH: p < \(ExposureSummary.threshold); check assignment and logging before reading results"
+                : "split matches the weights"
+            printLine(String(format: "  chi-square %.2f, p = %.4g: %@", summary.chiSquare, summary.pValue, verdict))
+            printLine("")
         }
     }
 
-    private func printRows(_ rows: [RecordedEvent], header withHeader: Bool) throws {
-        if json {
+    private static func percent(_ share: Double) -> String { String(format: "%.1f %%", share * 100) }
+}
+
+/// Writes event rows as a table, JSON lines or CSV.
+struct EventWriter {
+    let format: EventsCommand.Format
+
+    static let columns = ["id", "time", "device", "source", "experiment", "variant", "key", "value", "reason"]
+
+    func write(_ rows: [RecordedEvent], first: Bool, following: Bool) throws {
+        switch format {
+        case .json, .jsonl:
             for row in rows { try JSONOutput.print(EventReport(row), pretty: false) }
-            return
+        case .csv:
+            if first { printLine(Self.columns.joined(separator: ",")) }
+            for row in rows { printLine(Self.cells(row).map(Self.csvField).joined(separator: ",")) }
+        case .table:
+            if rows.isEmpty {
+                if first && !following { printLine("No events.") }
+                return
+            }
+            let header = Self.columns.map { $0.uppercased() }
+            let table = TextTable.render(header: header, rows: rows.map(Self.cells))
+            printLine(first ? table : table.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(separator: "\n"))
         }
-        guard !rows.isEmpty else {
-            if withHeader && !follow { printLine("No events.") }
-            return
+    }
+
+    static func cells(_ row: RecordedEvent) -> [String] {
+        let event = row.event
+        return [
+            String(row.id), Timestamp.iso8601(event.time), event.device, event.source, event.experiment, event.variant,
+            event.key, event.value.description, event.reason.rawValue,
+        ]
+    }
+
+    /// RFC 4180: quote a field holding a comma, quote or line break, doubling quotes.
+    static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// Reads `--since`: an ISO 8601 date or time, or an age such as `10m`.
+enum SinceParser {
+    static func date(_ text: String, now: Date) -> Date? {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+        if let unit = text.last.flatMap({ units[$0] }), let amount = Double(text.dropLast()), amount >= 0 {
+            return now.addingTimeInterval(-amount * unit)
         }
-        let cells = rows.map { row in
-            let event = row.event
-            return [
-                String(row.id), Timestamp.iso8601(event.time), event.reason.rawValue, event.source,
-                event.experiment, event.variant, event.key, event.value.description, event.device,
-            ]
-        }
-        let header = ["ID", "TIME", "REASON", "SOURCE", "EXPERIMENT", "VARIANT", "KEY", "VALUE", "DEVICE"]
-        let table = TextTable.render(header: header, rows: cells)
-        printLine(withHeader ? table : table.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(separator: "\n"))
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) { return date }
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
+        return try? Date(text, strategy: Date.ISO8601FormatStyle().year().month().day())
     }
 }
 
@@ -97,4 +187,38 @@ struct EventReport: Encodable {
         value = row.event.value
         reason = row.event.reason.rawValue
     }
+}
+
+/// The `--summary --json` shape of `lab events`.
+struct SummaryDocument: Encodable {
+    struct Experiment: Encodable {
+        struct Variant: Encodable {
+            var name: String
+            var exposures: Int
+            var observedShare: Double
+            var expectedShare: Double
+        }
+
+        var source: String
+        var experiment: String
+        var total: Int
+        var chiSquare: Double
+        var pValue: Double
+        var sampleRatioMismatch: Bool
+        var variants: [Variant]
+
+        init(_ summary: ExposureSummary) {
+            source = summary.source
+            experiment = summary.experiment
+            total = summary.total
+            chiSquare = summary.chiSquare
+            pValue = summary.pValue
+            sampleRatioMismatch = summary.isSampleRatioMismatch
+            variants = summary.rows.map {
+                Variant(name: $0.variant, exposures: $0.exposures, observedShare: $0.observedShare, expectedShare: $0.expectedShare)
+            }
+        }
+    }
+
+    var experiments: [Experiment]
 }

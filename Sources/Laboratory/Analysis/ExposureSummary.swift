@@ -1,0 +1,58 @@
+/// Exposures (`displayed` events) per experiment and variant, with a
+/// sample-ratio-mismatch check: the first thing to look at when numbers look odd.
+///
+/// Each device is exposed once per variant, so exposures count devices. If the
+/// split differs from the configured weights more than chance allows
+/// (chi-square, p < 0.001), assignment or logging is broken somewhere.
+public struct ExposureSummary: Sendable, Hashable {
+    /// One variant's exposures against its configured share.
+    public struct Row: Sendable, Hashable {
+        public var variant: String
+        public var exposures: Int
+        /// The configured share of the variant, 0 to 1.
+        public var expectedShare: Double
+        /// The observed share, 0 to 1.
+        public var observedShare: Double
+    }
+
+    public var source: String
+    public var experiment: String
+    public var rows: [Row]
+    public var total: Int
+    public var chiSquare: Double
+    public var pValue: Double
+
+    /// The threshold below which the split counts as a mismatch.
+    public static let threshold = 0.001
+
+    /// Whether the observed split is too unlikely under the configured weights.
+    public var isSampleRatioMismatch: Bool { rows.count > 1 && total > 0 && pValue < Self.threshold }
+
+    /// Summaries for every experiment with exposures; variants the catalog no
+    /// longer has are shown with an expected share of 0.
+    public static func summaries(
+        counts: [ExposureCount], experiments: [(source: String, experiment: Experiment)]
+    ) -> [ExposureSummary] {
+        let grouped = Dictionary(grouping: counts) { "\($0.source)\u{0}\($0.experiment)" }
+        return grouped.values.compactMap { group -> ExposureSummary? in
+            guard let first = group.first else { return nil }
+            let definition = experiments.first { $0.source == first.source && $0.experiment.name == first.experiment }?.experiment
+            var names = definition?.variants.map(\.name) ?? []
+            for count in group where !names.contains(count.variant) { names.append(count.variant) }
+            let observed = names.map { name in group.first { $0.variant == name }?.count ?? 0 }
+            let weights = names.map { name in definition?.variant(named: name)?.weight ?? 0 }
+            let total = observed.reduce(0, +)
+            let weightTotal = weights.reduce(0, +)
+            let statistic = ChiSquare.statistic(observed: observed, expectedShares: weights)
+            let rows = names.indices.map { index in
+                Row(
+                    variant: names[index], exposures: observed[index],
+                    expectedShare: weightTotal > 0 ? weights[index] / weightTotal : 0,
+                    observedShare: total > 0 ? Double(observed[index]) / Double(total) : 0)
+            }
+            return ExposureSummary(
+                source: first.source, experiment: first.experiment, rows: rows, total: total, chiSquare: statistic,
+                pValue: ChiSquare.pValue(statistic, degrees: weights.filter { $0 > 0 }.count - 1))
+        }.sorted { ($0.source, $0.experiment) < ($1.source, $1.experiment) }
+    }
+}

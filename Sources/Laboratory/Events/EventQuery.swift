@@ -1,0 +1,39 @@
+import Foundation
+
+/// Which events to read: all by default, narrowed by time, reason and experiment.
+public struct EventQuery: Sendable, Hashable {
+    /// Only events at or after this time.
+    public var since: Date?
+    /// Only these reasons; empty means any.
+    public var reasons: [EventReason]
+    /// Only these experiments; empty means any.
+    public var experiments: [String]
+
+    public init(since: Date? = nil, reasons: [EventReason] = [], experiments: [String] = []) {
+        self.since = since
+        self.reasons = reasons
+        self.experiments = experiments
+    }
+
+    /// Whether `event` passes the query.
+    public func matches(_ event: Event) -> Bool {
+        (since.map { event.time >= $0 } ?? true)
+            && (reasons.isEmpty || reasons.contains(event.reason))
+            && (experiments.isEmpty || experiments.contains(event.experiment))
+    }
+}
+
+/// How many devices a variant was displayed on.
+public struct ExposureCount: Sendable, Hashable {
+    public var source: String
+    public var experiment: String
+    public var variant: String
+    public var count: Int
+
+    public init(source: String, experiment: String, variant: String, count: Int) {
+        self.source = source
+        self.experiment = experiment
+        self.variant = variant
+        self.count = count
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Laboratory
+import LaboratorySQLite
+import Testing
+
+/// `lab events`: formats, filters, following, and the exposure summary.
+@Suite struct EventsCommandTests {
+    @Test func followShowsARowWrittenByAnotherProcessWithinASecond() throws {
+        let lab = try LabHarness()
+        _ = try lab.assignments()
+        let follower = try Subprocess.start(
+            LabHarness.binary, ["events", "--follow", "--format", "jsonl", "--reason", "initiated", "--state", lab.state],
+            environment: lab.environment)
+        defer { kill(follower.pid, SIGTERM) }
+        usleep(300_000)
+        #expect(try lab.run("report", "subscribeButtonColor", "--reason", "initiated").status == 0)
+        let written = Date()  // the row is committed once the report process has returned
+        var seenAfter: TimeInterval?
+        while Date().timeIntervalSince(written) < 5 {
+            let output = (try? String(contentsOfFile: follower.stdoutPath, encoding: .utf8)) ?? ""
+            if output.contains("\"reason\":\"initiated\"") {
+                seenAfter = Date().timeIntervalSince(written)
+                break
+            }
+            usleep(20_000)
+        }
+        #expect(seenAfter != nil)
+        // The follower polls every 0.2 s; the bound leaves room for a machine
+        // busy with the other suites, not for a slower design.
+        #expect((seenAfter ?? 99) < 2, "seen after \(seenAfter ?? -1) s")
+    }
+
+    @Test func csvHasAHeaderAndQuotesWhatNeedsIt() throws {
+        let lab = try LabHarness()
+        _ = try lab.assignments()
+        let result = try lab.run("events", "--format", "csv")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.first == "id,time,device,source,experiment,variant,key,value,reason")
+        #expect(lines.count > 1)
+        #expect(lines.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 9 })
+    }
+
+    @Test func filtersNarrowTheRows() throws {
+        let lab = try LabHarness()
+        _ = try lab.assignments()
+        _ = try lab.run("report", "subscribeButtonColor")
+        let displayed = try LabHarness.json(try lab.run("events", "--json", "--reason", "displayed").stdout)
+        #expect((displayed["events"] as? [[String: Any]])?.count == 1)
+        let other = try LabHarness.json(try lab.run("events", "--json", "--experiment", "NoSuchExperiment").stdout)
+        #expect((other["events"] as? [[String: Any]])?.isEmpty == true)
+        let future = try LabHarness.json(try lab.run("events", "--json", "--since", "2999-01-01").stdout)
+        #expect((future["events"] as? [[String: Any]])?.isEmpty == true)
+        let recent = try LabHarness.json(try lab.run("events", "--json", "--since", "1h").stdout)
+        #expect((recent["events"] as? [[String: Any]])?.isEmpty == false)
+        #expect(try lab.run("events", "--since", "yesterday-ish").status == 64)
+    }
+
+    /// Writes `counts` displayed events of ButtonColor, one device each.
+    private func exposures(_ lab: LabHarness, _ counts: [String: Int]) throws {
+        let store = try SQLiteStateStore(path: lab.state)
+        var events: [Event] = []
+        for (variant, count) in counts {
+            for index in 0..<count {
+                let assignment = Assignment(
+                    key: "subscribeButtonColor", value: "x", experiment: "ButtonColor", variant: variant, source: "Local")
+                events.append(Event(assignment, reason: .displayed, device: "\(variant)-\(index)", time: Date()))
+            }
+        }
+        try store.record(events)
+    }
+
+    @Test func theSummaryFlagsASkewedSplitAndNotAFairOne() throws {
+        let skewed = try LabHarness()
+        try exposures(skewed, ["ButtonColorRed": 500, "ButtonColorBlue": 300, "ButtonColorDarkGray": 300])
+        let flagged = try skewed.run("events", "--summary")
+        #expect(flagged.stdout.contains("SAMPLE RATIO MISMATCH"), "\(flagged.stdout)")
+        let document = try LabHarness.json(try skewed.run("events", "--summary", "--json").stdout)
+        let row = (document["experiments"] as? [[String: Any]])?.first
+        #expect(row?["sampleRatioMismatch"] as? Bool == true)
+        #expect(row?["total"] as? Int == 1100)
+
+        let fair = try LabHarness()
+        try exposures(fair, ["ButtonColorRed": 340, "ButtonColorBlue": 330, "ButtonColorDarkGray": 335])
+        let clean = try fair.run("events", "--summary")
+        #expect(clean.stdout.contains("split matches the weights"), "\(clean.stdout)")
+        #expect(!clean.stdout.contains("MISMATCH"))
+    }
+}

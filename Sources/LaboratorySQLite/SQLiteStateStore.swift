@@ -236,6 +236,35 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
         }
     }
 
+    public func applyDebugRequests(_ requests: [DebugRequest], replacing: Bool) throws {
+        try write { db in
+            if replacing { try db.execute(sql: "DELETE FROM debug_requests") }
+            let insert = try db.cachedStatement(
+                sql: "INSERT OR REPLACE INTO debug_requests (source, experiment, variant) VALUES (?, ?, ?)")
+            for request in requests {
+                try insert.execute(arguments: [request.source, request.experiment, request.variant])
+            }
+            try Self.bumpRevision(db)
+        }
+    }
+
+    public func attributeOverrides() throws -> [String: String] {
+        try read { db in
+            guard let text = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'attributes'") else {
+                return [:]
+            }
+            return (try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))) ?? [:]
+        }
+    }
+
+    public func setAttributeOverrides(_ attributes: [String: String]) throws {
+        let text = String(decoding: try JSONEncoder().encode(attributes), as: UTF8.self)
+        try write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('attributes', ?)", arguments: [text])
+            try Self.bumpRevision(db)
+        }
+    }
+
     public func swapActiveAssignments(_ assignments: [Assignment]) throws -> ActiveSetChange {
         let digest = Self.digest(of: assignments)
         return try write { db in

@@ -22,6 +22,7 @@ struct Lab: AsyncParsableCommand {
             StabilizeCommand.self,
             ReportCommand.self,
             EventsCommand.self,
+            OverridesCommand.self,
             CheckCommand.self,
         ]
     )

@@ -15,7 +15,7 @@ public final class DebugSource: ExperimentSource, @unchecked Sendable {
     public let name = "Debug"
     /// The wrapped sources, in priority order.
     public let sources: [any ExperimentSource]
-    private let store: any StateStore
+    let store: any StateStore
 
     /// The last entries and what they were built from. Sources hand back the
     /// same arrays while nothing changed, so comparing them is cheap, and

@@ -9,6 +9,7 @@ public final class InMemoryStateStore: StateStore, @unchecked Sendable {
         var stabilized: [String: Date] = [:]
         var requests: [String: DebugRequest] = [:]
         var active: Set<Assignment> = []
+        var attributes: [String: String] = [:]
         var revision: Int64 = 0
     }
 
@@ -93,6 +94,26 @@ public final class InMemoryStateStore: StateStore, @unchecked Sendable {
             let before = state.requests.count
             state.requests = state.requests.filter { source != nil && $0.value.source != source }
             if state.requests.count != before { state.revision += 1 }
+        }
+    }
+
+    public func applyDebugRequests(_ requests: [DebugRequest], replacing: Bool) throws {
+        state.withLock { state in
+            if replacing { state.requests = [:] }
+            for request in requests { state.requests[Self.requestID(request.source, request.experiment)] = request }
+            state.revision += 1
+        }
+    }
+
+    public func attributeOverrides() throws -> [String: String] {
+        state.withLock { $0.attributes }
+    }
+
+    public func setAttributeOverrides(_ attributes: [String: String]) throws {
+        state.withLock { state in
+            guard state.attributes != attributes else { return }
+            state.attributes = attributes
+            state.revision += 1
         }
     }
 

@@ -42,6 +42,17 @@ public protocol StateStore: Sendable {
     /// Drops every request, or only those of one source.
     func removeDebugRequests(source: String?) throws
 
+    /// Sets many requests in one step (an overrides file); with `replacing`,
+    /// every other request is dropped first.
+    func applyDebugRequests(_ requests: [DebugRequest], replacing: Bool) throws
+
+    /// Attributes (such as `userId`) stored by an overrides import, used where
+    /// the command line gives none.
+    func attributeOverrides() throws -> [String: String]
+
+    /// Replaces the stored attribute overrides.
+    func setAttributeOverrides(_ attributes: [String: String]) throws
+
     /// Replaces the set of assignments last seen active (`assignments` holds at
     /// most one per source, experiment and key) and returns what entered and
     /// what left it, so that only one process reports a change.

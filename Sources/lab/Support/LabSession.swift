@@ -7,6 +7,8 @@ import LaboratorySQLite
 /// wired the way an app wires them (local sources inside a debug source).
 struct LabSession {
     let laboratory: LocalLaboratory
+    /// Attributes from an overrides import, then the command line's `--attribute`s.
+    let attributes: [String: String]
 
     var store: SQLiteStateStore { laboratory.store }
     var device: Device { laboratory.device }
@@ -24,7 +26,12 @@ struct LabSession {
                 catalogs: catalogs.map { (path: $0.0, catalog: $0.1) }, statePath: options.statePath,
                 userID: options.attributes["userId"])
         }
-        return LabSession(laboratory: laboratory)
+        let stored = try reportingStateErrors { try laboratory.store.attributeOverrides() }
+        let attributes = stored.merging(options.attributes) { _, given in given }
+        if options.attributes["userId"] == nil, let user = attributes["userId"] {
+            for local in laboratory.locals { local.setUserID(user) }
+        }
+        return LabSession(laboratory: laboratory, attributes: attributes)
     }
 
     /// The catalog files named on the command line, or the demo catalog.

@@ -1,3 +1,4 @@
+import Foundation
 import Laboratory
 import Testing
 @testable import LaboratoryConsole
@@ -195,6 +196,41 @@ import Testing
         #expect(world.text.contains("Drop the 1 forced variant of Local?"))
         world.press(.character("y"))
         #expect(world.pending == [.reset(source: "Local")])
+    }
+
+    @Test func settingsExportAndImportForcedVariantsThroughAFile() async throws {
+        let world = try ConsoleWorld.demo()
+        try world.debug.activate(variant: "ButtonColorDarkGray", of: "ButtonColor")
+        try world.reload()
+        let path = NSTemporaryDirectory() + "lab-console-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        world.press(.end, .up, .enter)  // Settings
+        #expect(world.text.contains("OVERRIDES"))
+        world.press(.end, .up)  // Export
+        #expect(world.highlighted == "Export")
+        world.press(.enter)
+        #expect(world.text.contains("Export forced variants to"))
+        #expect(world.state.prompt?.text == "laboratory-overrides.json")
+        for _ in 0..<"laboratory-overrides.json".count { world.press(.backspace) }
+        world.type(path)
+        world.press(.enter)
+        #expect(world.pending == [.exportOverrides(path: path)])
+        try await world.settle()
+        #expect(world.state.message?.text == "Exported 1 forced variant to \(path).")
+
+        try world.debug.reset()
+        try world.reload()
+        world.press(.end, .enter)  // Import
+        for _ in 0..<"laboratory-overrides.json".count { world.press(.backspace) }
+        world.type(path)
+        world.press(.enter)
+        try await world.settle()
+        #expect(try world.store.debugRequests().map(\.variant) == ["ButtonColorDarkGray"])
+
+        world.press(.enter, .escape)
+        #expect(world.state.prompt == nil)
+        #expect(world.pending.isEmpty)
     }
 
     @Test func assignmentsScreenListsEveryActiveKey() throws {

@@ -8,4 +8,8 @@ public enum ConsoleEffect: Sendable, Hashable {
     case reset(source: String?)
     /// Fetch every source again.
     case update
+    /// Write the forced variants and attributes to a file.
+    case exportOverrides(path: String)
+    /// Apply an overrides file (all or nothing).
+    case importOverrides(path: String)
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Laboratory
 import Synchronization
 
@@ -81,6 +82,22 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
             try debug.reset(source: source)
             try manager.refresh()
             return source.map { "Dropped the forced variants of \($0)." } ?? "Dropped all forced variants."
+        case .exportOverrides(let path):
+            let file = try debug.exportOverrides()
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            try (try encoder.encode(file) + Data("\n".utf8)).write(to: URL(fileURLWithPath: path), options: .atomic)
+            return "Exported \(file.requests.count) forced variant\(file.requests.count == 1 ? "" : "s") to \(path)."
+        case .importOverrides(let path):
+            let file: OverridesFile
+            do {
+                file = try JSONDecoder().decode(OverridesFile.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+            } catch {
+                throw ConsoleEnvironmentError("\(path): not a readable overrides file")
+            }
+            try debug.importOverrides(file, replacing: false)
+            try manager.refresh()
+            return "Imported \(file.requests.count) forced variant\(file.requests.count == 1 ? "" : "s") from \(path)."
         case .update:
             let results = await manager.update()
             let failures = results.filter { if case .error = $0.value { true } else { false } }
@@ -88,4 +105,10 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
             return failures.keys.sorted().map { "\($0): \(results[$0]!.summary)" }.joined(separator: "; ")
         }
     }
+}
+
+/// A failure the console reports in its status line.
+struct ConsoleEnvironmentError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }

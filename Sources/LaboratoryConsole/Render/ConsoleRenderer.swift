@@ -26,7 +26,12 @@ public enum ConsoleRenderer {
         }
         drawStatus(state, layout, &screen)
         drawKeyBar(state, layout, &screen)
-        if let confirmation = state.confirmation {
+        if let prompt = state.prompt {
+            Overlay.draw(
+                title: prompt.title,
+                lines: [prompt.text + "▏", "", "Enter  go      Esc  cancel      (path from the folder lab runs in)"],
+                on: &screen)
+        } else if let confirmation = state.confirmation {
             Overlay.draw(title: "Confirm", lines: [confirmation.question, "", "y  yes, drop them      n  no, keep them"], on: &screen)
         } else if state.showsHelp {
             Overlay.draw(title: "Keys", lines: HelpText.lines, on: &screen)

@@ -14,6 +14,8 @@ public struct ListRow: Sendable, Equatable {
         case update(source: String)
         case status(source: String)
         case reset(source: String)
+        case exportOverrides
+        case importOverrides
     }
 
     public var target: Target

@@ -113,6 +113,17 @@ public enum RowBuilder {
     }
 
     static func settings(_ data: ConsoleData, state: ConsoleState) -> [RowSection] {
+        let forced = data.entries.filter { $0.request != nil }.count
+        let overrides = RowSection(
+            header: ListRow(.header, ["OVERRIDES", "forced variants as a file"], role: .header),
+            items: [
+                ListRow(.exportOverrides, ["Export", "write the \(Summaries.plural(forced, "forced variant")) to a file"]),
+                ListRow(.importOverrides, ["Import", "apply a file from a colleague (checked first)"]),
+            ].map { ($0, $0.columns) })
+        return sources(data, state: state) + [overrides]
+    }
+
+    private static func sources(_ data: ConsoleData, state: ConsoleState) -> [RowSection] {
         data.sources.map { source in
             let forced = data.entries.filter { $0.source == source.name && $0.request != nil }.count
             var status = TimeText.status(source.status, timeZone: state.timeZone)

@@ -6,6 +6,29 @@ public struct Confirmation: Sendable, Equatable {
     public var effect: ConsoleEffect
 }
 
+/// A line of text the console asks for, such as a file path.
+public struct Prompt: Sendable, Equatable {
+    public enum Purpose: Sendable, Equatable {
+        case exportOverrides
+        case importOverrides
+    }
+
+    public var purpose: Purpose
+    public var title: String
+    public var text: String
+
+    /// Where exports go and imports come from unless the user types otherwise.
+    public static let defaultFile = "laboratory-overrides.json"
+
+    /// The effect the text asks for.
+    var effect: ConsoleEffect {
+        switch purpose {
+        case .exportOverrides: return .exportOverrides(path: text)
+        case .importOverrides: return .importOverrides(path: text)
+        }
+    }
+}
+
 /// A line for the status bar.
 public struct StatusMessage: Sendable, Equatable {
     public var text: String

@@ -31,7 +31,7 @@ public enum ConsoleReducer {
             state.size = size
             return []
         case .click(let row, let column):
-            guard state.size.isBigEnough, !state.showsHelp, state.confirmation == nil else { return [] }
+            guard state.size.isBigEnough, !state.showsHelp, state.confirmation == nil, state.prompt == nil else { return [] }
             return click(row: row, column: column, &state)
         case .key(let key):
             guard state.size.isBigEnough else {
@@ -42,6 +42,7 @@ public enum ConsoleReducer {
                 state.showsHelp = false
                 return []
             }
+            if state.prompt != nil { return editPrompt(key, &state) }
             if let confirmation = state.confirmation {
                 switch key {
                 case .character("y"), .character("Y"), .enter:
@@ -59,6 +60,30 @@ public enum ConsoleReducer {
             if state.isEditingFilter, let effects = editFilter(key, &state) { return effects }
             return command(key, &state)
         }
+    }
+
+    /// Keys while a prompt is open: type, Enter to go, Esc to cancel.
+    private static func editPrompt(_ key: Key, _ state: inout ConsoleState) -> [ConsoleEffect] {
+        guard var prompt = state.prompt else { return [] }
+        switch key {
+        case .character(let character): prompt.text.append(character)
+        case .backspace: if !prompt.text.isEmpty { prompt.text.removeLast() }
+        case .escape:
+            state.prompt = nil
+            state.message = StatusMessage("Cancelled.")
+            return []
+        case .enter:
+            state.prompt = nil
+            guard !prompt.text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                state.message = StatusMessage("No file given.", isError: true)
+                return []
+            }
+            state.message = StatusMessage(prompt.purpose == .exportOverrides ? "Exporting…" : "Importing…")
+            return [prompt.effect]
+        default: break
+        }
+        state.prompt = prompt
+        return []
     }
 
     /// Keys while the filter is being typed; `nil` lets navigation keys through.
@@ -194,6 +219,10 @@ public enum ConsoleReducer {
             return [.update]
         case .reset(let source):
             askToReset(source: source, &state)
+        case .exportOverrides:
+            state.prompt = Prompt(purpose: .exportOverrides, title: "Export forced variants to", text: Prompt.defaultFile)
+        case .importOverrides:
+            state.prompt = Prompt(purpose: .importOverrides, title: "Import forced variants from", text: Prompt.defaultFile)
         }
         return []
     }

@@ -11,6 +11,8 @@ public struct ConsoleState: Sendable, Equatable {
     public var isEditingFilter = false
     public var showsHelp = false
     public var confirmation: Confirmation?
+    /// A question waiting for typed text (a file path).
+    public var prompt: Prompt?
     public var message: StatusMessage?
     /// The Events screen shows only this reason, when set.
     public var eventReason: String?

@@ -61,6 +61,12 @@ struct LabBench: ParsableCommand {
         }
         report("filter keystroke, reducer + render", filtering)
 
+        let checkStart = DispatchTime.now().uptimeNanoseconds
+        let report = CatalogLinter().check(paths: paths)
+        let checkTime = Double(DispatchTime.now().uptimeNanoseconds - checkStart) / 1e6
+        print(String(
+            format: "lab check of every catalog (%d diagnostics):                %8.1f ms", report.diagnostics.count, checkTime))
+
         // Memory of one console start alone, in a fresh process.
         let child = try spawnSelf(["--memory-probe", ([state] + paths).joined(separator: "\n")])
         print("peak memory of a console start (max RSS):              \(child)")

@@ -14,7 +14,16 @@ public struct CatalogDecoder: Sendable {
     ///
     /// - Parameter displayName: how diagnostics name the file; the path by default.
     public func decode(contentsOf path: String, displayName: String? = nil) throws(CatalogError) -> Catalog {
-        let name = displayName ?? path
+        try decode(try Self.read(path, name: displayName ?? path), file: displayName ?? path)
+    }
+
+    /// Reads and decodes the catalog file at `path`, remembering where its parts are.
+    public func decodeLocated(contentsOf path: String) throws(CatalogError) -> LocatedCatalog {
+        try decodeLocated(try Self.read(path, name: path), file: path)
+    }
+
+    /// The bytes of a catalog file, or an "unreadable" error that says why.
+    private static func read(_ path: String, name: String) throws(CatalogError) -> Data {
         let unreadable = { (reason: String) in
             CatalogError(
                 diagnostics: [Diagnostic(file: name, position: nil, message: "cannot read the file: \(reason)")],
@@ -32,18 +41,27 @@ public struct CatalogDecoder: Sendable {
         } catch {
             throw unreadable(error.localizedDescription)
         }
-        return try decode(data, file: name)
+        return data
     }
 
     /// Decodes catalog JSON; `file` names it in diagnostics.
     public func decode(_ data: Data, file: String) throws(CatalogError) -> Catalog {
+        try decode(data, file: file, recordingLocations: false).catalog
+    }
+
+    /// Decodes catalog JSON and remembers where each experiment's parts are.
+    public func decodeLocated(_ data: Data, file: String) throws(CatalogError) -> LocatedCatalog {
+        try decode(data, file: file, recordingLocations: true)
+    }
+
+    private func decode(_ data: Data, file: String, recordingLocations: Bool) throws(CatalogError) -> LocatedCatalog {
         guard let text = String(data: data, encoding: .utf8) else {
             throw CatalogError(diagnostics: [
                 Diagnostic(file: file, position: nil, message: "the file is not valid UTF-8 text")
             ])
         }
         // The reader lives in a box so the parser's callback can feed it.
-        let reader = ReaderBox(CatalogReader(file: file))
+        let reader = ReaderBox(CatalogReader(file: file, recordsLocations: recordingLocations))
         let root: JSONNode
         do {
             root = try JSONNodeParser.parse(text, streaming: "experiments") { reader.value.readExperiment($0) }
@@ -61,7 +79,7 @@ public struct CatalogDecoder: Sendable {
                 ($0.element.position ?? origin, $0.offset) < ($1.element.position ?? origin, $1.offset)
             }.map(\.element))
         }
-        return catalog
+        return LocatedCatalog(file: file, catalog: catalog, locations: reader.value.locations ?? [:])
     }
 
     /// Decodes several catalog files at once, one per core; results in the order given.

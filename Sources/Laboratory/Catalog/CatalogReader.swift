@@ -8,9 +8,12 @@ struct CatalogReader {
     private(set) var diagnostics: [Diagnostic] = []
     private var experiments: [Experiment] = []
     private var seenExperiments: [String: SourcePosition] = [:]
+    /// Where each experiment's parts are, when asked for (by `lab check`).
+    private(set) var locations: [String: ExperimentLocation]?
 
-    init(file: String) {
+    init(file: String, recordsLocations: Bool = false) {
         self.file = file
+        if recordsLocations { locations = [:] }
     }
 
     private mutating func error(_ message: String, at position: SourcePosition) {
@@ -45,6 +48,7 @@ struct CatalogReader {
         }
         seenExperiments[experiment.name] = element.position
         experiments.append(experiment)
+        if locations != nil { locations?[experiment.name] = ExperimentLocation(element) }
     }
 
     private mutating func experiment(_ node: JSONNode) -> Experiment? {

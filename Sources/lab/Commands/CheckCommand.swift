@@ -7,29 +7,70 @@ struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Validate catalog files, printing file:line:col diagnostics.",
-        discussion: "Exit status: 0 clean, 1 errors found, 2 a file could not be read.")
+        discussion: """
+            The files are checked together: two experiments in any of them that share a key and can be \
+            active on the same device are an error. Exit status: 0 clean, 1 errors (or warnings with \
+            --warnings-as-errors), 2 a file could not be read.
+            """)
 
     @Argument(help: "The catalog files.") var paths: [String]
+    @Flag(help: "Print one JSON document.") var json = false
+    @Flag(help: "Fail on warnings too.") var warningsAsErrors = false
 
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("name at least one catalog file") }
     }
 
     func run() throws {
-        var errors = 0
-        var unreadable = false
-        for path in paths {
-            do {
-                _ = try CatalogDecoder().decode(contentsOf: path)
-            } catch {
-                for diagnostic in error.diagnostics { printLine(diagnostic.description) }
-                errors += error.diagnostics.count
-                unreadable = unreadable || error.isUnreadable
-            }
+        let report = CatalogLinter().check(paths: paths)
+        let order = Dictionary(paths.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let diagnostics = report.diagnostics.enumerated().sorted { lhs, rhs in
+            let left = (order[lhs.element.file] ?? 0, lhs.element.position ?? SourcePosition(line: 0, column: 0), lhs.offset)
+            let right = (order[rhs.element.file] ?? 0, rhs.element.position ?? SourcePosition(line: 0, column: 0), rhs.offset)
+            return left < right
+        }.map(\.element)
+        let files = report.files == 1 ? "1 file" : "\(report.files) files"
+        let summary = report.errors == 0 && report.warnings == 0
+            ? "\(files) checked: no problems"
+            : "\(files) checked: \(Summary.plural(report.errors, "error")), \(Summary.plural(report.warnings, "warning"))"
+        if json {
+            try JSONOutput.print(CheckDocument(
+                files: report.files, errors: report.errors, warnings: report.warnings,
+                diagnostics: diagnostics.map(CheckDocument.Item.init)))
+        } else {
+            for diagnostic in diagnostics { printLine(diagnostic.description) }
+            printLine(summary)
         }
-        let files = paths.count == 1 ? "1 file" : "\(paths.count) files"
-        printLine(errors == 0 ? "\(files) checked: no problems" : "\(files) checked: \(errors) error\(errors == 1 ? "" : "s")")
-        if unreadable { throw ExitCode(2) }
-        if errors > 0 { throw ExitCode.failure }
+        if !report.unreadable.isEmpty { throw ExitCode(2) }
+        if report.errors > 0 || (warningsAsErrors && report.warnings > 0) { throw ExitCode.failure }
     }
+}
+
+/// Counting words for summaries.
+enum Summary {
+    static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+}
+
+/// The `--json` shape of `lab check`.
+struct CheckDocument: Encodable {
+    struct Item: Encodable {
+        var file: String
+        var line: Int?
+        var column: Int?
+        var severity: String
+        var message: String
+
+        init(_ diagnostic: Diagnostic) {
+            file = diagnostic.file
+            line = diagnostic.position?.line
+            column = diagnostic.position?.column
+            severity = diagnostic.severity.rawValue
+            message = diagnostic.message
+        }
+    }
+
+    var files: Int
+    var errors: Int
+    var warnings: Int
+    var diagnostics: [Item]
 }

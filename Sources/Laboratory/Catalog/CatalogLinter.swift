@@ -1,0 +1,161 @@
+/// Checks catalogs the way `lab check` reports them: every structural error,
+/// experiments in any of the catalogs that share a key and can be active
+/// together, and warnings for what is legal but likely wrong.
+///
+/// Warnings: keys that are not lowerCamelCase and experiment or variant names
+/// that are not UpperCamelCase; a variant whose share is under 1 %; two
+/// variants with identical assignments, unless one is named as an A/A check
+/// (its name contains `Check`); a token range that can never be active.
+public struct CatalogLinter: Sendable {
+    public init() {}
+
+    /// The outcome for a set of files.
+    public struct Report: Sendable {
+        public var diagnostics: [Diagnostic]
+        /// Files that could not be read at all.
+        public var unreadable: [String]
+        public var files: Int
+
+        public var errors: Int { diagnostics.filter { $0.severity == .error }.count }
+        public var warnings: Int { diagnostics.filter { $0.severity == .warning }.count }
+    }
+
+    /// Checks the catalog files at `paths` together.
+    public func check(paths: [String]) -> Report {
+        var diagnostics: [Diagnostic] = []
+        var unreadable: [String] = []
+        var catalogs: [LocatedCatalog] = []
+        for path in paths {
+            do {
+                catalogs.append(try CatalogDecoder().decodeLocated(contentsOf: path))
+            } catch {
+                diagnostics += error.diagnostics
+                if error.isUnreadable { unreadable.append(path) }
+            }
+        }
+        diagnostics += sourceNames(catalogs)
+        for catalog in catalogs { diagnostics += warnings(catalog) }
+        diagnostics += sharedKeys(catalogs)
+        return Report(diagnostics: diagnostics, unreadable: unreadable, files: paths.count)
+    }
+
+    // MARK: - Across catalogs
+
+    private func sourceNames(_ catalogs: [LocatedCatalog]) -> [Diagnostic] {
+        var owners: [String: String] = [:]
+        var diagnostics: [Diagnostic] = []
+        for located in catalogs {
+            if let other = owners[located.catalog.source] {
+                diagnostics.append(Diagnostic(
+                    file: located.file, position: SourcePosition(line: 1, column: 1),
+                    message: "source \"\(located.catalog.source)\" is also the source of \(other); source names must be unique"))
+            }
+            owners[located.catalog.source] = located.file
+        }
+        return diagnostics
+    }
+
+    /// Where an experiment can be active, as a part of [0, 1). User-level
+    /// experiments draw their token from the user id, so any device range can
+    /// meet them; resolved experiments run everywhere.
+    private func reach(_ experiment: Experiment) -> TokenRange {
+        experiment.isResolved ? TokenRange(lower: 0, upper: 1) : experiment.activeTokenRange ?? TokenRange(lower: 0, upper: 1)
+    }
+
+    private func sharedKeys(_ catalogs: [LocatedCatalog]) -> [Diagnostic] {
+        struct Entry {
+            var catalog: LocatedCatalog
+            var experiment: Experiment
+        }
+        var byKey: [String: [Entry]] = [:]
+        for located in catalogs {
+            for experiment in located.catalog.experiments {
+                for key in experiment.keys { byKey[key, default: []].append(Entry(catalog: located, experiment: experiment)) }
+            }
+        }
+        var diagnostics: [Diagnostic] = []
+        for key in byKey.keys.sorted() {
+            let entries = byKey[key]!
+            guard entries.count > 1 else { continue }
+            for (index, later) in entries.enumerated() {
+                for earlier in entries[..<index] {
+                    let (a, b) = (reach(earlier.experiment), reach(later.experiment))
+                    let mixedSubjects = earlier.experiment.subject != later.experiment.subject
+                    guard mixedSubjects || a.overlaps(b) else { continue }
+                    let overlap = mixedSubjects
+                        ? "on any token (one is user-level, the other device-level)"
+                        : "on tokens \(TokenRange(lower: max(a.lower, b.lower), upper: min(a.upper, b.upper)))"
+                    let first = earlier.catalog.locations[earlier.experiment.name]
+                    let place = "\(earlier.catalog.file):\(first.map { "\($0.position.line):\($0.position.column)" } ?? "1:1")"
+                    let location = later.catalog.locations[later.experiment.name]
+                    diagnostics.append(Diagnostic(
+                        file: later.catalog.file, position: location?.keys[key] ?? location?.position,
+                        message: "experiments \"\(later.catalog.catalog.source)/\(later.experiment.name)\" and "
+                            + "\"\(earlier.catalog.catalog.source)/\(earlier.experiment.name)\" (\(place)) share key \"\(key)\" "
+                            + "and can be active together \(overlap)"))
+                }
+            }
+        }
+        return diagnostics
+    }
+
+    // MARK: - Within a catalog
+
+    private func warnings(_ located: LocatedCatalog) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        func warn(_ message: String, at position: SourcePosition?) {
+            diagnostics.append(Diagnostic(file: located.file, position: position, severity: .warning, message: message))
+        }
+        for experiment in located.catalog.experiments {
+            let location = located.locations[experiment.name]
+            let what = "experiment \"\(experiment.name)\""
+            if !Self.isUpperCamelCase(experiment.name) {
+                warn("\(what): experiment names are UpperCamelCase", at: location?.position)
+            }
+            for key in experiment.keys where !Self.isLowerCamelCase(key) {
+                warn("key \"\(key)\" of \(what): keys are lowerCamelCase", at: location?.keys[key])
+            }
+            let total = experiment.variants.reduce(0) { $0 + $1.weight }
+            for variant in experiment.variants {
+                let position = location?.variants[variant.name]
+                if !Self.isUpperCamelCase(variant.name) {
+                    warn("variant \"\(variant.name)\" of \(what): variant names are UpperCamelCase", at: position)
+                }
+                if total > 0, variant.weight / total < 0.01 {
+                    let share = variant.weight / total * 100
+                    warn(
+                        "variant \"\(variant.name)\" of \(what) gets \(Self.format(share)) % of draws, under 1 %",
+                        at: location?.weights[variant.name] ?? position)
+                }
+            }
+            for (index, variant) in experiment.variants.enumerated() {
+                for earlier in experiment.variants[..<index] where earlier.assignments == variant.assignments {
+                    guard !variant.name.contains("Check") && !earlier.name.contains("Check") else { continue }
+                    warn(
+                        "variants \"\(earlier.name)\" and \"\(variant.name)\" of \(what) assign the same values; "
+                            + "name one as an A/A check (for example \"\(earlier.name)Check\") if that is the intent",
+                        at: location?.variants[variant.name])
+                }
+            }
+            if let range = experiment.activeTokenRange, range.share == 0, !experiment.isResolved {
+                warn("\(what) can never be active: its token range \(range) is empty", at: location?.range)
+            }
+        }
+        return diagnostics
+    }
+
+    static func isUpperCamelCase(_ name: String) -> Bool {
+        guard let first = name.first, first.isUppercase, first.isLetter else { return false }
+        return name.allSatisfy { $0.isLetter || $0.isNumber }
+    }
+
+    static func isLowerCamelCase(_ name: String) -> Bool {
+        guard let first = name.first, first.isLowercase, first.isLetter else { return false }
+        return name.allSatisfy { $0.isLetter || $0.isNumber }
+    }
+
+    private static func format(_ value: Double) -> String {
+        let rounded = (value * 100).rounded() / 100
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+}

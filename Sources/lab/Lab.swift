@@ -15,6 +15,7 @@ struct Lab: AsyncParsableCommand {
             ConsoleCommand.self,
             AssignmentsCommand.self,
             ExperimentsCommand.self,
+            ExplainCommand.self,
             ForceCommand.self,
             UnforceCommand.self,
             ResetCommand.self,

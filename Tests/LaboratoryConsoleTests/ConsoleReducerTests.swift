@@ -267,10 +267,10 @@ import Testing
         #expect(world.lines[2].contains("1 conflict"))
         world.press(.enter, .down, .down)
         #expect(world.highlighted == "OnboardingShortFlow")
-        // The detail pane wraps: the other experiment and the key are named.
-        #expect(world.lines[10].hasSuffix("│ conflict: set aside,"))
-        #expect(world.lines[11].hasSuffix("│   Local/OnboardingLongFlow wins"))
-        #expect(world.lines[12].hasSuffix("│   onboardingPageCount"))
+        // The detail pane names the other experiment, the key and the rule.
+        #expect(world.pane.contains(
+            "conflict: shares onboardingPageCount with Local/OnboardingLongFlow; OnboardingLongFlow wins because a forced experiment wins over one that is not"))
+        #expect(world.pane.contains("result: the app uses its baseline, OnboardingShortFlowFivePages (the experiment was set aside)"))
         #expect(world.lines[28].contains("conflict: Local/OnboardingShortFlow shares onboardingPageCount"))
     }
 
@@ -330,12 +330,13 @@ import Testing
         // A user-level experiment with nobody logged in is inactive, pins or not.
         #expect(try #require(rows.first { $0.hasPrefix(" Pinned ") }).contains("Inactive"))
         world.press(.end)
-        #expect(world.text.contains("resolved: everyone gets Winner"))
+        #expect(world.pane.contains("resolved: everyone gets the winner, Winner"))
         world.press(.enter, .home, .enter)  // force Old on the resolved experiment
         #expect(world.pending == [.force(source: "Local", experiment: "Resolved", variant: "Old")])
         try await world.settle()
         #expect(world.highlighted == "Resolved")
-        #expect(world.text.contains("resolved (winner Winner), forced here for"))  // wrapped in the pane
+        #expect(world.pane.contains("resolved: everyone gets the winner, Winner"))
+        #expect(world.pane.contains("forced: forced to Old through the debug source"))
     }
 
     @Test func quitsOnQCtrlCAndSignals() throws {

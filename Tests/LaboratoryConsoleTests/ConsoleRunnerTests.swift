@@ -19,15 +19,13 @@ import Testing
         return try condition()
     }
 
-    /// Runs the loop on a thread of its own, as `lab console` runs it on the
-    /// main thread: it blocks while waiting for keys.
-    private func start(_ runner: ConsoleRunner) -> Task<ConsoleState, Never> {
+    /// Runs the loop on a thread of its own, started at once, as `lab console`
+    /// runs it on the main thread: it blocks while waiting for keys, and must
+    /// not wait for a turn on the task pool that other suites may be holding.
+    private func start(_ runner: ConsoleRunner) -> RunnerBox {
         let box = RunnerBox(runner)
-        return Task {
-            await withCheckedContinuation { continuation in
-                Thread.detachNewThread { continuation.resume(returning: box.runner.run()) }
-            }
-        }
+        Thread.detachNewThread { box.finish(box.runner.run()) }
+        return box
     }
 
     @Test func keysForceAVariantAndTheScreenFollowsChangesFromElsewhere() async throws {
@@ -47,7 +45,7 @@ import Testing
         #expect(await eventually { terminal.screen.lines.contains { $0.hasPrefix(" ProfileRedesign") && $0.contains("NewProfileV2") } })
 
         terminal.type(.character("q"))
-        let state = await finished.value
+        let state = await finished.result()
         #expect(state.shouldQuit)
     }
 
@@ -56,13 +54,38 @@ import Testing
         let terminal = InMemoryTerminal()
         let finished = start(ConsoleRunner(terminal: terminal, environment: world.environment))
         terminal.send(.terminate)
-        #expect(await finished.value.shouldQuit)
+        #expect(await finished.result().shouldQuit)
         #expect(terminal.frames >= 1)
     }
 }
 
-/// Hands a runner to the thread that runs it.
+/// Hands a runner to the thread that runs it, and its final state back.
 private final class RunnerBox: @unchecked Sendable {
     let runner: ConsoleRunner
+    private let lock = NSLock()
+    private var state: ConsoleState?
+    private var waiter: CheckedContinuation<ConsoleState, Never>?
+
     init(_ runner: ConsoleRunner) { self.runner = runner }
+
+    func finish(_ final: ConsoleState) {
+        lock.lock()
+        state = final
+        let waiter = self.waiter
+        lock.unlock()
+        waiter?.resume(returning: final)
+    }
+
+    func result() async -> ConsoleState {
+        await withCheckedContinuation { continuation in
+            lock.lock()
+            if let state {
+                lock.unlock()
+                continuation.resume(returning: state)
+            } else {
+                waiter = continuation
+                lock.unlock()
+            }
+        }
+    }
 }

@@ -68,6 +68,14 @@ final class ConsoleWorld {
     var lines: [String] { screen.lines }
     var text: String { lines.joined(separator: "\n") }
 
+    /// The detail pane's text with its wrapping undone, for checks on content.
+    var pane: String {
+        lines.compactMap { line -> String? in
+            guard let divider = line.firstIndex(of: "│") else { return nil }
+            return line[line.index(after: divider)...].trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
     /// The highlighted row's first text column.
     var highlighted: String? {
         let rows = state.rows

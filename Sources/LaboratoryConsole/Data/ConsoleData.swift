@@ -31,11 +31,16 @@ public struct ConsoleData: Sendable, Equatable {
     public var draws: [String: [String: StoredChoice]]
     /// Where the data comes from, for the title bar (e.g. the state file).
     public var origin: String
+    /// This device, for explanations (whitelists, hashes).
+    public var device: Device
+    /// The logged-in user, for user-level experiments.
+    public var userID: String?
 
     public init(
         sources: [SourceInfo] = [], entries: [DebugEntry] = [], snapshot: AssignmentsSnapshot = AssignmentsSnapshot(),
         token: ActiveExperimentsToken = ActiveExperimentsToken(0), staleRequests: [StaleRequest] = [],
-        events: [RecordedEvent] = [], draws: [String: [String: StoredChoice]] = [:], origin: String = ""
+        events: [RecordedEvent] = [], draws: [String: [String: StoredChoice]] = [:], origin: String = "",
+        device: Device = Device(id: "", token: ActiveExperimentsToken(0)), userID: String? = nil
     ) {
         self.sources = sources
         self.entries = entries
@@ -45,6 +50,8 @@ public struct ConsoleData: Sendable, Equatable {
         self.events = events
         self.draws = draws
         self.origin = origin
+        self.device = device
+        self.userID = userID
     }
 
     /// The entry for one experiment.

@@ -52,7 +52,8 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
         let data = ConsoleData(
             sources: sources, entries: try debug.entries(), snapshot: manager.snapshot,
             token: manager.device.token, staleRequests: try debug.staleRequests(), events: events, draws: draws,
-            origin: origin)
+            origin: origin, device: manager.device,
+            userID: debug.sources.lazy.compactMap { ($0 as? LocalSource)?.userID }.first)
         seen.withLock { $0 = Seen(revision: revision, newestEvent: events.first?.id, statuses: statuses) }
         return data
     }

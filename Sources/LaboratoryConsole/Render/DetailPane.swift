@@ -41,46 +41,25 @@ enum DetailPane {
             Line("\(experiment.subject.rawValue)-level · \(experiment.bucketing.rawValue) bucketing", .muted),
         ]
 
-        // What the device runs, and why.
+        // What the device runs, and why: the same explanation as `lab explain`.
         let current = entry.effective?.variant.name
         var now = "Now: \(current ?? DebugSource.inactiveChoice)"
         if entry.isForced { now += " (forced)" }
         lines.append(Line(now, CellStyle(role: entry.isForced ? .forced : .plain, bold: true)))
-        if let winner = experiment.winner {
-            lines.append(Line(
-                entry.isForced ? "resolved (winner \(winner)), forced here for QA" : "resolved: everyone gets \(winner)",
-                CellStyle(role: entry.isForced ? .forced : .accent)))
-        }
-        if entry.natural?.basis == .whitelisted {
-            lines.append(Line("whitelisted: this subject is pinned to \(entry.natural!.variant.name)", CellStyle(role: .accent)))
-        }
-        if let request = entry.request, entry.isStale {
-            lines.append(Line("stale request for \"\(request.variant ?? "")\" is ignored", CellStyle(role: .conflict)))
-        }
-        if let draw = data.draws[entry.source]?[experiment.name] {
-            lines.append(Line("drawn \(draw.variant) at \(TimeText.clock(draw.madeAt, timeZone: state.timeZone))", .muted))
-        } else {
-            lines.append(Line("no draw on this device", .muted))
-        }
-        if let range = experiment.activeTokenRange {
-            let inside = range.contains(data.token)
-            lines.append(Line(
-                "token range \(range): token \(String(format: "%.4f", data.token.value)) is \(inside ? "inside" : "outside")",
-                CellStyle(role: inside ? .plain : .inactive)))
-        } else {
-            lines.append(Line("no token range: runs on every device", .muted))
-        }
-        if let stabilized = data.sources.first(where: { $0.name == entry.source })?.stabilizedAt {
-            lines.append(Line("stabilized since \(TimeText.clock(stabilized, timeZone: state.timeZone))", .muted))
-        }
-        for conflict in entry.conflicts(in: data.snapshot) {
-            let wins = conflict.winner.source == entry.source && conflict.winner.experiment == experiment.name
-            let other = wins ? conflict.loser : conflict.winner
-            let keys = conflict.keys.joined(separator: ", ")
-            lines.append(Line(
-                wins ? "conflict: wins \(keys) over \(other.source)/\(other.experiment)"
-                    : "conflict: set aside, \(other.source)/\(other.experiment) wins \(keys)",
-                CellStyle(role: .conflict, bold: true)))
+        let explanation = Explanation(
+            entry: entry, snapshot: data.snapshot, device: data.device, userID: data.userID,
+            draw: data.draws[entry.source]?[experiment.name],
+            stabilizedAt: data.sources.first { $0.name == entry.source }?.stabilizedAt,
+            time: { TimeText.clock($0, timeZone: state.timeZone) })
+        for step in explanation.steps where step.label != "experiment" && step.label != "subject" {
+            let role: CellStyle.Role = switch step.label {
+            case "forced": .forced
+            case "conflict": .conflict
+            case "resolved", "whitelist": .accent
+            case "result": .plain
+            default: .muted
+            }
+            lines.append(Line("\(step.label): \(step.detail)", CellStyle(role: role, bold: step.label == "conflict")))
         }
         lines.append(Line(""))
 

@@ -1,0 +1,111 @@
+import Foundation
+
+/// Why this device gets what it gets for one experiment, step by step.
+public struct Explanation: Sendable, Hashable, Codable {
+    /// One step of the reasoning.
+    public struct Step: Sendable, Hashable, Codable {
+        /// What the step looks at: `token`, `draw`, `forced`, `conflict`…
+        public var label: String
+        public var detail: String
+    }
+
+    public var source: String
+    public var experiment: String
+    public var steps: [Step]
+    /// The variant whose assignments the app gets, or `nil` for the baseline.
+    public var variant: String?
+    public var assignments: [Assignment]
+
+    /// Explains one experiment from what the debug source and manager know.
+    ///
+    /// - Parameters:
+    ///   - draw: the stored draw of the experiment on this device, if any.
+    ///   - time: how times are written.
+    public init(
+        entry: DebugEntry, snapshot: AssignmentsSnapshot, device: Device, userID: String?, draw: StoredChoice?,
+        stabilizedAt: Date?, time: (Date) -> String
+    ) {
+        source = entry.source
+        experiment = entry.experiment.name
+        var steps: [Step] = []
+        func step(_ label: String, _ detail: String) { steps.append(Step(label: label, detail: detail)) }
+        let experiment = entry.experiment
+
+        step("experiment", "\(experiment.subject.rawValue)-level, \(experiment.bucketing.rawValue) bucketing, "
+            + (experiment.isResolved ? "resolved" : "running") + ", baseline \(experiment.baseline)")
+        let subject = experiment.subject == .device ? device.id : userID
+        if let winner = experiment.winner {
+            step("resolved", "everyone gets the winner, \(winner), whatever the token, draw or user")
+        } else if let subject {
+            step("subject", experiment.subject == .device ? "this device, \(subject)" : "user \(subject)")
+            if let pinned = experiment.whitelist[subject] {
+                step("whitelist", "\(subject) is pinned to \(pinned), whatever the weights or range")
+            } else {
+                if let range = experiment.activeTokenRange {
+                    let token = experiment.subject == .device ? device.token : HashBucketing.token(forUser: subject)
+                    let inside = range.contains(token)
+                    step("token", String(format: "%@ token %.4f is %@ the range %@", experiment.subject.rawValue,
+                                         token.value, inside ? "inside" : "outside", range.description)
+                        + (inside || draw == nil ? "" : "; the device was already in, so the range change does not apply"))
+                } else {
+                    step("token", "no token range: runs on every \(experiment.subject.rawValue)")
+                }
+                switch experiment.bucketing {
+                case .random:
+                    if let draw {
+                        let still = experiment.variant(named: draw.variant) != nil
+                        step("draw", "drew \(draw.variant) at \(time(draw.madeAt))"
+                            + (still ? "" : ", a variant the catalog no longer has, so the device draws again"))
+                    } else {
+                        step("draw", "no draw on this device")
+                    }
+                case .hash:
+                    let pick = HashBucketing.variant(of: experiment, subject: subject)?.name ?? "nothing"
+                    step("hash", "the hash of \(subject) picks \(pick) (weights "
+                        + experiment.variants.map { "\($0.name) \(AssignmentValue.number($0.weight))" }.joined(separator: ", ") + ")")
+                }
+            }
+        } else {
+            step("subject", "nobody is logged in, so this user-level experiment is inactive")
+        }
+        if let stabilizedAt {
+            step("stabilized", "since \(time(stabilizedAt)): nothing new is drawn and no new experiment is exposed")
+        }
+        step("source", entry.natural.map { "\(entry.source) runs \($0.variant.name) (\($0.basis.rawValue))" }
+            ?? "\(entry.source) does not run it here")
+
+        if let request = entry.request {
+            if entry.isStale {
+                step("forced", "a request for \(request.variant ?? "") is stale (no such variant) and ignored")
+            } else {
+                step("forced", request.variant.map { "forced to \($0) through the debug source" }
+                    ?? "forced inactive through the debug source")
+            }
+        }
+        for conflict in snapshot.conflicts(involving: entry.source, experiment.name) {
+            let wins = conflict.winner.source == entry.source && conflict.winner.experiment == experiment.name
+            let other = wins ? conflict.loser : conflict.winner
+            let rule: String
+            if conflict.winner.forced != conflict.loser.forced {
+                rule = "a forced experiment wins over one that is not"
+            } else if conflict.winner.source != conflict.loser.source {
+                rule = "source \(conflict.winner.source) comes first"
+            } else {
+                rule = "\(conflict.winner.experiment) sorts first"
+            }
+            step("conflict", "shares \(conflict.keys.joined(separator: ", ")) with \(other.source)/\(other.experiment); "
+                + (wins ? "this one wins" : "\(other.experiment) wins") + " because \(rule)")
+        }
+        let served = snapshot.active.first { $0.source == entry.source && $0.experiment.name == experiment.name }
+        variant = served?.variant.name
+        assignments = served?.assignments ?? []
+        if let served {
+            step("result", "the app gets \(served.variant.name): "
+                + served.assignments.map { "\($0.key) = \($0.value)" }.joined(separator: ", "))
+        } else {
+            step("result", "the app uses its baseline, \(experiment.baseline)"
+                + (entry.effective != nil ? " (the experiment was set aside)" : ""))
+        }
+        self.steps = steps
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import Laboratory
+
+/// `lab explain EXPERIMENT`: why this device gets what it gets.
+struct ExplainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explain",
+        abstract: "Explain, step by step, why this device gets what it gets for an experiment.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The experiment.") var experiment: String
+    @Option(help: "The source of the experiment, when several have one of that name.") var source: String?
+    @Flag(help: "Print one JSON document.") var json = false
+
+    func run() throws {
+        let session = try LabSession.open(global)
+        let explanation = try session.run { () throws -> Explanation in
+            let snapshot = try session.manager.refresh()
+            let (sourceName, _) = try session.debug.locate(experiment: experiment, in: source)
+            let entry = try session.debug.entries().first { $0.source == sourceName && $0.experiment.name == experiment }!
+            let owner = session.debug.sources.first { $0.name == sourceName }
+            let local = owner as? LocalSource
+            return Explanation(
+                entry: entry, snapshot: snapshot, device: session.device, userID: local?.userID,
+                draw: try local?.choices()[experiment], stabilizedAt: try owner?.stabilization(),
+                time: Timestamp.iso8601)
+        }
+        if json { return try JSONOutput.print(explanation) }
+        printLine("\(explanation.source)/\(explanation.experiment)")
+        let width = explanation.steps.map(\.label.count).max() ?? 0
+        for step in explanation.steps {
+            printLine("  " + step.label.padding(toLength: width + 2, withPad: " ", startingAt: 0) + step.detail)
+        }
+    }
+}

@@ -25,6 +25,7 @@ struct Lab: AsyncParsableCommand {
             EventsCommand.self,
             OverridesCommand.self,
             CheckCommand.self,
+            GenerateDocsCommand.self,
         ]
     )
 }

@@ -1,0 +1,71 @@
+/// Any JSON value, objects keeping their member order (GrowthBook compares
+/// some values as JavaScript's `JSON.stringify` prints them, which is ordered).
+public indirect enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([Member])
+
+    /// One `"key": value` pair of an object.
+    public struct Member: Sendable, Hashable {
+        public var key: String
+        public var value: JSONValue
+
+        public init(_ key: String, _ value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// The value of the first member named `key`, for an object.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    /// The members, for an object.
+    public var members: [Member]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
+
+    /// The elements, for an array.
+    public var elements: [JSONValue]? {
+        if case .array(let elements) = self { return elements }
+        return nil
+    }
+
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    public var numberValue: Double? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    /// Parses JSON text.
+    public static func parse(_ text: String) throws(JSONNodeParser.SyntaxError) -> JSONValue {
+        JSONValue(try JSONNodeParser.parse(text))
+    }
+
+    /// The value of a parsed node, positions dropped.
+    public init(_ node: JSONNode) {
+        switch node.kind {
+        case .null: self = .null
+        case .bool(let value): self = .bool(value)
+        case .number(let value): self = .number(value)
+        case .string(let value): self = .string(value)
+        case .array(let elements): self = .array(elements.map(JSONValue.init))
+        case .object(let members): self = .object(members.map { Member($0.name, JSONValue($0.value)) })
+        }
+    }
+}

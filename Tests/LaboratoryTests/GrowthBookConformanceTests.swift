@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+@testable import Laboratory
+
+/// GrowthBook's cross-SDK cases, run as its JavaScript SDK runs them
+/// (`json.test.ts`), one test per case so a failure names it.
+/// Read from `../shared/conformance/growthbook/cases.json`; skipped with a
+/// message where that folder is absent (a fresh clone on its own).
+enum GrowthBookCases {
+    static let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("shared/conformance/growthbook/cases.json").path
+
+    static let root: JSONValue? = {
+        guard let data = FileManager.default.contents(atPath: path),
+              let text = String(data: data, encoding: .utf8) else { return nil }
+        return try? JSONValue.parse(text)
+    }()
+
+    static let missing = "GrowthBook cases not found: expected at ../shared/conformance/growthbook/cases.json"
+
+    /// The cases of one section, each an array.
+    static func section(_ name: String) -> [Case] {
+        (root?[name]?.elements ?? []).enumerated().map { Case(index: $0.offset, values: $0.element.elements ?? []) }
+    }
+
+    struct Case: CustomTestStringConvertible, Sendable {
+        var index: Int
+        var values: [JSONValue]
+        var testDescription: String {
+            if case .string(let name)? = values.first { return name }
+            return "case \(index)"
+        }
+    }
+
+    /// Both sides floored to 1e-8, as the JavaScript test does.
+    static func floored(_ value: Double) -> Double { (value * 1e8).rounded(.down) / 1e8 }
+}
+
+@Suite(.enabled(if: GrowthBookCases.root != nil, Comment(rawValue: GrowthBookCases.missing)))
+struct GrowthBookConformanceTests {
+    @Test(arguments: GrowthBookCases.section("evalCondition"))
+    func evalCondition(_ testCase: GrowthBookCases.Case) {
+        let values = testCase.values
+        var groups: [String: [JSONValue]] = [:]
+        if values.count > 4, let members = values[4].members {
+            for member in members { groups[member.key] = member.value.elements ?? [] }
+        }
+        let result = ConditionEvaluator.evaluate(values[1], attributes: values[2], savedGroups: groups)
+        #expect(result == values[3].boolValue)
+    }
+
+    @Test(arguments: GrowthBookCases.section("getBucketRange"))
+    func getBucketRange(_ testCase: GrowthBookCases.Case) {
+        let values = testCase.values
+        let arguments = values[1].elements ?? []
+        let weights = arguments[2].elements?.compactMap(\.numberValue)
+        let ranges = BucketMath.bucketRanges(
+            count: Int(arguments[0].numberValue ?? 0), coverage: arguments[1].numberValue ?? 1, weights: weights)
+        let expected = (values[2].elements ?? []).map { pair in (pair.elements ?? []).compactMap(\.numberValue) }
+        #expect(ranges.map { [GrowthBookCases.floored($0.start), GrowthBookCases.floored($0.end)] }
+            == expected.map { $0.map(GrowthBookCases.floored) })
+    }
+
+    @Test(arguments: GrowthBookCases.section("chooseVariation"))
+    func chooseVariation(_ testCase: GrowthBookCases.Case) {
+        let values = testCase.values
+        let ranges = (values[2].elements ?? []).map { pair in
+            let bounds = (pair.elements ?? []).compactMap(\.numberValue)
+            return BucketMath.ClosedInterval(start: bounds[0], end: bounds[1])
+        }
+        let chosen = BucketMath.chooseVariation(values[1].numberValue ?? -1, ranges: ranges)
+        #expect((chosen ?? -1) == Int(values[3].numberValue ?? 0))
+    }
+
+    @Test(arguments: GrowthBookCases.section("inNamespace"))
+    func inNamespace(_ testCase: GrowthBookCases.Case) {
+        let values = testCase.values
+        let namespace = values[2].elements ?? []
+        let result = BucketMath.inNamespace(
+            values[1].stringValue ?? "",
+            namespace: BucketMath.Namespace(
+                id: namespace[0].stringValue ?? "", start: namespace[1].numberValue ?? 0, end: namespace[2].numberValue ?? 0))
+        #expect(result == values[3].boolValue)
+    }
+
+    @Test(arguments: GrowthBookCases.section("getEqualWeights"))
+    func getEqualWeights(_ testCase: GrowthBookCases.Case) {
+        let values = testCase.values
+        let weights = BucketMath.equalWeights(Int(values[0].numberValue ?? 0))
+        #expect(weights.map(GrowthBookCases.floored) == (values[1].elements ?? []).compactMap(\.numberValue).map(GrowthBookCases.floored))
+    }
+}

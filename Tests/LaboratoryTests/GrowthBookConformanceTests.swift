@@ -90,4 +90,45 @@ struct GrowthBookConformanceTests {
         let weights = BucketMath.equalWeights(Int(values[0].numberValue ?? 0))
         #expect(weights.map(GrowthBookCases.floored) == (values[1].elements ?? []).compactMap(\.numberValue).map(GrowthBookCases.floored))
     }
+
+    @Test(arguments: GrowthBookCases.section("run"))
+    func run(_ testCase: GrowthBookCases.Case) {
+        let values = testCase.values
+        let evaluator = GrowthBookEvaluator(context: GrowthBookContext(json: values[1]))
+        let result = evaluator.run(values[2])
+        #expect(GrowthBookCases.same(result.value, values[3]), "value \(result.value)")
+        #expect(result.inExperiment == values[4].boolValue)
+        #expect(result.hashUsed == values[5].boolValue)
+    }
+
+    @Test(arguments: GrowthBookCases.section("feature"))
+    func feature(_ testCase: GrowthBookCases.Case) {
+        let values = testCase.values
+        let evaluator = GrowthBookEvaluator(context: GrowthBookContext(json: values[1]))
+        let result = evaluator.evaluateFeature(values[2].stringValue ?? "")
+        #expect(GrowthBookCases.same(result.json, values[3]), "got \(JavaScript.stringify(result.json) ?? "")")
+    }
+}
+
+extension GrowthBookCases {
+    /// Deep equality that ignores object member order, as Jest's `toEqual` does;
+    /// `null` members on our side stand for properties the SDK leaves undefined.
+    static func same(_ actual: JSONValue, _ expected: JSONValue) -> Bool {
+        switch (actual, expected) {
+        case (.object(let a), .object(let b)):
+            let present = a.filter { $0.value != .null || b.contains(where: { $0.key == $0.key }) }
+            let keys = Set(b.map(\.key))
+            for member in a where !keys.contains(member.key) && member.value != .null { return false }
+            _ = present
+            return b.allSatisfy { member in
+                a.first { $0.key == member.key }.map { same($0.value, member.value) } ?? false
+            }
+        case (.array(let a), .array(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { same($0, $1) }
+        case (.number(let a), .number(let b)):
+            return abs(a - b) < 1e-9
+        default:
+            return actual == expected
+        }
+    }
 }

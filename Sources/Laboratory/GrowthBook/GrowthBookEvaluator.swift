@@ -1,0 +1,251 @@
+/// Evaluates GrowthBook features and experiments for one context, following
+/// the JavaScript SDK's steps (its conformance cases check each of them).
+/// Sticky bucketing is not handled here, nor contextual bandits' context
+/// trees: a bandit rule runs on its marginal weights when its bandit has no
+/// contexts, and is skipped when it has some.
+public struct GrowthBookEvaluator: Sendable {
+    public var context: GrowthBookContext
+
+    public init(context: GrowthBookContext) {
+        self.context = context
+    }
+
+    // MARK: - Features
+
+    /// The value of a feature for this context, and why.
+    public func evaluateFeature(_ id: String) -> FeatureResult {
+        var seen: Set<String> = []
+        return evaluateFeature(id, seen: &seen)
+    }
+
+    private func evaluateFeature(_ id: String, seen: inout Set<String>) -> FeatureResult {
+        if seen.contains(id) { return FeatureResult(value: .null, source: .cyclicPrerequisite, ruleId: "") }
+        seen.insert(id)
+        guard let feature = context.features[id] else {
+            return FeatureResult(value: .null, source: .unknownFeature, ruleId: "")
+        }
+        rules: for rule in feature["rules"]?.elements ?? [] {
+            for parent in rule["parentConditions"]?.elements ?? [] {
+                var branch = seen
+                let parentResult = evaluateFeature(parent["id"]?.stringValue ?? "", seen: &branch)
+                if parentResult.source == .cyclicPrerequisite {
+                    return FeatureResult(value: .null, source: .cyclicPrerequisite, ruleId: "")
+                }
+                let passed = ConditionEvaluator.evaluate(
+                    parent["condition"] ?? .object([]), attributes: .object([.init("value", parentResult.value)]),
+                    savedGroups: context.savedGroups)
+                if !passed {
+                    if JavaScript.truthy(parent["gate"]) {
+                        return FeatureResult(value: .null, source: .prerequisite, ruleId: "")
+                    }
+                    continue rules
+                }
+            }
+            if let filters = rule["filters"], isFilteredOut(filters) { continue }
+            let ruleId = rule["id"]?.stringValue ?? ""
+            if let force = rule["force"] {
+                if let condition = rule["condition"], !conditionPasses(condition) { continue }
+                let seed = rule["seed"]?.stringValue ?? id
+                if !isIncludedInRollout(
+                    seed: seed, hashAttribute: rule["hashAttribute"]?.stringValue,
+                    fallbackAttribute: rule["fallbackAttribute"]?.stringValue, range: rule["range"],
+                    coverage: rule["coverage"]?.numberValue, hashVersion: rule["hashVersion"]?.numberValue)
+                { continue }
+                return FeatureResult(value: force, source: .force, ruleId: ruleId)
+            }
+            if let bandit = rule["contextualBanditRef"]?.stringValue {
+                guard let result = banditRule(rule, bandit: bandit, feature: id, seen: seen) else { continue }
+                return result
+            }
+            guard rule["variations"]?.elements != nil else { continue }
+            let experiment = experimentFromRule(rule, feature: id)
+            var branch = seen
+            let result = runExperiment(experiment, featureId: id, seen: &branch)
+            if result.inExperiment && result.passthrough != true {
+                return FeatureResult(
+                    value: result.value, source: .experiment, ruleId: ruleId, experiment: experiment,
+                    experimentResult: result)
+            }
+        }
+        return FeatureResult(value: feature["defaultValue"] ?? .null, source: .defaultValue, ruleId: "")
+    }
+
+    /// A contextual-bandit rule with no contexts: an experiment over its
+    /// `contextualVariations` at its marginal weights (the fallback leaf, -1).
+    private func banditRule(_ rule: JSONValue, bandit reference: String, feature: String, seen: Set<String>) -> FeatureResult? {
+        guard let bandit = context.contextualBandits[reference], (bandit["contexts"]?.elements ?? []).isEmpty,
+              let variations = rule["contextualVariations"] else { return nil }
+        var members = experimentFromRule(rule, feature: feature).members ?? []
+        members[0] = .init("variations", variations)
+        var branch = seen
+        var result = runExperiment(.object(members), featureId: feature, seen: &branch)
+        guard result.inExperiment, result.passthrough != true else { return nil }
+        if result.hashUsed {
+            let details: [JSONValue.Member] = [
+                .init("leafId", .number(-1)), .init("variationWeights", rule["weights"] ?? .array([])),
+                .init("banditVersion", bandit["banditVersion"] ?? .null),
+            ]
+            members.append(.init("contextualBandit", .object(details)))
+            result.extras = details
+        }
+        return FeatureResult(
+            value: result.value, source: .experiment, ruleId: rule["id"]?.stringValue ?? "", experiment: .object(members),
+            experimentResult: result)
+    }
+
+    /// The experiment an experiment rule runs, with only the keys the rule sets.
+    private func experimentFromRule(_ rule: JSONValue, feature: String) -> JSONValue {
+        var members: [JSONValue.Member] = [
+            .init("variations", rule["variations"] ?? .array([])),
+            .init("key", rule["key"] ?? .string(feature)),
+        ]
+        for key in ["coverage", "weights", "hashAttribute", "fallbackAttribute", "disableStickyBucketing",
+                    "bucketVersion", "minBucketVersion", "namespace", "meta", "ranges", "name", "phase", "seed",
+                    "hashVersion", "filters", "condition"] {
+            if let value = rule[key] { members.append(.init(key, value)) }
+        }
+        return .object(members)
+    }
+
+    // MARK: - Experiments
+
+    /// Runs an experiment (GrowthBook's JSON shape) for this context.
+    public func run(_ experiment: JSONValue, featureId: String? = nil) -> ExperimentResult {
+        var seen: Set<String> = []
+        return runExperiment(experiment, featureId: featureId, seen: &seen)
+    }
+
+    private func runExperiment(_ experiment: JSONValue, featureId: String?, seen: inout Set<String>) -> ExperimentResult {
+        let key = experiment["key"]?.stringValue ?? ""
+        let count = experiment["variations"]?.elements?.count ?? 0
+        func result(_ index: Int, hashUsed: Bool = false, bucket: Double? = nil) -> ExperimentResult {
+            makeResult(experiment, index: index, hashUsed: hashUsed, featureId: featureId, bucket: bucket)
+        }
+        if count < 2 || !context.enabled { return result(-1) }
+        if let forced = queryStringOverride(key, variations: count) { return result(forced) }
+        if let forced = context.forcedVariations[key] { return result(forced) }
+        if experiment["status"]?.stringValue == "draft" || experiment["active"] == .bool(false) { return result(-1) }
+        let (_, hashValue) = hashAttribute(
+            experiment["hashAttribute"]?.stringValue, fallback: experiment["fallbackAttribute"]?.stringValue)
+        guard let hashValue else { return result(-1) }
+        if let filters = experiment["filters"] {
+            if isFilteredOut(filters) { return result(-1) }
+        } else if let namespace = experiment["namespace"]?.elements, namespace.count == 3,
+                  !BucketMath.inNamespace(
+                      JavaScript.string(hashValue),
+                      namespace: BucketMath.Namespace(
+                          id: JavaScript.string(namespace[0]), start: namespace[1].numberValue ?? 0,
+                          end: namespace[2].numberValue ?? 0))
+        {
+            return result(-1)
+        }
+        if let condition = experiment["condition"], !conditionPasses(condition) { return result(-1) }
+        for parent in experiment["parentConditions"]?.elements ?? [] {
+            var branch = seen
+            let parentResult = evaluateFeature(parent["id"]?.stringValue ?? "", seen: &branch)
+            if parentResult.source == .cyclicPrerequisite { return result(-1) }
+            let passed = ConditionEvaluator.evaluate(
+                parent["condition"] ?? .object([]), attributes: .object([.init("value", parentResult.value)]),
+                savedGroups: context.savedGroups)
+            if !passed { return result(-1) }
+        }
+        guard let bucket = HashBucketing.hash(
+            seed: experiment["seed"]?.stringValue ?? key, value: JavaScript.string(hashValue),
+            version: Int(experiment["hashVersion"]?.numberValue ?? 1))
+        else { return result(-1) }
+        let ranges = experiment["ranges"]?.elements.map { pairs in
+            pairs.map { pair -> BucketMath.ClosedInterval in
+                let bounds = pair.elements ?? []
+                return BucketMath.ClosedInterval(start: bounds.first?.numberValue ?? 0, end: bounds.last?.numberValue ?? 0)
+            }
+        } ?? BucketMath.bucketRanges(
+            count: count, coverage: experiment["coverage"]?.numberValue ?? 1,
+            weights: experiment["weights"]?.elements?.compactMap(\.numberValue))
+        guard let assigned = BucketMath.chooseVariation(bucket, ranges: ranges) else { return result(-1) }
+        if let force = experiment["force"] { return result(force.numberValue.map { Int($0) } ?? -1) }
+        if context.qaMode || experiment["status"]?.stringValue == "stopped" { return result(-1) }
+        return result(assigned, hashUsed: true, bucket: bucket)
+    }
+
+    private func makeResult(
+        _ experiment: JSONValue, index: Int, hashUsed: Bool, featureId: String?, bucket: Double?
+    ) -> ExperimentResult {
+        let variations = experiment["variations"]?.elements ?? []
+        var index = index
+        var inExperiment = true
+        if index < 0 || index >= variations.count {
+            index = 0
+            inExperiment = false
+        }
+        let (attribute, hashValue) = hashAttribute(
+            experiment["hashAttribute"]?.stringValue, fallback: experiment["fallbackAttribute"]?.stringValue)
+        let meta = experiment["meta"]?.elements.flatMap { index < $0.count ? $0[index] : nil }
+        let metaKey = meta?["key"].map { JavaScript.string($0) }
+        return ExperimentResult(
+            key: (metaKey?.isEmpty == false ? metaKey : nil) ?? String(index), featureId: featureId,
+            inExperiment: inExperiment, hashUsed: hashUsed, variationId: index,
+            value: variations.isEmpty ? .null : variations[index], hashAttribute: attribute,
+            hashValue: hashValue ?? .string(""), stickyBucketUsed: false, bucket: bucket,
+            name: meta?["name"]?.stringValue, passthrough: meta?["passthrough"]?.boolValue)
+    }
+
+    // MARK: - Pieces
+
+    /// The attribute that identifies the user, and its value when truthy.
+    private func hashAttribute(_ name: String?, fallback: String?) -> (String, JSONValue?) {
+        var attribute = name ?? "id"
+        var value = context.attributes[attribute].flatMap { JavaScript.truthy($0) ? $0 : nil }
+        if value == nil, let fallback, let fallbackValue = context.attributes[fallback], JavaScript.truthy(fallbackValue) {
+            value = fallbackValue
+            attribute = fallback
+        }
+        return (attribute, value)
+    }
+
+    private func conditionPasses(_ condition: JSONValue) -> Bool {
+        ConditionEvaluator.evaluate(condition, attributes: context.attributes, savedGroups: context.savedGroups)
+    }
+
+    /// Whether the user falls outside every range of any filter (mutual exclusion).
+    private func isFilteredOut(_ filters: JSONValue) -> Bool {
+        (filters.elements ?? []).contains { filter in
+            let (_, value) = hashAttribute(filter["attribute"]?.stringValue, fallback: nil)
+            guard let value, let hash = HashBucketing.hash(
+                seed: filter["seed"]?.stringValue ?? "", value: JavaScript.string(value),
+                version: Int(filter["hashVersion"]?.numberValue ?? 2)) else { return true }
+            return !(filter["ranges"]?.elements ?? []).contains { range in
+                let bounds = (range.elements ?? []).compactMap(\.numberValue)
+                return bounds.count == 2 && hash >= bounds[0] && hash < bounds[1]
+            }
+        }
+    }
+
+    private func isIncludedInRollout(
+        seed: String, hashAttribute name: String?, fallbackAttribute: String?, range: JSONValue?, coverage: Double?,
+        hashVersion: Double?
+    ) -> Bool {
+        if range == nil && coverage == nil { return true }
+        if range == nil && coverage == 0 { return false }
+        let (_, value) = hashAttribute(name, fallback: fallbackAttribute)
+        guard let value, let hash = HashBucketing.hash(
+            seed: seed, value: JavaScript.string(value), version: Int(hashVersion ?? 1)) else { return false }
+        if let bounds = range?.elements?.compactMap(\.numberValue), bounds.count == 2 {
+            return hash >= bounds[0] && hash < bounds[1]
+        }
+        return coverage.map { hash <= $0 } ?? true
+    }
+
+    /// `?key=N` in the context's URL forces variation N.
+    private func queryStringOverride(_ key: String, variations: Int) -> Int? {
+        guard let url = context.url, let query = url.split(separator: "?", maxSplits: 1).dropFirst().first else { return nil }
+        let search = query.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        for pair in search.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0] == key else { continue }
+            let digits = parts[1].prefix { $0.isNumber || $0 == "-" }
+            guard let value = Int(digits), value >= 0, value < variations else { return nil }
+            return value
+        }
+        return nil
+    }
+}

@@ -6,12 +6,14 @@ let package = Package(
     products: [
         .library(name: "Laboratory", targets: ["Laboratory"]),
         .library(name: "LaboratorySQLite", targets: ["LaboratorySQLite"]),
+        .library(name: "LaboratoryRemote", targets: ["LaboratoryRemote"]),
         .executable(name: "lab", targets: ["lab"]),
         .executable(name: "lab-demo", targets: ["lab-demo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
         // Pure core: model, catalog, bucketing, sources, manager, events. Foundation only.
@@ -20,6 +22,11 @@ let package = Package(
         .target(
             name: "LaboratorySQLite",
             dependencies: ["Laboratory", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // The GrowthBook remote source's system-facing parts: payload decryption (swift-crypto).
+        .target(
+            name: "LaboratoryRemote",
+            dependencies: ["Laboratory", .product(name: "_CryptoExtras", package: "swift-crypto")]
         ),
         // Pure console core: Tweaks tree, state, reducer, rendering into a screen buffer.
         .target(name: "LaboratoryConsole", dependencies: ["Laboratory"]),
@@ -58,6 +65,7 @@ let package = Package(
         ),
         .testTarget(name: "LaboratoryTests", dependencies: ["Laboratory"]),
         .testTarget(name: "LaboratorySQLiteTests", dependencies: ["LaboratorySQLite"]),
+        .testTarget(name: "LaboratoryRemoteTests", dependencies: ["LaboratoryRemote"]),
         .testTarget(name: "LaboratoryConsoleTests", dependencies: ["LaboratoryConsole"]),
         .testTarget(name: "ConsoleCursesTests", dependencies: ["ConsoleCurses", "CNcursesw"]),
         // Drives the built `lab` binary; depends on it so `swift test` builds it first.

@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+@testable import LaboratoryRemote
+
+/// GrowthBook's `decrypt` cases from `../shared/conformance/growthbook/cases.json`.
+@Suite struct DecryptConformanceTests {
+    static let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("shared/conformance/growthbook/cases.json").path
+
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        var encrypted: String
+        var key: String
+        var expected: String?
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = {
+        guard let data = FileManager.default.contents(atPath: path),
+              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let rows = root["decrypt"] as? [[Any]] else { return [] }
+        return rows.compactMap { row in
+            guard row.count == 4, let name = row[0] as? String, let encrypted = row[1] as? String,
+                  let key = row[2] as? String else { return nil }
+            return Case(name: name, encrypted: encrypted, key: key, expected: row[3] as? String)
+        }
+    }()
+
+    @Test(.enabled(if: !cases.isEmpty, "GrowthBook cases not found at ../shared/conformance/growthbook/cases.json"),
+          arguments: cases)
+    func decrypt(_ testCase: Case) {
+        let result = try? PayloadDecryption.decrypt(testCase.encrypted, key: testCase.key)
+        #expect(result == testCase.expected)
+    }
+}

@@ -94,17 +94,36 @@ struct GrowthBookConformanceTests {
     @Test(arguments: GrowthBookCases.section("run"))
     func run(_ testCase: GrowthBookCases.Case) {
         let values = testCase.values
-        let evaluator = GrowthBookEvaluator(context: GrowthBookContext(json: values[1]))
+        var evaluator = GrowthBookEvaluator(context: GrowthBookContext(json: values[1]))
         let result = evaluator.run(values[2])
         #expect(GrowthBookCases.same(result.value, values[3]), "value \(result.value)")
         #expect(result.inExperiment == values[4].boolValue)
         #expect(result.hashUsed == values[5].boolValue)
     }
 
+    @Test func theComparisonIsNotVacuous() {
+        #expect(!GrowthBookCases.same(.object([.init("a", .number(1))]), .object([.init("a", .number(2))])))
+        #expect(!GrowthBookCases.same(.object([.init("a", .number(1)), .init("b", .bool(true))]), .object([.init("a", .number(1))])))
+        #expect(!GrowthBookCases.same(.object([]), .object([.init("a", .null)])))
+        #expect(GrowthBookCases.same(.object([.init("b", .null), .init("a", .number(1))]), .object([.init("a", .number(1))])))
+    }
+
+    @Test(arguments: GrowthBookCases.section("stickyBucket"))
+    func stickyBucket(_ testCase: GrowthBookCases.Case) {
+        let values = testCase.values
+        var evaluator = GrowthBookEvaluator(context: GrowthBookContext(json: values[1]))
+        evaluator.loadStickyBuckets(from: values[2].elements ?? [])
+        let result = evaluator.evaluateFeature(values[3].stringValue ?? "")
+        #expect(GrowthBookCases.same(result.experimentResult?.json ?? .null, values[4]),
+                "got \(JavaScript.stringify(result.experimentResult?.json) ?? "null")")
+        let docs = JSONValue.object((evaluator.stickyBucketDocs ?? [:]).map { .init($0.key, $0.value) })
+        #expect(GrowthBookCases.same(docs, values[5]), "got \(JavaScript.stringify(docs) ?? "")")
+    }
+
     @Test(arguments: GrowthBookCases.section("feature"))
     func feature(_ testCase: GrowthBookCases.Case) {
         let values = testCase.values
-        let evaluator = GrowthBookEvaluator(context: GrowthBookContext(json: values[1]))
+        var evaluator = GrowthBookEvaluator(context: GrowthBookContext(json: values[1]))
         let result = evaluator.evaluateFeature(values[2].stringValue ?? "")
         #expect(GrowthBookCases.same(result.json, values[3]), "got \(JavaScript.stringify(result.json) ?? "")")
     }
@@ -116,10 +135,8 @@ extension GrowthBookCases {
     static func same(_ actual: JSONValue, _ expected: JSONValue) -> Bool {
         switch (actual, expected) {
         case (.object(let a), .object(let b)):
-            let present = a.filter { $0.value != .null || b.contains(where: { $0.key == $0.key }) }
             let keys = Set(b.map(\.key))
             for member in a where !keys.contains(member.key) && member.value != .null { return false }
-            _ = present
             return b.allSatisfy { member in
                 a.first { $0.key == member.key }.map { same($0.value, member.value) } ?? false
             }

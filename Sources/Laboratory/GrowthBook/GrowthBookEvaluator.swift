@@ -1,24 +1,52 @@
 /// Evaluates GrowthBook features and experiments for one context, following
 /// the JavaScript SDK's steps (its conformance cases check each of them).
-/// Sticky bucketing is not handled here, nor contextual bandits' context
-/// trees: a bandit rule runs on its marginal weights when its bandit has no
-/// contexts, and is skipped when it has some.
+/// Contextual bandits' context trees are not handled: a bandit rule runs on
+/// its marginal weights when its bandit has no contexts, and is skipped when it
+/// has some.
 public struct GrowthBookEvaluator: Sendable {
     public var context: GrowthBookContext
+    /// Sticky bucket assignment documents by `attribute||value`; `nil` turns
+    /// sticky bucketing off. Running experiments adds to them; the caller stores them.
+    public var stickyBucketDocs: [String: JSONValue]?
 
-    public init(context: GrowthBookContext) {
+    public init(context: GrowthBookContext, stickyBucketDocs: [String: JSONValue]? = nil) {
         self.context = context
+        self.stickyBucketDocs = stickyBucketDocs
+    }
+
+    /// Turns sticky bucketing on with the stored documents that belong to this
+    /// user: those of the attributes the features hash on, at their current values.
+    public mutating func loadStickyBuckets(from documents: [JSONValue]) {
+        var attributes: [String] = []
+        for feature in context.features.values {
+            for rule in feature["rules"]?.elements ?? [] where rule["variations"] != nil {
+                for name in [rule["hashAttribute"]?.stringValue ?? "id", rule["fallbackAttribute"]?.stringValue].compactMap({ $0 })
+                where !attributes.contains(name) {
+                    attributes.append(name)
+                }
+            }
+        }
+        var docs: [String: JSONValue] = [:]
+        for attribute in attributes {
+            let value = JavaScript.string(hashAttribute(attribute, fallback: nil).1 ?? .string(""))
+            if let document = documents.first(where: {
+                $0["attributeName"]?.stringValue == attribute && $0["attributeValue"].map { JavaScript.string($0) } == value
+            }) {
+                docs["\(attribute)||\(value)"] = document
+            }
+        }
+        stickyBucketDocs = docs
     }
 
     // MARK: - Features
 
     /// The value of a feature for this context, and why.
-    public func evaluateFeature(_ id: String) -> FeatureResult {
+    public mutating func evaluateFeature(_ id: String) -> FeatureResult {
         var seen: Set<String> = []
         return evaluateFeature(id, seen: &seen)
     }
 
-    private func evaluateFeature(_ id: String, seen: inout Set<String>) -> FeatureResult {
+    private mutating func evaluateFeature(_ id: String, seen: inout Set<String>) -> FeatureResult {
         if seen.contains(id) { return FeatureResult(value: .null, source: .cyclicPrerequisite, ruleId: "") }
         seen.insert(id)
         guard let feature = context.features[id] else {
@@ -72,7 +100,7 @@ public struct GrowthBookEvaluator: Sendable {
 
     /// A contextual-bandit rule with no contexts: an experiment over its
     /// `contextualVariations` at its marginal weights (the fallback leaf, -1).
-    private func banditRule(_ rule: JSONValue, bandit reference: String, feature: String, seen: Set<String>) -> FeatureResult? {
+    private mutating func banditRule(_ rule: JSONValue, bandit reference: String, feature: String, seen: Set<String>) -> FeatureResult? {
         guard let bandit = context.contextualBandits[reference], (bandit["contexts"]?.elements ?? []).isEmpty,
               let variations = rule["contextualVariations"] else { return nil }
         var members = experimentFromRule(rule, feature: feature).members ?? []
@@ -110,16 +138,16 @@ public struct GrowthBookEvaluator: Sendable {
     // MARK: - Experiments
 
     /// Runs an experiment (GrowthBook's JSON shape) for this context.
-    public func run(_ experiment: JSONValue, featureId: String? = nil) -> ExperimentResult {
+    public mutating func run(_ experiment: JSONValue, featureId: String? = nil) -> ExperimentResult {
         var seen: Set<String> = []
         return runExperiment(experiment, featureId: featureId, seen: &seen)
     }
 
-    private func runExperiment(_ experiment: JSONValue, featureId: String?, seen: inout Set<String>) -> ExperimentResult {
+    private mutating func runExperiment(_ experiment: JSONValue, featureId: String?, seen: inout Set<String>) -> ExperimentResult {
         let key = experiment["key"]?.stringValue ?? ""
         let count = experiment["variations"]?.elements?.count ?? 0
-        func result(_ index: Int, hashUsed: Bool = false, bucket: Double? = nil) -> ExperimentResult {
-            makeResult(experiment, index: index, hashUsed: hashUsed, featureId: featureId, bucket: bucket)
+        func result(_ index: Int, hashUsed: Bool = false, bucket: Double? = nil, sticky: Bool = false) -> ExperimentResult {
+            makeResult(experiment, index: index, hashUsed: hashUsed, featureId: featureId, bucket: bucket, sticky: sticky)
         }
         if count < 2 || !context.enabled { return result(-1) }
         if let forced = queryStringOverride(key, variations: count) { return result(forced) }
@@ -128,8 +156,40 @@ public struct GrowthBookEvaluator: Sendable {
         let (_, hashValue) = hashAttribute(
             experiment["hashAttribute"]?.stringValue, fallback: experiment["fallbackAttribute"]?.stringValue)
         guard let hashValue else { return result(-1) }
+        let sticky = stickyBucketDocs != nil && !JavaScript.truthy(experiment["disableStickyBucketing"])
+        let stored = sticky ? stickyVariation(experiment) : (variation: -1, blocked: false)
+        let foundSticky = stored.variation >= 0
+        if !foundSticky, targetingFails(experiment, hashValue: hashValue, seen: &seen) { return result(-1) }
+        guard let bucket = HashBucketing.hash(
+            seed: experiment["seed"]?.stringValue ?? key, value: JavaScript.string(hashValue),
+            version: Int(experiment["hashVersion"]?.numberValue ?? 1))
+        else { return result(-1) }
+        var assigned = stored.variation
+        if !foundSticky {
+            let ranges = experiment["ranges"]?.elements.map { pairs in
+                pairs.map { pair -> BucketMath.ClosedInterval in
+                    let bounds = pair.elements ?? []
+                    return BucketMath.ClosedInterval(start: bounds.first?.numberValue ?? 0, end: bounds.last?.numberValue ?? 0)
+                }
+            } ?? BucketMath.bucketRanges(
+                count: count, coverage: experiment["coverage"]?.numberValue ?? 1,
+                weights: experiment["weights"]?.elements?.compactMap(\.numberValue))
+            assigned = BucketMath.chooseVariation(bucket, ranges: ranges) ?? -1
+        }
+        // A user with a sticky bucket from a blocked version leaves the experiment.
+        if stored.blocked { return result(-1, sticky: true) }
+        guard assigned >= 0 else { return result(-1) }
+        if let force = experiment["force"] { return result(force.numberValue.map { Int($0) } ?? -1) }
+        if context.qaMode || experiment["status"]?.stringValue == "stopped" { return result(-1) }
+        let final = result(assigned, hashUsed: true, bucket: bucket, sticky: foundSticky)
+        if sticky { persistStickyBucket(experiment, result: final) }
+        return final
+    }
+
+    /// Filters or namespace, condition and prerequisites: whether they exclude the user.
+    private mutating func targetingFails(_ experiment: JSONValue, hashValue: JSONValue, seen: inout Set<String>) -> Bool {
         if let filters = experiment["filters"] {
-            if isFilteredOut(filters) { return result(-1) }
+            if isFilteredOut(filters) { return true }
         } else if let namespace = experiment["namespace"]?.elements, namespace.count == 3,
                   !BucketMath.inNamespace(
                       JavaScript.string(hashValue),
@@ -137,38 +197,80 @@ public struct GrowthBookEvaluator: Sendable {
                           id: JavaScript.string(namespace[0]), start: namespace[1].numberValue ?? 0,
                           end: namespace[2].numberValue ?? 0))
         {
-            return result(-1)
+            return true
         }
-        if let condition = experiment["condition"], !conditionPasses(condition) { return result(-1) }
+        if let condition = experiment["condition"], !conditionPasses(condition) { return true }
         for parent in experiment["parentConditions"]?.elements ?? [] {
             var branch = seen
             let parentResult = evaluateFeature(parent["id"]?.stringValue ?? "", seen: &branch)
-            if parentResult.source == .cyclicPrerequisite { return result(-1) }
+            if parentResult.source == .cyclicPrerequisite { return true }
             let passed = ConditionEvaluator.evaluate(
                 parent["condition"] ?? .object([]), attributes: .object([.init("value", parentResult.value)]),
                 savedGroups: context.savedGroups)
-            if !passed { return result(-1) }
+            if !passed { return true }
         }
-        guard let bucket = HashBucketing.hash(
-            seed: experiment["seed"]?.stringValue ?? key, value: JavaScript.string(hashValue),
-            version: Int(experiment["hashVersion"]?.numberValue ?? 1))
-        else { return result(-1) }
-        let ranges = experiment["ranges"]?.elements.map { pairs in
-            pairs.map { pair -> BucketMath.ClosedInterval in
-                let bounds = pair.elements ?? []
-                return BucketMath.ClosedInterval(start: bounds.first?.numberValue ?? 0, end: bounds.last?.numberValue ?? 0)
-            }
-        } ?? BucketMath.bucketRanges(
-            count: count, coverage: experiment["coverage"]?.numberValue ?? 1,
-            weights: experiment["weights"]?.elements?.compactMap(\.numberValue))
-        guard let assigned = BucketMath.chooseVariation(bucket, ranges: ranges) else { return result(-1) }
-        if let force = experiment["force"] { return result(force.numberValue.map { Int($0) } ?? -1) }
-        if context.qaMode || experiment["status"]?.stringValue == "stopped" { return result(-1) }
-        return result(assigned, hashUsed: true, bucket: bucket)
+        return false
+    }
+
+    // MARK: - Sticky buckets
+
+    private static func stickyKey(_ experiment: String, _ version: Int) -> String { "\(experiment)__\(version)" }
+
+    /// The variation a stored sticky bucket gives, or -1; blocked when the user
+    /// holds a bucket of a version below the experiment's minimum.
+    private func stickyVariation(_ experiment: JSONValue) -> (variation: Int, blocked: Bool) {
+        let key = experiment["key"]?.stringValue ?? ""
+        let version = Int(experiment["bucketVersion"]?.numberValue ?? 0)
+        let minimum = Int(experiment["minBucketVersion"]?.numberValue ?? 0)
+        let assignments = stickyAssignments(
+            experiment["hashAttribute"]?.stringValue, fallback: experiment["fallbackAttribute"]?.stringValue)
+        for blocked in 0..<max(0, minimum) where assignments[Self.stickyKey(key, blocked)] != nil {
+            return (-1, true)
+        }
+        guard let variationKey = assignments[Self.stickyKey(key, version)] else { return (-1, false) }
+        let meta = experiment["meta"]?.elements ?? []
+        guard let index = meta.firstIndex(where: { $0["key"]?.stringValue == variationKey }) else { return (-1, false) }
+        return (index, false)
+    }
+
+    /// The stored assignments of the user's hash attribute, over those of its fallback.
+    private func stickyAssignments(_ attribute: String?, fallback: String?) -> [String: String] {
+        guard let docs = stickyBucketDocs else { return [:] }
+        func assignments(_ key: String) -> [String: String] {
+            var result: [String: String] = [:]
+            for member in docs[key]?["assignments"]?.members ?? [] { result[member.key] = JavaScript.string(member.value) }
+            return result
+        }
+        let (name, value) = hashAttribute(attribute, fallback: nil)
+        let (fallbackName, fallbackValue) = hashAttribute(fallback, fallback: nil)
+        var merged: [String: String] = [:]
+        if let fallbackValue {
+            merged.merge(assignments("\(fallbackName)||\(JavaScript.string(fallbackValue))")) { _, new in new }
+        }
+        merged.merge(assignments("\(name)||\(JavaScript.string(value ?? .string("")))")) { _, new in new }
+        return merged
+    }
+
+    /// Records the user's variation in the document of its hash attribute.
+    private mutating func persistStickyBucket(_ experiment: JSONValue, result: ExperimentResult) {
+        let key = "\(result.hashAttribute)||\(JavaScript.string(result.hashValue))"
+        let stickyKey = Self.stickyKey(
+            experiment["key"]?.stringValue ?? "", Int(experiment["bucketVersion"]?.numberValue ?? 0))
+        var assignments = stickyBucketDocs?[key]?["assignments"]?.members ?? []
+        if let index = assignments.firstIndex(where: { $0.key == stickyKey }) {
+            assignments[index].value = .string(result.key)
+        } else {
+            assignments.append(.init(stickyKey, .string(result.key)))
+        }
+        stickyBucketDocs?[key] = .object([
+            .init("attributeName", .string(result.hashAttribute)),
+            .init("attributeValue", .string(JavaScript.string(result.hashValue))),
+            .init("assignments", .object(assignments)),
+        ])
     }
 
     private func makeResult(
-        _ experiment: JSONValue, index: Int, hashUsed: Bool, featureId: String?, bucket: Double?
+        _ experiment: JSONValue, index: Int, hashUsed: Bool, featureId: String?, bucket: Double?, sticky: Bool
     ) -> ExperimentResult {
         let variations = experiment["variations"]?.elements ?? []
         var index = index
@@ -185,7 +287,7 @@ public struct GrowthBookEvaluator: Sendable {
             key: (metaKey?.isEmpty == false ? metaKey : nil) ?? String(index), featureId: featureId,
             inExperiment: inExperiment, hashUsed: hashUsed, variationId: index,
             value: variations.isEmpty ? .null : variations[index], hashAttribute: attribute,
-            hashValue: hashValue ?? .string(""), stickyBucketUsed: false, bucket: bucket,
+            hashValue: hashValue ?? .string(""), stickyBucketUsed: sticky, bucket: bucket,
             name: meta?["name"]?.stringValue, passthrough: meta?["passthrough"]?.boolValue)
     }
 

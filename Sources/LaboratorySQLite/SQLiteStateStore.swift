@@ -248,6 +248,22 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
         }
     }
 
+    public func payload(source: String) throws -> StoredPayload? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT data, etag, fetchedAt FROM payloads WHERE source = ?", arguments: [source])
+                .map { StoredPayload(data: $0[0], etag: $0[1], fetchedAt: Date(timeIntervalSince1970: $0[2])) }
+        }
+    }
+
+    public func setPayload(_ payload: StoredPayload, source: String) throws {
+        try write { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO payloads (source, data, etag, fetchedAt) VALUES (?, ?, ?, ?)",
+                arguments: [source, payload.data, payload.etag, payload.fetchedAt.timeIntervalSince1970])
+            try Self.bumpRevision(db)
+        }
+    }
+
     public func attributeOverrides() throws -> [String: String] {
         try read { db in
             guard let text = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'attributes'") else {

@@ -83,6 +83,12 @@ enum StateSchema {
                 reason TEXT NOT NULL
             );
             CREATE INDEX events_by_exposure ON events (device, experiment, variant, reason);
+            CREATE TABLE payloads (
+                source TEXT PRIMARY KEY NOT NULL,
+                data BLOB NOT NULL,
+                etag TEXT,
+                fetchedAt REAL NOT NULL
+            );
             INSERT INTO meta (key, value) VALUES ('revision', 0);
             """)
     }

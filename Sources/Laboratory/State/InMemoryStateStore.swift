@@ -10,6 +10,7 @@ public final class InMemoryStateStore: StateStore, @unchecked Sendable {
         var requests: [String: DebugRequest] = [:]
         var active: Set<Assignment> = []
         var attributes: [String: String] = [:]
+        var payloads: [String: StoredPayload] = [:]
         var revision: Int64 = 0
     }
 
@@ -101,6 +102,18 @@ public final class InMemoryStateStore: StateStore, @unchecked Sendable {
         state.withLock { state in
             if replacing { state.requests = [:] }
             for request in requests { state.requests[Self.requestID(request.source, request.experiment)] = request }
+            state.revision += 1
+        }
+    }
+
+    public func payload(source: String) throws -> StoredPayload? {
+        state.withLock { $0.payloads[source] }
+    }
+
+    public func setPayload(_ payload: StoredPayload, source: String) throws {
+        state.withLock { state in
+            guard state.payloads[source] != payload else { return }
+            state.payloads[source] = payload
             state.revision += 1
         }
     }

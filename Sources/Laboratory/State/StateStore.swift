@@ -46,6 +46,12 @@ public protocol StateStore: Sendable {
     /// every other request is dropped first.
     func applyDebugRequests(_ requests: [DebugRequest], replacing: Bool) throws
 
+    /// The last good payload of a remote source, kept so a start without network serves it.
+    func payload(source: String) throws -> StoredPayload?
+
+    /// Replaces the last good payload of a remote source.
+    func setPayload(_ payload: StoredPayload, source: String) throws
+
     /// Attributes (such as `userId`) stored by an overrides import, used where
     /// the command line gives none.
     func attributeOverrides() throws -> [String: String]
@@ -82,5 +88,19 @@ public struct ActiveSetChange: Sendable, Hashable {
         return ActiveSetChange(
             entered: new.subtracting(old).sorted(by: order),
             left: old.subtracting(new).sorted(by: order))
+    }
+}
+
+/// A remote source's payload as last fetched, with what validates it.
+public struct StoredPayload: Sendable, Hashable {
+    public var data: Data
+    /// The server's ETag, for `If-None-Match`.
+    public var etag: String?
+    public var fetchedAt: Date
+
+    public init(data: Data, etag: String?, fetchedAt: Date) {
+        self.data = data
+        self.etag = etag
+        self.fetchedAt = fetchedAt
     }
 }

@@ -1,0 +1,131 @@
+import Foundation
+
+/// A source whose experiments come from a GrowthBook payload (a server or a file).
+///
+/// Start-up never waits for the network: the source serves the last good
+/// payload from the state file at once (or nothing, so the app uses its
+/// baselines), and ``update()`` fetches a new one. A failing or malformed fetch
+/// keeps the last good payload. An experiment is active on this device exactly
+/// when GrowthBook's evaluation puts the device in it, with the attributes
+/// given plus the device id as `id`.
+///
+/// After ``stabilize()`` the source evaluates the payload it had then, so
+/// assignments stop changing and new experiments are not exposed; keys listed
+/// in a feature `__Override_<experimentKey>` (a JSON array of keys) keep
+/// following updates, variation by variation.
+public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
+    public let name: String
+    private let store: any StateStore
+    private let device: Device
+    private let attributes: JSONValue
+    private let fetcher: any PayloadFetcher
+    private let decrypt: (@Sendable (String) throws -> String)?
+    private let clock: any Clock
+
+    private struct Loaded {
+        var payload: GrowthBookPayload?
+        var experiments: [Experiment] = []
+        var etag: String?
+    }
+
+    private let loaded = Locked(Loaded())
+
+    /// The key under which the stabilized payload is kept.
+    private var stabilizedKey: String { name + "#stabilized" }
+
+    public init(
+        name: String = "GrowthBook", store: any StateStore, device: Device, attributes: [String: String] = [:],
+        fetcher: any PayloadFetcher, decrypt: (@Sendable (String) throws -> String)? = nil,
+        clock: any Clock = SystemClock()
+    ) {
+        self.name = name
+        self.store = store
+        self.device = device
+        var members = attributes.sorted { $0.key < $1.key }.map { JSONValue.Member($0.key, .string($0.value)) }
+        if attributes["id"] == nil { members.append(JSONValue.Member("id", .string(device.id))) }
+        self.attributes = .object(members)
+        self.fetcher = fetcher
+        self.decrypt = decrypt
+        self.clock = clock
+        // The last good payload, if any: served before any fetch.
+        if let stored = try? store.payload(source: name), let payload = try? GrowthBookPayload(stored.data, decrypt: decrypt) {
+            loaded.withLock { $0 = Loaded(payload: payload, experiments: payload.experiments, etag: stored.etag) }
+        }
+    }
+
+    public var experiments: [Experiment] {
+        loaded.current.experiments.sorted { $0.name < $1.name }
+    }
+
+    public func activeVariants() throws -> [ActiveVariant] {
+        let current = loaded.current
+        guard let latest = current.payload else { return [] }
+        let stabilized = try store.stabilization(source: name) != nil
+        var evaluated = latest
+        if stabilized {
+            guard let stored = try store.payload(source: stabilizedKey),
+                  let frozen = try? GrowthBookPayload(stored.data, decrypt: decrypt) else { return [] }
+            evaluated = frozen
+        }
+        var evaluator = GrowthBookEvaluator(context: GrowthBookContext(
+            attributes: attributes, features: evaluated.featureMap, savedGroups: evaluated.savedGroups))
+        var chosen: [String: Int] = [:]
+        for member in evaluated.features {
+            let result = evaluator.evaluateFeature(member.key)
+            guard result.source == .experiment, let experiment = result.experiment?["key"]?.stringValue,
+                  let outcome = result.experimentResult, outcome.inExperiment else { continue }
+            if chosen[experiment] == nil { chosen[experiment] = outcome.variationId }
+        }
+        let definitions = evaluated.experiments
+        let latestDefinitions = Dictionary(latest.experiments.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        return definitions.compactMap { experiment -> ActiveVariant? in
+            guard let index = chosen[experiment.name], index < experiment.variants.count else { return nil }
+            var variant = experiment.variants[index]
+            var served = experiment
+            if stabilized, let fresh = latestDefinitions[experiment.name], index < fresh.variants.count {
+                // Keys listed in __Override_<experiment> follow updates even when stabilized.
+                for key in overrideKeys(for: experiment.name, in: latest) where fresh.keys.contains(key) {
+                    variant.assignments[key] = fresh.variants[index].assignments[key]
+                }
+                served.variants[index] = variant
+            }
+            return ActiveVariant(source: name, experiment: served, variant: variant, basis: .hashed)
+        }
+    }
+
+    /// The keys of `__Override_<experiment>`'s default value (a JSON array, or its text).
+    private func overrideKeys(for experiment: String, in payload: GrowthBookPayload) -> [String] {
+        guard let value = payload.featureMap["__Override_\(experiment)"]?["defaultValue"] else { return [] }
+        let list: JSONValue? = value.stringValue.flatMap { try? JSONValue.parse($0) } ?? value
+        return list?.elements?.compactMap(\.stringValue) ?? []
+    }
+
+    public func update() async throws {
+        let etag = loaded.current.etag
+        switch try await fetcher.fetch(etag: etag) {
+        case .notModified:
+            return
+        case .payload(let data, let newTag):
+            let payload = try GrowthBookPayload(data, decrypt: decrypt)
+            try store.setPayload(StoredPayload(data: data, etag: newTag, fetchedAt: clock.now()), source: name)
+            loaded.withLock { $0 = Loaded(payload: payload, experiments: payload.experiments, etag: newTag) }
+        }
+    }
+
+    public func stabilize() throws {
+        if try store.stabilization(source: name) == nil, let stored = try store.payload(source: name) {
+            try store.setPayload(stored, source: stabilizedKey)
+        }
+        try store.stabilize(source: name, at: clock.now())
+    }
+
+    public func stabilization() throws -> Date? {
+        try store.stabilization(source: name)
+    }
+
+    /// How many features and experiment rules the current payload has.
+    public var counts: (features: Int, experiments: Int) {
+        let current = loaded.current
+        return (current.payload?.features.count ?? 0, current.experiments.count)
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// Gets a remote source's payload, revalidating with the last ETag.
+public protocol PayloadFetcher: Sendable {
+    func fetch(etag: String?) async throws -> PayloadResponse
+}
+
+/// What a payload fetch brought.
+public enum PayloadResponse: Sendable, Equatable {
+    /// A payload, and its ETag if the server sent one.
+    case payload(Data, etag: String?)
+    /// The server's copy has not changed (HTTP 304).
+    case notModified
+}
+
+/// Any plain ``Fetcher`` (a file, memory) as a payload fetcher: no ETags.
+public struct PlainPayloadFetcher: PayloadFetcher {
+    public let fetcher: any Fetcher
+
+    public init(_ fetcher: any Fetcher) {
+        self.fetcher = fetcher
+    }
+
+    public func fetch(etag: String?) async throws -> PayloadResponse {
+        .payload(try await fetcher.fetch(), etag: nil)
+    }
+}

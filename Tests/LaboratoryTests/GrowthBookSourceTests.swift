@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+@testable import Laboratory
+
+/// The GrowthBook remote source on payloads served from memory.
+@Suite struct GrowthBookSourceTests {
+    /// A payload with one experiment over two features, a force rule, and an override list.
+    private func payload(buttonBlue: String = "blue", newExperiment: Bool = false, overrides: [String] = []) -> Data {
+        var features = """
+            "buttonColor": {"defaultValue": "red", "rules": [
+              {"key": "checkout-test", "variations": ["red", "\(buttonBlue)"], "weights": [0.5, 0.5],
+               "meta": [{"key": "0", "name": "Control"}, {"key": "1", "name": "Blue"}], "coverage": 1}]},
+            "buttonSize": {"defaultValue": 10, "rules": [
+              {"key": "checkout-test", "variations": [10, 14], "meta": [{"key": "0", "name": "Control"}, {"key": "1", "name": "Blue"}]}]},
+            "banner": {"defaultValue": false, "rules": [{"force": true}]}
+            """
+        if newExperiment {
+            features += #", "late": {"defaultValue": 0, "rules": [{"key": "late-test", "variations": [0, 1]}]}"#
+        }
+        if !overrides.isEmpty {
+            let list = overrides.map { "\"\($0)\"" }.joined(separator: ",")
+            features += #", "__Override_checkout-test": {"defaultValue": [\#(list)]}"#
+        }
+        return Data("{\"features\": {\(features)}}".utf8)
+    }
+
+    private func source(_ fetcher: InMemoryFetcher, store: InMemoryStateStore = InMemoryStateStore(), id: String = "device-1") throws -> GrowthBookSource {
+        let device = try store.device(candidate: Device(id: id, token: ActiveExperimentsToken(0.5)))
+        return GrowthBookSource(store: store, device: device, fetcher: PlainPayloadFetcher(fetcher))
+    }
+
+    @Test func experimentRulesBecomeExperimentsAcrossFeatures() async throws {
+        let fetcher = InMemoryFetcher(payload())
+        let source = try source(fetcher)
+        #expect(source.experiments.isEmpty)  // nothing fetched yet: baselines
+        try await source.update()
+        let experiment = try #require(source.experiments.first)
+        #expect(source.experiments.map(\.name) == ["checkout-test"])
+        #expect(experiment.keys == ["buttonColor", "buttonSize"])
+        #expect(experiment.variants.map(\.name) == ["Control", "Blue"])
+        #expect(experiment.variants[1].assignments == ["buttonColor": "blue", "buttonSize": 14])
+        #expect(experiment.baseline == "Control")
+    }
+
+    @Test func activeExactlyWhereGrowthBookPutsTheDevice() async throws {
+        let fetcher = InMemoryFetcher(payload())
+        var seen: Set<String> = []
+        for index in 0..<40 {
+            let source = try source(fetcher, id: "device-\(index)")
+            try await source.update()
+            let active = try #require(try source.activeVariants().first)
+            // The same device through GrowthBook's own evaluator.
+            var evaluator = GrowthBookEvaluator(context: GrowthBookContext(
+                attributes: .object([.init("id", .string("device-\(index)"))]),
+                features: try GrowthBookPayload(payload(), decrypt: nil).featureMap))
+            let expected = evaluator.evaluateFeature("buttonColor").experimentResult?.variationId
+            #expect(active.experiment.variants.firstIndex(of: active.variant) == expected)
+            seen.insert(active.variant.name)
+        }
+        #expect(seen == ["Control", "Blue"])
+    }
+
+    @Test func aBadFetchKeepsTheLastGoodPayloadAndANewStartServesIt() async throws {
+        let store = InMemoryStateStore()
+        let fetcher = InMemoryFetcher(payload())
+        let first = try source(fetcher, store: store)
+        try await first.update()
+        let before = try first.activeVariants()
+        fetcher.serve(Data("{ not json".utf8))
+        await #expect(throws: GrowthBookPayload.Invalid.self) { try await first.update() }
+        #expect(try first.activeVariants() == before)
+        fetcher.fail(with: URLError(.notConnectedToInternet))
+        // A new process with no network serves the stored payload at once.
+        let restarted = try source(fetcher, store: store)
+        #expect(try restarted.activeVariants() == before)
+    }
+
+    @Test func stabilizationFreezesAssignmentsButOverrideKeysFollow() async throws {
+        let store = InMemoryStateStore()
+        let fetcher = InMemoryFetcher(payload())
+        // A device in the Blue variation (found by searching ids).
+        var blueSource: GrowthBookSource?
+        for index in 0..<40 where blueSource == nil {
+            let candidate = try source(fetcher, store: InMemoryStateStore(), id: "d\(index)")
+            try await candidate.update()
+            if try candidate.activeVariants().first?.variant.name == "Blue" { blueSource = candidate }
+        }
+        let source = try #require(blueSource)
+        try source.stabilize()
+        fetcher.serve(payload(buttonBlue: "navy", newExperiment: true))
+        try await source.update()
+        var active = try source.activeVariants()
+        #expect(active.map(\.experiment.name) == ["checkout-test"])  // late-test is not exposed
+        #expect(active[0].variant.assignments["buttonColor"] == "blue")  // frozen
+        fetcher.serve(payload(buttonBlue: "navy", overrides: ["buttonColor"]))
+        try await source.update()
+        active = try source.activeVariants()
+        #expect(active[0].variant.assignments["buttonColor"] == "navy")  // follows: listed in __Override_
+        #expect(active[0].variant.assignments["buttonSize"] == 14)
+        _ = store
+    }
+
+    @Test func encryptedPayloadsNeedTheKey() throws {
+        let encrypted = Data(#"{"encryptedFeatures": "abc.def"}"#.utf8)
+        #expect(throws: GrowthBookPayload.Invalid.self) { try GrowthBookPayload(encrypted, decrypt: nil) }
+        let plain = try GrowthBookPayload(encrypted) { _ in #"{"f": {"defaultValue": 1}}"# }
+        #expect(plain.features.map(\.key) == ["f"])
+    }
+}

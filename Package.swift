@@ -38,6 +38,7 @@ let package = Package(
             dependencies: [
                 "Laboratory",
                 "LaboratorySQLite",
+                "LaboratoryRemote",
                 "LaboratoryConsole",
                 "ConsoleCurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -22,9 +22,11 @@ public struct LocalLaboratory: Sendable {
     ///
     /// - Parameter userID: the logged-in user, for user-level experiments
     ///   (change it later with ``LocalSource/setUserID(_:)`` on each of ``locals``).
+    /// - Parameter remotes: builds remote sources (GrowthBook) over the same state and device.
     public init(
         catalogs: [(path: String, catalog: Catalog)], statePath: String, userID: String? = nil,
-        random: any RandomSource = SystemRandomSource(), clock: any Clock = SystemClock()
+        random: any RandomSource = SystemRandomSource(), clock: any Clock = SystemClock(),
+        remotes: (SQLiteStateStore, Device) -> [any ExperimentSource] = { _, _ in [] }
     ) throws {
         store = try SQLiteStateStore(path: statePath)
         device = try store.device(candidate: Device(id: UUID().uuidString.lowercased(), token: .draw(using: random)))
@@ -34,7 +36,7 @@ public struct LocalLaboratory: Sendable {
                 catalog: catalog, store: store, device: device, random: random, clock: clock,
                 fetcher: FileFetcher(path: path), file: path, userID: userID)
         }
-        debug = DebugSource(sources: locals, store: store)
+        debug = DebugSource(sources: locals + remotes(store, device), store: store)
         manager = AssignmentsManager(sources: [debug], store: store, events: store, device: device, clock: clock)
     }
 

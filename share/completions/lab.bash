@@ -188,7 +188,7 @@ _lab_console() {
     repeating_flags=()
     non_repeating_flags=(-h --help)
     repeating_options=(--catalog --attribute)
-    non_repeating_options=(--state)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key --refresh-interval)
     __lab_offer_flags_options 0
 
     # Offer option value completions
@@ -199,7 +199,19 @@ _lab_console() {
     '--state')
         return
         ;;
+    '--growthbook')
+        return
+        ;;
+    '--client-key')
+        return
+        ;;
+    '--decryption-key')
+        return
+        ;;
     '--attribute')
+        return
+        ;;
+    '--refresh-interval')
         return
         ;;
     esac
@@ -209,7 +221,7 @@ _lab_assignments() {
     repeating_flags=()
     non_repeating_flags=(--json -h --help)
     repeating_options=(--catalog --attribute)
-    non_repeating_options=(--state)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key)
     __lab_offer_flags_options 0
 
     # Offer option value completions
@@ -218,6 +230,15 @@ _lab_assignments() {
         return
         ;;
     '--state')
+        return
+        ;;
+    '--growthbook')
+        return
+        ;;
+    '--client-key')
+        return
+        ;;
+    '--decryption-key')
         return
         ;;
     '--attribute')
@@ -230,7 +251,7 @@ _lab_experiments() {
     repeating_flags=()
     non_repeating_flags=(--json -h --help)
     repeating_options=(--catalog --attribute)
-    non_repeating_options=(--state)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key)
     __lab_offer_flags_options 0
 
     # Offer option value completions
@@ -239,6 +260,15 @@ _lab_experiments() {
         return
         ;;
     '--state')
+        return
+        ;;
+    '--growthbook')
+        return
+        ;;
+    '--client-key')
+        return
+        ;;
+    '--decryption-key')
         return
         ;;
     '--attribute')
@@ -251,7 +281,7 @@ _lab_explain() {
     repeating_flags=()
     non_repeating_flags=(--json -h --help)
     repeating_options=(--catalog --attribute)
-    non_repeating_options=(--state --source)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key --source)
     __lab_offer_flags_options 1
 
     # Offer option value completions
@@ -260,6 +290,15 @@ _lab_explain() {
         return
         ;;
     '--state')
+        return
+        ;;
+    '--growthbook')
+        return
+        ;;
+    '--client-key')
+        return
+        ;;
+    '--decryption-key')
         return
         ;;
     '--attribute')
@@ -275,7 +314,7 @@ _lab_force() {
     repeating_flags=()
     non_repeating_flags=(--json -h --help)
     repeating_options=(--catalog --attribute)
-    non_repeating_options=(--state --source)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key --source)
     __lab_offer_flags_options 2
 
     # Offer option value completions
@@ -284,6 +323,15 @@ _lab_force() {
         return
         ;;
     '--state')
+        return
+        ;;
+    '--growthbook')
+        return
+        ;;
+    '--client-key')
+        return
+        ;;
+    '--decryption-key')
         return
         ;;
     '--attribute')
@@ -299,7 +347,7 @@ _lab_unforce() {
     repeating_flags=()
     non_repeating_flags=(--json -h --help)
     repeating_options=(--catalog --attribute)
-    non_repeating_options=(--state --source)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key --source)
     __lab_offer_flags_options 1
 
     # Offer option value completions
@@ -308,6 +356,15 @@ _lab_unforce() {
         return
         ;;
     '--state')
+        return
+        ;;
+    '--growthbook')
+        return
+        ;;
+    '--client-key')
+        return
+        ;;
+    '--decryption-key')
         return
         ;;
     '--attribute')
@@ -323,7 +380,7 @@ _lab_reset() {
     repeating_flags=()
     non_repeating_flags=(--json -h --help)
     repeating_options=(--catalog --attribute)
-    non_repeating_options=(--state --source)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key --source)
     __lab_offer_flags_options 0
 
     # Offer option value completions
@@ -332,6 +389,15 @@ _lab_reset() {
         return
         ;;
     '--state')
+        return
+        ;;
+    '--growthbook')
+        return
+        ;;
+    '--client-key')
+        return
+        ;;
+    '--decryption-key')
         return
         ;;
     '--attribute')
@@ -347,7 +413,7 @@ _lab_update() {
     repeating_flags=()
     non_repeating_flags=(--json -h --help)
     repeating_options=(--catalog --attribute)
-    non_repeating_options=(--state)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key)
     __lab_offer_flags_options 0
 
     # Offer option value completions
@@ -356,6 +422,15 @@ _lab_update() {
         return
         ;;
     '--state')
+        return
+        ;;
+    '--growthbook')
+        return
+        ;;
+    '--client-key')
+        return
+        ;;
+    '--decryption-key')
         return
         ;;
     '--attribute')
@@ -368,7 +443,7 @@ _lab_stabilize() {
     repeating_flags=()
     non_repeating_flags=(--json -h --help)
     repeating_options=(--catalog --attribute)
-    non_repeating_options=(--state)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key)
     __lab_offer_flags_options 0
 
     # Offer option value completions
@@ -377,6 +452,15 @@ _lab_stabilize() {
         return
         ;;
     '--state')
+        return
+        ;;
+    '--growthbook')
+        return
+        ;;
+    '--client-key')
+        return
+        ;;
+    '--decryption-key')
         return
         ;;
     '--attribute')
@@ -389,7 +473,7 @@ _lab_report() {
     repeating_flags=()
     non_repeating_flags=(--json -h --help)
     repeating_options=(--catalog --attribute)
-    non_repeating_options=(--state --reason)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key --reason)
     __lab_offer_flags_options 1
 
     # Offer option value completions
@@ -398,6 +482,15 @@ _lab_report() {
         return
         ;;
     '--state')
+        return
+        ;;
+    '--growthbook')
+        return
+        ;;
+    '--client-key')
+        return
+        ;;
+    '--decryption-key')
         return
         ;;
     '--attribute')
@@ -413,7 +506,7 @@ _lab_events() {
     repeating_flags=()
     non_repeating_flags=(--json --follow --summary -h --help)
     repeating_options=(--catalog --attribute --reason --experiment)
-    non_repeating_options=(--state --format --limit --since)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key --format --limit --since)
     __lab_offer_flags_options 0
 
     # Offer option value completions
@@ -422,6 +515,15 @@ _lab_events() {
         return
         ;;
     '--state')
+        return
+        ;;
+    '--growthbook')
+        return
+        ;;
+    '--client-key')
+        return
+        ;;
+    '--decryption-key')
         return
         ;;
     '--attribute')
@@ -473,7 +575,7 @@ _lab_overrides_export() {
     repeating_flags=()
     non_repeating_flags=(-h --help)
     repeating_options=(--catalog --attribute)
-    non_repeating_options=(--state)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key)
     __lab_offer_flags_options 1
 
     # Offer option value completions
@@ -482,6 +584,15 @@ _lab_overrides_export() {
         return
         ;;
     '--state')
+        return
+        ;;
+    '--growthbook')
+        return
+        ;;
+    '--client-key')
+        return
+        ;;
+    '--decryption-key')
         return
         ;;
     '--attribute')
@@ -494,7 +605,7 @@ _lab_overrides_import() {
     repeating_flags=()
     non_repeating_flags=(--replace --json -h --help)
     repeating_options=(--catalog --attribute)
-    non_repeating_options=(--state)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key)
     __lab_offer_flags_options 1
 
     # Offer option value completions
@@ -503,6 +614,15 @@ _lab_overrides_import() {
         return
         ;;
     '--state')
+        return
+        ;;
+    '--growthbook')
+        return
+        ;;
+    '--client-key')
+        return
+        ;;
+    '--decryption-key')
         return
         ;;
     '--attribute')

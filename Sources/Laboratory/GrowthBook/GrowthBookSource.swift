@@ -100,15 +100,20 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
         return list?.elements?.compactMap(\.stringValue) ?? []
     }
 
+    /// Takes a payload read by the caller (a local file at start-up).
+    public func accept(_ data: Data, etag: String? = nil) throws {
+        let payload = try GrowthBookPayload(data, decrypt: decrypt)
+        try store.setPayload(StoredPayload(data: data, etag: etag, fetchedAt: clock.now()), source: name)
+        loaded.withLock { $0 = Loaded(payload: payload, experiments: payload.experiments, etag: etag) }
+    }
+
     public func update() async throws {
         let etag = loaded.current.etag
         switch try await fetcher.fetch(etag: etag) {
         case .notModified:
             return
         case .payload(let data, let newTag):
-            let payload = try GrowthBookPayload(data, decrypt: decrypt)
-            try store.setPayload(StoredPayload(data: data, etag: newTag, fetchedAt: clock.now()), source: name)
-            loaded.withLock { $0 = Loaded(payload: payload, experiments: payload.experiments, etag: newTag) }
+            try accept(data, etag: newTag)
         }
     }
 

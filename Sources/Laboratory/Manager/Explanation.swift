@@ -21,9 +21,10 @@ public struct Explanation: Sendable, Hashable, Codable {
     /// - Parameters:
     ///   - draw: the stored draw of the experiment on this device, if any.
     ///   - time: how times are written.
+    ///   - remote: the experiment comes from a GrowthBook payload, whose rules decide.
     public init(
         entry: DebugEntry, snapshot: AssignmentsSnapshot, device: Device, userID: String?, draw: StoredChoice?,
-        stabilizedAt: Date?, time: (Date) -> String
+        stabilizedAt: Date?, remote: Bool = false, time: (Date) -> String
     ) {
         source = entry.source
         experiment = entry.experiment.name
@@ -31,42 +32,13 @@ public struct Explanation: Sendable, Hashable, Codable {
         func step(_ label: String, _ detail: String) { steps.append(Step(label: label, detail: detail)) }
         let experiment = entry.experiment
 
-        step("experiment", "\(experiment.subject.rawValue)-level, \(experiment.bucketing.rawValue) bucketing, "
-            + (experiment.isResolved ? "resolved" : "running") + ", baseline \(experiment.baseline)")
-        let subject = experiment.subject == .device ? device.id : userID
-        if let winner = experiment.winner {
-            step("resolved", "everyone gets the winner, \(winner), whatever the token, draw or user")
-        } else if let subject {
-            step("subject", experiment.subject == .device ? "this device, \(subject)" : "user \(subject)")
-            if let pinned = experiment.whitelist[subject] {
-                step("whitelist", "\(subject) is pinned to \(pinned), whatever the weights or range")
-            } else {
-                if let range = experiment.activeTokenRange {
-                    let token = experiment.subject == .device ? device.token : HashBucketing.token(forUser: subject)
-                    let inside = range.contains(token)
-                    step("token", String(format: "%@ token %.4f is %@ the range %@", experiment.subject.rawValue,
-                                         token.value, inside ? "inside" : "outside", range.description)
-                        + (inside || draw == nil ? "" : "; the device was already in, so the range change does not apply"))
-                } else {
-                    step("token", "no token range: runs on every \(experiment.subject.rawValue)")
-                }
-                switch experiment.bucketing {
-                case .random:
-                    if let draw {
-                        let still = experiment.variant(named: draw.variant) != nil
-                        step("draw", "drew \(draw.variant) at \(time(draw.madeAt))"
-                            + (still ? "" : ", a variant the catalog no longer has, so the device draws again"))
-                    } else {
-                        step("draw", "no draw on this device")
-                    }
-                case .hash:
-                    let pick = HashBucketing.variant(of: experiment, subject: subject)?.name ?? "nothing"
-                    step("hash", "the hash of \(subject) picks \(pick) (weights "
-                        + experiment.variants.map { "\($0.name) \(AssignmentValue.number($0.weight))" }.joined(separator: ", ") + ")")
-                }
-            }
+        if remote {
+            step("experiment", "a GrowthBook experiment rule, baseline \(experiment.baseline)")
+            step("growthbook", "GrowthBook's rules decide (targeting, coverage, namespace, hash of id \(device.id))")
         } else {
-            step("subject", "nobody is logged in, so this user-level experiment is inactive")
+            step("experiment", "\(experiment.subject.rawValue)-level, \(experiment.bucketing.rawValue) bucketing, "
+                + (experiment.isResolved ? "resolved" : "running") + ", baseline \(experiment.baseline)")
+            steps += Self.localSteps(experiment, device: device, userID: userID, draw: draw, time: time)
         }
         if let stabilizedAt {
             step("stabilized", "since \(time(stabilizedAt)): nothing new is drawn and no new experiment is exposed")
@@ -108,4 +80,49 @@ public struct Explanation: Sendable, Hashable, Codable {
         }
         self.steps = steps
     }
+
+    /// How a local source decides: resolution, subject, whitelist, token, draw or hash.
+    private static func localSteps(
+        _ experiment: Experiment, device: Device, userID: String?, draw: StoredChoice?, time: (Date) -> String
+    ) -> [Step] {
+        var steps: [Step] = []
+        func step(_ label: String, _ detail: String) { steps.append(Step(label: label, detail: detail)) }
+        let subject = experiment.subject == .device ? device.id : userID
+        if let winner = experiment.winner {
+            step("resolved", "everyone gets the winner, \(winner), whatever the token, draw or user")
+        } else if let subject {
+            step("subject", experiment.subject == .device ? "this device, \(subject)" : "user \(subject)")
+            if let pinned = experiment.whitelist[subject] {
+                step("whitelist", "\(subject) is pinned to \(pinned), whatever the weights or range")
+            } else {
+                if let range = experiment.activeTokenRange {
+                    let token = experiment.subject == .device ? device.token : HashBucketing.token(forUser: subject)
+                    let inside = range.contains(token)
+                    step("token", String(format: "%@ token %.4f is %@ the range %@", experiment.subject.rawValue,
+                                         token.value, inside ? "inside" : "outside", range.description)
+                        + (inside || draw == nil ? "" : "; the device was already in, so the range change does not apply"))
+                } else {
+                    step("token", "no token range: runs on every \(experiment.subject.rawValue)")
+                }
+                switch experiment.bucketing {
+                case .random:
+                    if let draw {
+                        let still = experiment.variant(named: draw.variant) != nil
+                        step("draw", "drew \(draw.variant) at \(time(draw.madeAt))"
+                            + (still ? "" : ", a variant the catalog no longer has, so the device draws again"))
+                    } else {
+                        step("draw", "no draw on this device")
+                    }
+                case .hash:
+                    let pick = HashBucketing.variant(of: experiment, subject: subject)?.name ?? "nothing"
+                    step("hash", "the hash of \(subject) picks \(pick) (weights "
+                        + experiment.variants.map { "\($0.name) \(AssignmentValue.number($0.weight))" }.joined(separator: ", ") + ")")
+                }
+            }
+        } else {
+            step("subject", "nobody is logged in, so this user-level experiment is inactive")
+        }
+        return steps
+    }
+
 }

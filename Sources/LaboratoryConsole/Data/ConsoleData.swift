@@ -10,12 +10,15 @@ public struct ConsoleData: Sendable, Equatable {
         public var status: SourceStatus
         public var stabilizedAt: Date?
         public var experimentCount: Int
+        /// Whether a GrowthBook payload, rather than a catalog, defines its experiments.
+        public var isRemote: Bool
 
-        public init(name: String, status: SourceStatus, stabilizedAt: Date?, experimentCount: Int) {
+        public init(name: String, status: SourceStatus, stabilizedAt: Date?, experimentCount: Int, isRemote: Bool = false) {
             self.name = name
             self.status = status
             self.stabilizedAt = stabilizedAt
             self.experimentCount = experimentCount
+            self.isRemote = isRemote
         }
     }
 

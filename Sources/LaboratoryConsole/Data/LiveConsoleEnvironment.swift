@@ -42,7 +42,8 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
         let sources = try debug.sources.map { source in
             ConsoleData.SourceInfo(
                 name: source.name, status: statuses[source.name] ?? .idle,
-                stabilizedAt: try source.stabilization(), experimentCount: source.experiments.count)
+                stabilizedAt: try source.stabilization(), experimentCount: source.experiments.count,
+                isRemote: source is GrowthBookSource)
         }
         var draws: [String: [String: StoredChoice]] = [:]
         for source in debug.sources {

@@ -50,6 +50,7 @@ enum DetailPane {
             entry: entry, snapshot: data.snapshot, device: data.device, userID: data.userID,
             draw: data.draws[entry.source]?[experiment.name],
             stabilizedAt: data.sources.first { $0.name == entry.source }?.stabilizedAt,
+            remote: data.sources.first { $0.name == entry.source }?.isRemote ?? false,
             time: { TimeText.clock($0, timeZone: state.timeZone) })
         for step in explanation.steps where step.label != "experiment" && step.label != "subject" {
             let role: CellStyle.Role = switch step.label {

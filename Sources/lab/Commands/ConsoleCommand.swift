@@ -11,6 +11,11 @@ struct ConsoleCommand: ParsableCommand {
         discussion: "Press ? inside for the keys. Honours NO_COLOR.")
 
     @OptionGroup var global: GlobalOptions
+    @Option(help: "Seconds between fetches of a --growthbook URL.") var refreshInterval: Int = 30
+
+    func validate() throws {
+        guard refreshInterval > 0 else { throw ValidationError("--refresh-interval must be positive") }
+    }
 
     func run() throws {
         let session = try LabSession.open(global)
@@ -26,6 +31,20 @@ struct ConsoleCommand: ParsableCommand {
             throw ExitCode.failure
         }
         defer { terminal.close() }
+        // A remote payload is fetched in the background, at once and then on an
+        // interval; the screen shows the last good one meanwhile.
+        let refresher = global.growthbook.map { target -> Task<Void, Never> in
+            let (manager, interval) = (session.manager, refreshInterval)
+            let remote = target.hasPrefix("http://") || target.hasPrefix("https://")
+            return Task.detached {
+                guard remote else { return }
+                while !Task.isCancelled {
+                    await manager.update()
+                    try? await Task.sleep(for: .seconds(interval))
+                }
+            }
+        }
+        defer { refresher?.cancel() }
         ConsoleRunner(terminal: terminal, environment: environment).run()
     }
 }

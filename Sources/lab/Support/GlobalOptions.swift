@@ -14,6 +14,18 @@ struct GlobalOptions: ParsableArguments {
     var state: String?
 
     @Option(
+        help: ArgumentHelp(
+            "A GrowthBook payload: an API host (with --client-key), a features URL, or a JSON file.",
+            valueName: "url|path"))
+    var growthbook: String?
+
+    @Option(help: ArgumentHelp("The GrowthBook client key, when --growthbook is an API host.", valueName: "key"))
+    var clientKey: String?
+
+    @Option(help: ArgumentHelp("The key that decrypts an encrypted GrowthBook payload (base64).", valueName: "key"))
+    var decryptionKey: String?
+
+    @Option(
         name: .customLong("attribute"),
         help: ArgumentHelp(
             "An attribute of this user or device, key=value (repeatable); userId logs a user in for user-level experiments.",

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Laboratory
+import LaboratoryRemote
 import LaboratorySQLite
 
 /// Everything a command works on: catalogs, state file, sources and manager,
@@ -21,10 +22,27 @@ struct LabSession {
     /// the state file is touched.
     static func open(_ options: GlobalOptions) throws -> LabSession {
         let catalogs = try loadCatalogs(options)
+        let remote = try RemoteOption(options)
         let laboratory = try reportingStateErrors {
             try LocalLaboratory(
                 catalogs: catalogs.map { (path: $0.0, catalog: $0.1) }, statePath: options.statePath,
-                userID: options.attributes["userId"])
+                userID: options.attributes["userId"],
+                remotes: { store, device in remote?.sources(store: store, device: device, options: options) ?? [] })
+        }
+        // A payload file is local: read it now, as a catalog is.
+        if let remote, let file = remote.file, let source = laboratory.debug.sources.last as? GrowthBookSource {
+            do {
+                try source.accept(try Data(contentsOf: URL(fileURLWithPath: file)))
+            } catch let error as GrowthBookPayload.Invalid {
+                printError("\(file): \(error)")
+                throw ExitCode(ExitStatus.dataError)
+            } catch let error as SQLiteStoreError {
+                printError(error.description)
+                throw ExitCode(ExitStatus.ioError)
+            } catch {
+                printError("\(file): cannot read the file: \(error.localizedDescription)")
+                throw ExitCode(ExitStatus.noInput)
+            }
         }
         let stored = try reportingStateErrors { try laboratory.store.attributeOverrides() }
         let attributes = stored.merging(options.attributes) { _, given in given }
@@ -36,7 +54,7 @@ struct LabSession {
 
     /// The catalog files named on the command line, or the demo catalog.
     static func catalogPaths(_ options: GlobalOptions) throws -> [String] {
-        if !options.catalogs.isEmpty { return options.catalogs }
+        if !options.catalogs.isEmpty || options.growthbook != nil { return options.catalogs }
         guard let demo = DemoCatalog.locate() else {
             printError("no --catalog given and the demo catalog (\(DemoCatalog.relativePath)) was not found")
             throw ExitCode(ExitStatus.noInput)
@@ -92,5 +110,36 @@ struct LabSession {
     /// Runs `body` with state-file and debug-source errors reported.
     func run<T>(_ body: () throws -> T) throws -> T {
         try Self.reportingStateErrors(body)
+    }
+}
+
+/// What `--growthbook` names: a file read at start-up, or a URL fetched on update.
+struct RemoteOption {
+    /// The GrowthBook source over this payload.
+    func sources(store: SQLiteStateStore, device: Device, options: GlobalOptions) -> [any ExperimentSource] {
+        var decrypt: (@Sendable (String) throws -> String)?
+        if let key = options.decryptionKey {
+            decrypt = { encrypted in try PayloadDecryption.decrypt(encrypted, key: key) }
+        }
+        let source = GrowthBookSource(
+            store: store, device: device, attributes: options.attributes, fetcher: fetcher, decrypt: decrypt)
+        return [source]
+    }
+
+    let fetcher: any PayloadFetcher
+    /// The payload file, when it is one.
+    let file: String?
+
+    init?(_ options: GlobalOptions) throws {
+        guard let target = options.growthbook else { return nil }
+        if target.hasPrefix("http://") || target.hasPrefix("https://") {
+            guard var url = URL(string: target) else { throw ValidationError("--growthbook: not a URL: \(target)") }
+            if let key = options.clientKey { url = HTTPPayloadFetcher.featuresURL(host: url, clientKey: key) }
+            fetcher = HTTPPayloadFetcher(url: url)
+            file = nil
+        } else {
+            fetcher = PlainPayloadFetcher(FileFetcher(path: target))
+            file = target
+        }
     }
 }

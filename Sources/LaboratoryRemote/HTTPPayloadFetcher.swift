@@ -1,0 +1,148 @@
+import Foundation
+import Laboratory
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Fetches a GrowthBook payload over HTTP: `If-None-Match` with the last ETag,
+/// a 5 s connect (idle) and 15 s whole-request timeout, an 8 MiB body cap
+/// enforced while the body streams in, and at most 5 redirects.
+public struct HTTPPayloadFetcher: PayloadFetcher {
+    public var url: URL
+    public var idleTimeout: TimeInterval
+    public var requestTimeout: TimeInterval
+    public var maximumBytes: Int
+    public var maximumRedirects: Int
+
+    /// Why a fetch failed, in words for the status line.
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    public init(
+        url: URL, idleTimeout: TimeInterval = 5, requestTimeout: TimeInterval = 15, maximumBytes: Int = 8 << 20,
+        maximumRedirects: Int = 5
+    ) {
+        self.url = url
+        self.idleTimeout = idleTimeout
+        self.requestTimeout = requestTimeout
+        self.maximumBytes = maximumBytes
+        self.maximumRedirects = maximumRedirects
+    }
+
+    /// The features endpoint for a client key: `<host>/api/features/<clientKey>`.
+    public static func featuresURL(host: URL, clientKey: String) -> URL {
+        host.appendingPathComponent("api").appendingPathComponent("features").appendingPathComponent(clientKey)
+    }
+
+    public func fetch(etag: String?) async throws -> PayloadResponse {
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: idleTimeout)
+        if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = idleTimeout
+        configuration.timeoutIntervalForResource = requestTimeout
+        let collector = BodyCollector(maximumBytes: maximumBytes, maximumRedirects: maximumRedirects)
+        let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
+        defer { session.invalidateAndCancel() }
+        let (response, body) = try await collector.run(session.dataTask(with: request))
+        switch response.statusCode {
+        case 304:
+            return .notModified
+        case 200..<300:
+            return .payload(body, etag: response.value(forHTTPHeaderField: "ETag"))
+        default:
+            throw Failure(description: "HTTP \(response.statusCode) from \(url.absoluteString)")
+        }
+    }
+}
+
+/// Gathers a response body, cancelling once it passes the cap.
+private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let maximumBytes: Int
+    private let maximumRedirects: Int
+    // Touched on the session's delegate queue and under `lock`.
+    private let lock = NSLock()
+    private var body = Data()
+    private var response: HTTPURLResponse?
+    private var redirects = 0
+    private var failure: String?
+    private var continuation: CheckedContinuation<(HTTPURLResponse, Data), any Error>?
+
+    init(maximumBytes: Int, maximumRedirects: Int) {
+        self.maximumBytes = maximumBytes
+        self.maximumRedirects = maximumRedirects
+    }
+
+    func run(_ task: URLSessionDataTask) async throws -> (HTTPURLResponse, Data) {
+        try await withCheckedThrowingContinuation { continuation in
+            lock.lock()
+            self.continuation = continuation
+            lock.unlock()
+            task.resume()
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        lock.lock()
+        self.response = response as? HTTPURLResponse
+        let tooLarge = response.expectedContentLength > Int64(maximumBytes)
+        if tooLarge { failure = "the payload is larger than \(maximumBytes / (1 << 20)) MiB" }
+        lock.unlock()
+        completionHandler(tooLarge ? .cancel : .allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        lock.lock()
+        body.append(data)
+        let tooLarge = body.count > maximumBytes
+        if tooLarge { failure = "the payload is larger than \(maximumBytes / (1 << 20)) MiB" }
+        lock.unlock()
+        if tooLarge { dataTask.cancel() }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        lock.lock()
+        redirects += 1
+        let allowed = redirects <= maximumRedirects
+        if !allowed { failure = "more than \(maximumRedirects) redirects" }
+        lock.unlock()
+        completionHandler(allowed ? request : nil)
+        if !allowed { task.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        lock.lock()
+        let continuation = self.continuation
+        self.continuation = nil
+        let outcome: Result<(HTTPURLResponse, Data), any Error>
+        if let failure {
+            outcome = .failure(HTTPPayloadFetcher.Failure(description: failure))
+        } else if let error {
+            outcome = .failure(HTTPPayloadFetcher.Failure(description: Self.describe(error)))
+        } else if let response {
+            outcome = .success((response, body))
+        } else {
+            outcome = .failure(HTTPPayloadFetcher.Failure(description: "no HTTP response"))
+        }
+        lock.unlock()
+        continuation?.resume(with: outcome)
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? URLError {
+            switch error.code {
+            case .timedOut: return "the server did not answer in time"
+            case .cannotConnectToHost, .cannotFindHost: return "cannot reach the server"
+            case .networkConnectionLost: return "the connection closed before the payload was complete"
+            default: return error.localizedDescription
+            }
+        }
+        return error.localizedDescription
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Laboratory
+import Testing
+@testable import LaboratoryRemote
+
+/// The HTTP fetcher and the GrowthBook source against a real server on
+/// 127.0.0.1 that answers well, badly, or not at all.
+@Suite struct HTTPPayloadFetcherTests {
+    static let payload = Data(#"{"features": {"color": {"defaultValue": "red", "rules": [{"key": "color-test", "variations": ["red", "blue"]}]}}}"#.utf8)
+
+    private func source(_ url: URL, store: InMemoryStateStore, idleTimeout: TimeInterval = 5) throws -> GrowthBookSource {
+        let device = try store.device(candidate: Device(id: "device-1", token: ActiveExperimentsToken(0.5)))
+        return GrowthBookSource(store: store, device: device, fetcher: HTTPPayloadFetcher(url: url, idleTimeout: idleTimeout, requestTimeout: 3))
+    }
+
+    @Test func fetchesRevalidatesWithTheETagAndKeepsThePayload() async throws {
+        let server = try TestHTTPServer { head in
+            head.contains("If-None-Match: \"v1\"")
+                ? .response(status: 304, headers: [:], body: Data())
+                : .response(status: 200, headers: ["ETag": "\"v1\""], body: Self.payload)
+        }
+        defer { server.stop() }
+        let fetcher = HTTPPayloadFetcher(url: server.url)
+        #expect(try await fetcher.fetch(etag: nil) == .payload(Self.payload, etag: "\"v1\""))
+        #expect(try await fetcher.fetch(etag: "\"v1\"") == .notModified)
+
+        let store = InMemoryStateStore()
+        let source = try source(server.url, store: store)
+        try await source.update()
+        try await source.update()  // 304: nothing changes
+        #expect(source.experiments.map(\.name) == ["color-test"])
+        #expect(try store.payload(source: "GrowthBook")?.etag == "\"v1\"")
+    }
+
+    @Test(arguments: [
+        ("500", TestHTTPServer.Reply.response(status: 500, headers: [:], body: Data("oops".utf8)), "HTTP 500"),
+        ("404", .response(status: 404, headers: [:], body: Data()), "HTTP 404"),
+        ("invalid JSON", .response(status: 200, headers: [:], body: Data("{ nope".utf8)), "malformed payload JSON"),
+        ("invalid UTF-8", .response(status: 200, headers: [:], body: Data([0xFF, 0xFE, 0x7B])), "not UTF-8"),
+        ("closed mid-body", .truncated(declared: 5000, sent: Data("{\"features\":".utf8)), "closed"),
+        ("hangs", .hang, "did not answer in time"),
+        ("50 MiB", .response(status: 200, headers: [:], body: Data(count: 50 << 20)), "larger than 8 MiB"),
+    ])
+    func aBadServerLeavesTheLastGoodPayload(name: String, reply: TestHTTPServer.Reply, reason: String) async throws {
+        let good = try TestHTTPServer { _ in .response(status: 200, headers: [:], body: Self.payload) }
+        defer { good.stop() }
+        let store = InMemoryStateStore()
+        try await source(good.url, store: store).update()
+        let before = try store.payload(source: "GrowthBook")
+
+        let bad = try TestHTTPServer { _ in reply }
+        defer { bad.stop() }
+        let source = try source(bad.url, store: store, idleTimeout: 1)
+        let active = try source.activeVariants()
+        do {
+            try await source.update()
+            Issue.record("\(name): expected the fetch to fail")
+        } catch {
+            #expect(String(describing: error).contains(reason), "\(name): \(error)")
+        }
+        #expect(try source.activeVariants() == active)
+        #expect(try store.payload(source: "GrowthBook") == before)
+    }
+}
+
+extension TestHTTPServer.Reply: @unchecked Sendable {}

@@ -1,0 +1,94 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A one-thread HTTP/1.1 server on 127.0.0.1 for fault tests: each
+/// connection's request goes to `respond`, which writes whatever it likes,
+/// including nothing at all or half a body.
+final class TestHTTPServer: @unchecked Sendable {
+    /// What the server does with one request.
+    enum Reply {
+        case response(status: Int, headers: [String: String], body: Data)
+        /// Headers promising `declared` bytes, then `sent` of them, then close.
+        case truncated(declared: Int, sent: Data)
+        /// Say nothing until the client gives up.
+        case hang
+    }
+
+    let port: UInt16
+    private let socket: Int32
+    private let respond: @Sendable (_ requestHead: String) -> Reply
+    private var running = true
+
+    init(_ respond: @escaping @Sendable (String) -> Reply) throws {
+        self.respond = respond
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.socket = socket
+        var yes: Int32 = 1
+        setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
+        }
+        guard bound == 0, listen(socket, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
+        withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(socket, $0, &length) }
+        }
+        port = UInt16(bigEndian: address.sin_port)
+        Thread.detachNewThread { [self] in serve() }
+    }
+
+    var url: URL { URL(string: "http://127.0.0.1:\(port)/api/features/test-key")! }
+
+    func stop() {
+        running = false
+        shutdown(socket, Int32(SHUT_RDWR))
+        close(socket)
+    }
+
+    private func serve() {
+        while running {
+            let client = accept(socket, nil, nil)
+            guard client >= 0 else { return }
+            Thread.detachNewThread { [self] in handle(client) }
+        }
+    }
+
+    private func handle(_ client: Int32) {
+        defer { close(client) }
+        var head = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !head.contains("\r\n\r\n".data(using: .utf8)!) {
+            let count = read(client, &buffer, buffer.count)
+            if count <= 0 { return }
+            head.append(contentsOf: buffer[0..<count])
+        }
+        switch respond(String(decoding: head, as: UTF8.self)) {
+        case .response(let status, let headers, let body):
+            var text = "HTTP/1.1 \(status) Status\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
+            for (name, value) in headers { text += "\(name): \(value)\r\n" }
+            write(client, Data((text + "\r\n").utf8) + body)
+        case .truncated(let declared, let sent):
+            write(client, Data("HTTP/1.1 200 OK\r\nContent-Length: \(declared)\r\nConnection: close\r\n\r\n".utf8) + sent)
+        case .hang:
+            Thread.sleep(forTimeInterval: 5)
+        }
+    }
+
+    private func write(_ client: Int32, _ data: Data) {
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(client, bytes.baseAddress! + offset, bytes.count - offset)
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+}

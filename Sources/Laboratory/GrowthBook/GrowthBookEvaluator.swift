@@ -253,7 +253,7 @@ public struct GrowthBookEvaluator: Sendable {
 
     /// Records the user's variation in the document of its hash attribute.
     private mutating func persistStickyBucket(_ experiment: JSONValue, result: ExperimentResult) {
-        let key = "\(result.hashAttribute)||\(JavaScript.string(result.hashValue))"
+        let key = "\(result.hashAttribute)||\(JavaScript.string(result.attributeValue))"
         let stickyKey = Self.stickyKey(
             experiment["key"]?.stringValue ?? "", Int(experiment["bucketVersion"]?.numberValue ?? 0))
         var assignments = stickyBucketDocs?[key]?["assignments"]?.members ?? []
@@ -264,7 +264,7 @@ public struct GrowthBookEvaluator: Sendable {
         }
         stickyBucketDocs?[key] = .object([
             .init("attributeName", .string(result.hashAttribute)),
-            .init("attributeValue", .string(JavaScript.string(result.hashValue))),
+            .init("attributeValue", .string(JavaScript.string(result.attributeValue))),
             .init("assignments", .object(assignments)),
         ])
     }
@@ -287,7 +287,7 @@ public struct GrowthBookEvaluator: Sendable {
             key: (metaKey?.isEmpty == false ? metaKey : nil) ?? String(index), featureId: featureId,
             inExperiment: inExperiment, hashUsed: hashUsed, variationId: index,
             value: variations.isEmpty ? .null : variations[index], hashAttribute: attribute,
-            hashValue: hashValue ?? .string(""), stickyBucketUsed: sticky, bucket: bucket,
+            attributeValue: hashValue ?? .string(""), stickyBucketUsed: sticky, bucket: bucket,
             name: meta?["name"]?.stringValue, passthrough: meta?["passthrough"]?.boolValue)
     }
 

@@ -51,7 +51,7 @@ public struct GrowthBookPayload: Sendable {
     }
 
     /// The feature definitions as an evaluation context wants them.
-    var featureMap: [String: JSONValue] {
+    public var featureMap: [String: JSONValue] {
         var map: [String: JSONValue] = [:]
         for member in features where map[member.key] == nil { map[member.key] = member.value }
         return map
@@ -61,7 +61,7 @@ public struct GrowthBookPayload: Sendable {
     /// key, variants named by `meta[].name`, `meta[].key` or index, each
     /// assigning every feature that runs the experiment its variation's value,
     /// baseline = variation 0. Rules of one key in several features merge.
-    var experiments: [Experiment] {
+    public var experiments: [Experiment] {
         var order: [String] = []
         var rulesByKey: [String: [(feature: String, rule: JSONValue)]] = [:]
         for member in features {

@@ -7,7 +7,9 @@ public struct ExperimentResult: Sendable, Hashable {
     public var variationId: Int
     public var value: JSONValue
     public var hashAttribute: String
-    public var hashValue: JSONValue
+    /// The hash attribute's value (GrowthBook's `hashValue`; renamed, as
+    /// `hashValue` is `Hashable`'s).
+    public var attributeValue: JSONValue
     public var stickyBucketUsed: Bool
     public var bucket: Double?
     public var name: String?
@@ -21,7 +23,7 @@ public struct ExperimentResult: Sendable, Hashable {
             .init("key", .string(key)), .init("featureId", featureId.map(JSONValue.string) ?? .null),
             .init("inExperiment", .bool(inExperiment)), .init("hashUsed", .bool(hashUsed)),
             .init("variationId", .number(Double(variationId))), .init("value", value),
-            .init("hashAttribute", .string(hashAttribute)), .init("hashValue", hashValue),
+            .init("hashAttribute", .string(hashAttribute)), .init("hashValue", attributeValue),
             .init("stickyBucketUsed", .bool(stickyBucketUsed)),
         ]
         if let bucket { members.append(.init("bucket", .number(bucket))) }

@@ -106,4 +106,24 @@ import Testing
         let plain = try GrowthBookPayload(encrypted) { _ in #"{"f": {"defaultValue": 1}}"# }
         #expect(plain.features.map(\.key) == ["f"])
     }
+
+    @Test func stickyBucketsKeepAVariationWhenWeightsChange() async throws {
+        func payload(_ weights: String) -> Data {
+            Data("""
+                {"features": {"color": {"defaultValue": "red", "rules": [{"key": "sticky-test", "hashAttribute": "id",
+                  "variations": ["red", "blue"], "weights": \(weights), "meta": [{"key": "0"}, {"key": "1"}]}]}}}
+                """.utf8)
+        }
+        let store = InMemoryStateStore()
+        let fetcher = InMemoryFetcher(payload("[0, 1]"))
+        let source = try source(fetcher, store: store)
+        try await source.update()
+        #expect(try source.activeVariants().first?.variant.name == "1")
+        #expect(try store.payload(source: "GrowthBook#sticky") != nil)
+        fetcher.serve(payload("[1, 0]"))
+        try await source.update()
+        // Everyone new would get "0"; this device keeps "1".
+        #expect(try source.activeVariants().first?.variant.name == "1")
+        #expect(source.summary.contains("1 features · 1 experiments · polling"))
+    }
 }

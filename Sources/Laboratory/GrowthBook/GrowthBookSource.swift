@@ -32,6 +32,8 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
 
     /// The key under which the stabilized payload is kept.
     private var stabilizedKey: String { name + "#stabilized" }
+    /// The key under which sticky bucket documents are kept.
+    private var stickyKey: String { name + "#sticky" }
 
     public init(
         name: String = "GrowthBook", store: any StateStore, device: Device, attributes: [String: String] = [:],
@@ -69,12 +71,27 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
         }
         var evaluator = GrowthBookEvaluator(context: GrowthBookContext(
             attributes: attributes, features: evaluated.featureMap, savedGroups: evaluated.savedGroups))
+        // Sticky buckets keep a user's variation when weights or coverage change.
+        let storedSticky = try store.payload(source: stickyKey).flatMap {
+            try? JSONValue.parse(String(decoding: $0.data, as: UTF8.self))
+        }
+        evaluator.loadStickyBuckets(from: storedSticky?.members?.map(\.value) ?? [])
+        let before = evaluator.stickyBucketDocs
         var chosen: [String: Int] = [:]
         for member in evaluated.features {
             let result = evaluator.evaluateFeature(member.key)
             guard result.source == .experiment, let experiment = result.experiment?["key"]?.stringValue,
                   let outcome = result.experimentResult, outcome.inExperiment else { continue }
             if chosen[experiment] == nil { chosen[experiment] = outcome.variationId }
+        }
+        if let docs = evaluator.stickyBucketDocs, docs != before {
+            var all = storedSticky?.members ?? []
+            for (key, document) in docs.sorted(by: { $0.key < $1.key }) {
+                all.removeAll { $0.key == key }
+                all.append(JSONValue.Member(key, document))
+            }
+            let text = JavaScript.stringify(.object(all)) ?? "{}"
+            try store.setPayload(StoredPayload(data: Data(text.utf8), etag: nil, fetchedAt: clock.now()), source: stickyKey)
         }
         let definitions = evaluated.experiments
         let latestDefinitions = Dictionary(latest.experiments.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -128,9 +145,16 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
         try store.stabilization(source: name)
     }
 
-    /// How many features and experiment rules the current payload has.
-    public var counts: (features: Int, experiments: Int) {
+    /// The payload in a line: ETag, features and experiment rules, and how it is fetched.
+    public var summary: String {
         let current = loaded.current
-        return (current.payload?.features.count ?? 0, current.experiments.count)
+        guard let payload = current.payload else { return "no payload yet: the app uses its baselines" }
+        var parts = ["\(payload.features.count) features", "\(current.experiments.count) experiments", "polling"]
+        if let etag = current.etag { parts.insert("etag \(etag)", at: 0) }
+        if let stored = try? store.payload(source: name) {
+            let age = Int(clock.now().timeIntervalSince(stored.fetchedAt))
+            parts.append("last good payload \(age) s old")
+        }
+        return parts.joined(separator: " · ")
     }
 }

@@ -17,7 +17,10 @@ struct UpdateCommand: AsyncParsableCommand {
         if json {
             try JSONOutput.print(UpdateDocument(sources: names.map { .init(name: $0, status: statuses[$0]!) }))
         } else {
-            for name in names { printLine("\(name): \(statuses[name]!.summary)") }
+            for name in names {
+                let remote = session.debug.sources.first { $0.name == name } as? GrowthBookSource
+                printLine("\(name): \(statuses[name]!.summary)" + (remote.map { " · " + $0.summary } ?? ""))
+            }
         }
         if statuses.values.contains(where: { if case .error = $0 { true } else { false } }) { throw ExitCode.failure }
     }

@@ -13,6 +13,8 @@ public struct HTTPPayloadFetcher: PayloadFetcher {
     public var requestTimeout: TimeInterval
     public var maximumBytes: Int
     public var maximumRedirects: Int
+    /// Set once a response says the server streams updates (`x-sse-support: enabled`).
+    public let streaming = StreamingSupport()
 
     /// Why a fetch failed, in words for the status line.
     public struct Failure: Error, CustomStringConvertible, Sendable {
@@ -49,10 +51,29 @@ public struct HTTPPayloadFetcher: PayloadFetcher {
         case 304:
             return .notModified
         case 200..<300:
+            if response.value(forHTTPHeaderField: "x-sse-support")?.lowercased() == "enabled" { streaming.enable() }
             return .payload(body, etag: response.value(forHTTPHeaderField: "ETag"))
         default:
             throw Failure(description: "HTTP \(response.statusCode) from \(url.absoluteString)")
         }
+    }
+}
+
+/// Whether the server offered server-sent events; shared by copies of a fetcher.
+public final class StreamingSupport: @unchecked Sendable {
+    private let lock = NSLock()
+    private var enabled = false
+
+    public var isEnabled: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return enabled
+    }
+
+    func enable() {
+        lock.lock()
+        enabled = true
+        lock.unlock()
     }
 }
 

@@ -29,6 +29,13 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
     }
 
     private let loaded = Locked(Loaded())
+    /// How payloads arrive: `polling`, or `streaming` once server-sent events run.
+    private let transport = Locked("polling")
+
+    /// Says how payloads arrive, for the status line.
+    public func setTransport(_ name: String) {
+        transport.withLock { $0 = name }
+    }
 
     /// The key under which the stabilized payload is kept.
     private var stabilizedKey: String { name + "#stabilized" }
@@ -149,7 +156,7 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
     public var summary: String {
         let current = loaded.current
         guard let payload = current.payload else { return "no payload yet: the app uses its baselines" }
-        var parts = ["\(payload.features.count) features", "\(current.experiments.count) experiments", "polling"]
+        var parts = ["\(payload.features.count) features", "\(current.experiments.count) experiments", transport.current]
         if let etag = current.etag { parts.insert("etag \(etag)", at: 0) }
         if let stored = try? store.payload(source: name) {
             let age = Int(clock.now().timeIntervalSince(stored.fetchedAt))

@@ -10,6 +10,8 @@ struct LabSession {
     let laboratory: LocalLaboratory
     /// Attributes from an overrides import, then the command line's `--attribute`s.
     let attributes: [String: String]
+    /// The `--growthbook` payload, if any.
+    let remote: RemoteOption?
 
     var store: SQLiteStateStore { laboratory.store }
     var device: Device { laboratory.device }
@@ -49,7 +51,7 @@ struct LabSession {
         if options.attributes["userId"] == nil, let user = attributes["userId"] {
             for local in laboratory.locals { local.setUserID(user) }
         }
-        return LabSession(laboratory: laboratory, attributes: attributes)
+        return LabSession(laboratory: laboratory, attributes: attributes, remote: remote)
     }
 
     /// The catalog files named on the command line, or the demo catalog.
@@ -115,6 +117,11 @@ struct LabSession {
 
 /// What `--growthbook` names: a file read at start-up, or a URL fetched on update.
 struct RemoteOption {
+    /// Where server-sent events would come from, when `--growthbook` is an API host with `--client-key`.
+    var streamURL: URL?
+    /// Set when the server answered `x-sse-support: enabled`.
+    var streaming: StreamingSupport?
+
     /// The GrowthBook source over this payload.
     func sources(store: SQLiteStateStore, device: Device, options: GlobalOptions) -> [any ExperimentSource] {
         var decrypt: (@Sendable (String) throws -> String)?
@@ -134,8 +141,13 @@ struct RemoteOption {
         guard let target = options.growthbook else { return nil }
         if target.hasPrefix("http://") || target.hasPrefix("https://") {
             guard var url = URL(string: target) else { throw ValidationError("--growthbook: not a URL: \(target)") }
-            if let key = options.clientKey { url = HTTPPayloadFetcher.featuresURL(host: url, clientKey: key) }
-            fetcher = HTTPPayloadFetcher(url: url)
+            if let key = options.clientKey {
+                streamURL = GrowthBookStreamer.streamURL(host: url, clientKey: key)
+                url = HTTPPayloadFetcher.featuresURL(host: url, clientKey: key)
+            }
+            let http = HTTPPayloadFetcher(url: url)
+            fetcher = http
+            streaming = http.streaming
             file = nil
         } else {
             fetcher = PlainPayloadFetcher(FileFetcher(path: target))

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+@testable import LaboratoryRemote
+
+@Suite struct ServerSentEventsTests {
+    @Test func parsesEventsAcrossChunksWithCommentsAndMultiLineData() {
+        var parser = ServerSentEventParser()
+        #expect(parser.feed(Data(": keep-alive\r\nevent: features\r\ndata: {\"a\"".utf8)).isEmpty)
+        #expect(parser.feed(Data(":1}\r\n\r\n".utf8)) == [ServerSentEvent(type: "features", data: #"{"a":1}"#)])
+        #expect(parser.feed(Data("data: one\ndata: two\n\nevent: features-updated\ndata:\n\n".utf8)) == [
+            ServerSentEvent(type: "message", data: "one\ntwo"),
+            ServerSentEvent(type: "features-updated", data: ""),
+        ])
+    }
+
+    @Test func theStreamerAppliesPayloadsRefetchesAndReconnects() async throws {
+        let connections = Counter()
+        let server = try TestHTTPServer { _ in
+            let body = connections.next() == 1
+                ? "event: features\ndata: {\"features\": {}}\n\n"
+                : "event: features-updated\ndata: {}\n\n"
+            return .response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data(body.utf8))
+        }
+        defer { server.stop() }
+        let payloads = Counter()
+        let refetches = Counter()
+        let streamer = GrowthBookStreamer(
+            url: GrowthBookStreamer.streamURL(host: URL(string: "http://127.0.0.1:\(server.port)")!, clientKey: "k"),
+            initialBackoff: 0.05, maximumBackoff: 0.2)
+        // On an executor of its own: suites that block the shared task pool
+        // (waiting on child processes) must not stall the stream.
+        let task = Task(executorPreference: QueueExecutor()) {
+            await streamer.run(payload: { _ in _ = payloads.next() }, refetch: { _ = refetches.next() })
+        }
+        defer { task.cancel() }
+        let deadline = Date().addingTimeInterval(20)
+        while (payloads.value == 0 || refetches.value == 0) && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(payloads.value >= 1)
+        #expect(refetches.value >= 1)
+        #expect(connections.value >= 2)  // the dropped stream reconnected
+    }
+
+    @Test func theFetcherNoticesStreamingSupport() async throws {
+        let server = try TestHTTPServer { _ in
+            .response(status: 200, headers: ["x-sse-support": "enabled"], body: Data(#"{"features": {}}"#.utf8))
+        }
+        defer { server.stop() }
+        let fetcher = HTTPPayloadFetcher(url: server.url)
+        #expect(!fetcher.streaming.isEnabled)
+        _ = try await fetcher.fetch(etag: nil)
+        #expect(fetcher.streaming.isEnabled)
+    }
+}
+
+/// A counter several threads bump.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        count += 1
+        return count
+    }
+
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
+}
+
+/// Runs tasks on a dispatch queue rather than the shared pool.
+final class QueueExecutor: TaskExecutor, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "test.sse", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
+}

@@ -66,11 +66,14 @@ let package = Package(
         ),
         .testTarget(name: "LaboratoryTests", dependencies: ["Laboratory"]),
         .testTarget(name: "LaboratorySQLiteTests", dependencies: ["LaboratorySQLite"]),
-        .testTarget(name: "LaboratoryRemoteTests", dependencies: ["LaboratoryRemote"]),
+        .testTarget(name: "LaboratoryRemoteTests", dependencies: ["LaboratoryRemote", "LabTestSupport"]),
+        // A small HTTP server on 127.0.0.1 that the remote-source tests answer badly with.
+        .target(name: "LabTestSupport", path: "Tests/LabTestSupport"),
         .testTarget(name: "LaboratoryConsoleTests", dependencies: ["LaboratoryConsole"]),
         .testTarget(name: "ConsoleCursesTests", dependencies: ["ConsoleCurses", "CNcursesw"]),
         // Drives the built `lab` binary; depends on it so `swift test` builds it first.
-        .testTarget(name: "LabEndToEndTests", dependencies: ["lab", "lab-demo", "Laboratory", "LaboratorySQLite"]),
+        .testTarget(
+            name: "LabEndToEndTests", dependencies: ["lab", "lab-demo", "Laboratory", "LaboratorySQLite", "LabTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import LabTestSupport
 import Laboratory
 import Testing
 @testable import LaboratoryRemote
@@ -63,4 +64,3 @@ import Testing
     }
 }
 
-extension TestHTTPServer.Reply: @unchecked Sendable {}

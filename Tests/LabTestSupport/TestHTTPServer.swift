@@ -7,9 +7,9 @@ import Glibc
 /// A one-thread HTTP/1.1 server on 127.0.0.1 for fault tests: each
 /// connection's request goes to `respond`, which writes whatever it likes,
 /// including nothing at all or half a body.
-final class TestHTTPServer: @unchecked Sendable {
+public final class TestHTTPServer: @unchecked Sendable {
     /// What the server does with one request.
-    enum Reply {
+    public enum Reply: @unchecked Sendable {
         case response(status: Int, headers: [String: String], body: Data)
         /// Headers promising `declared` bytes, then `sent` of them, then close.
         case truncated(declared: Int, sent: Data)
@@ -17,12 +17,12 @@ final class TestHTTPServer: @unchecked Sendable {
         case hang
     }
 
-    let port: UInt16
+    public let port: UInt16
     private let socket: Int32
     private let respond: @Sendable (_ requestHead: String) -> Reply
     private var running = true
 
-    init(_ respond: @escaping @Sendable (String) -> Reply) throws {
+    public init(_ respond: @escaping @Sendable (String) -> Reply) throws {
         self.respond = respond
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.socket = socket
@@ -44,9 +44,9 @@ final class TestHTTPServer: @unchecked Sendable {
         Thread.detachNewThread { [self] in serve() }
     }
 
-    var url: URL { URL(string: "http://127.0.0.1:\(port)/api/features/test-key")! }
+    public var url: URL { URL(string: "http://127.0.0.1:\(port)/api/features/test-key")! }
 
-    func stop() {
+    public func stop() {
         running = false
         shutdown(socket, Int32(SHUT_RDWR))
         close(socket)

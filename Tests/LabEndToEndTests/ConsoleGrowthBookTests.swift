@@ -1,0 +1,53 @@
+import Foundation
+import LabTestSupport
+import Testing
+
+/// `lab console --growthbook URL` against a server whose payload changes.
+@Suite(.enabled(if: Tmux.isAvailable, "tmux is not installed"))
+struct ConsoleGrowthBookTests {
+    /// Everyone in variation `winner` (weights all on it; no meta, so no sticky buckets).
+    static func payload(winner: Int) -> Data {
+        let weights = winner == 0 ? "[1, 0]" : "[0, 1]"
+        return Data(#"{"features": {"color": {"defaultValue": "red", "rules": [{"key": "color-test", "variations": ["red", "blue"], "weights": \#(weights)}]}}}"#.utf8)
+    }
+
+    @Test func aChangedPayloadShowsUpWithoutAKeyPress() throws {
+        let winner = Box(0)
+        let server = try TestHTTPServer { _ in
+            .response(status: 200, headers: [:], body: Self.payload(winner: winner.value))
+        }
+        defer { server.stop() }
+        let lab = try LabHarness()
+        let tmux = try Tmux(
+            command: "'\(LabHarness.binary)' console --growthbook '\(server.url.absoluteString)' --refresh-interval 1 --state '\(lab.state)'",
+            environment: lab.environment)
+        defer { tmux.kill() }
+        #expect(tmux.waitFor("Experiments"))
+        try tmux.send("Enter")
+        #expect(tmux.waitFor { $0.contains(" color-test ") && $0.contains(" 0 ") }, "\(tmux.capture())")
+        winner.value = 1
+        let changed = Date()
+        #expect(tmux.waitFor(timeout: 5) { screen in
+            screen.split(separator: "\n").contains { $0.hasPrefix(" color-test ") && $0.contains(" 1 ") }
+        }, "\(tmux.capture())")
+        // Within the refresh interval (1 s) plus a poll, on a busy machine.
+        #expect(Date().timeIntervalSince(changed) < 5)
+        // Another command serves the payload the console stored, without fetching.
+        let result = try lab.runRaw(["assignments", "--json", "--growthbook", server.url.absoluteString, "--state", lab.state])
+        let rows = try LabHarness.json(result.stdout)["assignments"] as? [[String: Any]] ?? []
+        #expect(rows.first { $0["key"] as? String == "color" }?["variant"] as? String == "1")
+    }
+}
+
+/// A value the server closure reads and the test changes.
+final class Box: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Int
+
+    init(_ value: Int) { stored = value }
+
+    var value: Int {
+        get { lock.lock(); defer { lock.unlock() }; return stored }
+        set { lock.lock(); stored = newValue; lock.unlock() }
+    }
+}

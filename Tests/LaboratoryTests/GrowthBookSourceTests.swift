@@ -34,12 +34,17 @@ import Testing
         let source = try source(fetcher)
         #expect(source.experiments.isEmpty)  // nothing fetched yet: baselines
         try await source.update()
-        let experiment = try #require(source.experiments.first)
-        #expect(source.experiments.map(\.name) == ["checkout-test"])
+        let experiment = try #require(source.experiments.first { $0.name == "checkout-test" })
+        #expect(source.experiments.map(\.name) == ["banner: force", "checkout-test"])
         #expect(experiment.keys == ["buttonColor", "buttonSize"])
         #expect(experiment.variants.map(\.name) == ["Control", "Blue"])
         #expect(experiment.variants[1].assignments == ["buttonColor": "blue", "buttonSize": 14])
         #expect(experiment.baseline == "Control")
+        // A force rule appears as such: Forced or the feature's Default.
+        let force = try #require(source.experiments.first { $0.name == "banner: force" })
+        #expect(force.variants.map(\.name) == ["Default", "Forced"])
+        #expect(force.variants[1].assignments == ["banner": true])
+        #expect(try source.activeVariants().contains { $0.experiment.name == "banner: force" && $0.variant.name == "Forced" })
     }
 
     @Test func activeExactlyWhereGrowthBookPutsTheDevice() async throws {
@@ -48,7 +53,7 @@ import Testing
         for index in 0..<40 {
             let source = try source(fetcher, id: "device-\(index)")
             try await source.update()
-            let active = try #require(try source.activeVariants().first)
+            let active = try #require(try source.activeVariants().first { $0.experiment.name == "checkout-test" })
             // The same device through GrowthBook's own evaluator.
             var evaluator = GrowthBookEvaluator(context: GrowthBookContext(
                 attributes: .object([.init("id", .string("device-\(index)"))]),
@@ -83,14 +88,16 @@ import Testing
         for index in 0..<40 where blueSource == nil {
             let candidate = try source(fetcher, store: InMemoryStateStore(), id: "d\(index)")
             try await candidate.update()
-            if try candidate.activeVariants().first?.variant.name == "Blue" { blueSource = candidate }
+            if try candidate.activeVariants().first { $0.experiment.name == "checkout-test" }?.variant.name == "Blue" {
+                blueSource = candidate
+            }
         }
         let source = try #require(blueSource)
         try source.stabilize()
         fetcher.serve(payload(buttonBlue: "navy", newExperiment: true))
         try await source.update()
         var active = try source.activeVariants()
-        #expect(active.map(\.experiment.name) == ["checkout-test"])  // late-test is not exposed
+        #expect(active.map(\.experiment.name) == ["checkout-test", "banner: force"])  // late-test is not exposed
         #expect(active[0].variant.assignments["buttonColor"] == "blue")  // frozen
         fetcher.serve(payload(buttonBlue: "navy", overrides: ["buttonColor"]))
         try await source.update()

@@ -52,7 +52,7 @@ public struct GrowthBookEvaluator: Sendable {
         guard let feature = context.features[id] else {
             return FeatureResult(value: .null, source: .unknownFeature, ruleId: "")
         }
-        rules: for rule in feature["rules"]?.elements ?? [] {
+        rules: for (ruleIndex, rule) in (feature["rules"]?.elements ?? []).enumerated() {
             for parent in rule["parentConditions"]?.elements ?? [] {
                 var branch = seen
                 let parentResult = evaluateFeature(parent["id"]?.stringValue ?? "", seen: &branch)
@@ -79,7 +79,9 @@ public struct GrowthBookEvaluator: Sendable {
                     fallbackAttribute: rule["fallbackAttribute"]?.stringValue, range: rule["range"],
                     coverage: rule["coverage"]?.numberValue, hashVersion: rule["hashVersion"]?.numberValue)
                 { continue }
-                return FeatureResult(value: force, source: .force, ruleId: ruleId)
+                var result = FeatureResult(value: force, source: .force, ruleId: ruleId)
+                result.ruleIndex = ruleIndex
+                return result
             }
             if let bandit = rule["contextualBanditRef"]?.stringValue {
                 guard let result = banditRule(rule, bandit: bandit, feature: id, seen: seen) else { continue }

@@ -57,6 +57,37 @@ public struct GrowthBookPayload: Sendable {
         return map
     }
 
+    /// The experiment standing for a force or rollout rule, by feature and rule position.
+    func ruleExperimentName(feature: String, rule index: Int) -> String? {
+        ruleExperiments.first { $0.feature == feature && $0.index == index }?.experiment.name
+    }
+
+    /// Force and rollout rules as experiments of two variants, `Forced` (the
+    /// rule's value) and `Default` (the feature's default, the baseline), so the
+    /// console lists them as such and QA can force either.
+    var ruleExperiments: [(feature: String, index: Int, experiment: Experiment)] {
+        var result: [(String, Int, Experiment)] = []
+        for member in features {
+            var counts: [String: Int] = [:]
+            for (index, rule) in (member.value["rules"]?.elements ?? []).enumerated() {
+                guard let force = rule["force"] else { continue }
+                let kind = rule["coverage"] != nil || rule["range"] != nil ? "rollout" : "force"
+                counts[kind, default: 0] += 1
+                let name = "\(member.key): \(kind)" + (counts[kind]! > 1 ? " \(counts[kind]!)" : "")
+                let defaultValue = member.value["defaultValue"] ?? .null
+                let experiment = Experiment(
+                    name: name, keys: [member.key],
+                    variants: [
+                        Variant(name: "Default", assignments: [member.key: Self.assignmentValue(defaultValue)]),
+                        Variant(name: "Forced", assignments: [member.key: Self.assignmentValue(force)]),
+                    ],
+                    baseline: "Default", bucketing: .hash)
+                result.append((member.key, index, experiment))
+            }
+        }
+        return result
+    }
+
     /// Every experiment rule as a Laboratory experiment: name = the rule's
     /// key, variants named by `meta[].name`, `meta[].key` or index, each
     /// assigning every feature that runs the experiment its variation's value,

@@ -58,8 +58,13 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
         self.clock = clock
         // The last good payload, if any: served before any fetch.
         if let stored = try? store.payload(source: name), let payload = try? GrowthBookPayload(stored.data, decrypt: decrypt) {
-            loaded.withLock { $0 = Loaded(payload: payload, experiments: payload.experiments, etag: stored.etag) }
+            loaded.withLock { $0 = Loaded(payload: payload, experiments: Self.experiments(of: payload), etag: stored.etag) }
         }
+    }
+
+    /// Experiment rules, then force and rollout rules, as experiments.
+    private static func experiments(of payload: GrowthBookPayload) -> [Experiment] {
+        payload.experiments + payload.ruleExperiments.map(\.experiment)
     }
 
     public var experiments: [Experiment] {
@@ -87,6 +92,11 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
         var chosen: [String: Int] = [:]
         for member in evaluated.features {
             let result = evaluator.evaluateFeature(member.key)
+            if result.source == .force, let index = result.ruleIndex,
+               let name = evaluated.ruleExperimentName(feature: member.key, rule: index) {
+                chosen[name] = 1  // the Forced variant
+                continue
+            }
             guard result.source == .experiment, let experiment = result.experiment?["key"]?.stringValue,
                   let outcome = result.experimentResult, outcome.inExperiment else { continue }
             if chosen[experiment] == nil { chosen[experiment] = outcome.variationId }
@@ -100,8 +110,9 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
             let text = JavaScript.stringify(.object(all)) ?? "{}"
             try store.setPayload(StoredPayload(data: Data(text.utf8), etag: nil, fetchedAt: clock.now()), source: stickyKey)
         }
-        let definitions = evaluated.experiments
-        let latestDefinitions = Dictionary(latest.experiments.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let definitions = Self.experiments(of: evaluated)
+        let latestDefinitions = Dictionary(
+            Self.experiments(of: latest).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         return definitions.compactMap { experiment -> ActiveVariant? in
             guard let index = chosen[experiment.name], index < experiment.variants.count else { return nil }
             var variant = experiment.variants[index]
@@ -113,7 +124,7 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
                 }
                 served.variants[index] = variant
             }
-            return ActiveVariant(source: name, experiment: served, variant: variant, basis: .hashed)
+            return ActiveVariant(source: name, experiment: served, variant: variant, basis: .growthBook)
         }
     }
 
@@ -128,7 +139,7 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
     public func accept(_ data: Data, etag: String? = nil) throws {
         let payload = try GrowthBookPayload(data, decrypt: decrypt)
         try store.setPayload(StoredPayload(data: data, etag: etag, fetchedAt: clock.now()), source: name)
-        loaded.withLock { $0 = Loaded(payload: payload, experiments: payload.experiments, etag: etag) }
+        loaded.withLock { $0 = Loaded(payload: payload, experiments: Self.experiments(of: payload), etag: etag) }
     }
 
     public func update() async throws {

@@ -23,6 +23,8 @@ public struct ActiveVariant: Sendable, Hashable {
         case resolved
         /// Forced through the debug source.
         case forced
+        /// A GrowthBook payload's rules put the device here.
+        case growthBook
     }
 
     public init(source: String, experiment: Experiment, variant: Variant, forced: Bool = false, basis: Basis? = nil) {

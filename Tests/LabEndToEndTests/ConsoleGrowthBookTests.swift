@@ -39,6 +39,37 @@ struct ConsoleGrowthBookTests {
     }
 }
 
+extension ConsoleGrowthBookTests {
+    @Test func aStreamedPayloadShowsUpWithinASecondOrSo() throws {
+        let winner = Box(0)
+        let server = try TestHTTPServer { head in
+            let payload = Self.payload(winner: winner.value)
+            if head.hasPrefix("GET /sub/") {
+                let event = "event: features\ndata: " + String(decoding: payload, as: UTF8.self) + "\n\n"
+                return .response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data(event.utf8))
+            }
+            return .response(status: 200, headers: ["x-sse-support": "enabled"], body: payload)
+        }
+        defer { server.stop() }
+        let lab = try LabHarness()
+        // Polling every minute: only the stream can bring the change in time.
+        let tmux = try Tmux(
+            command: "'\(LabHarness.binary)' console --growthbook 'http://127.0.0.1:\(server.port)' --client-key KEY "
+                + "--refresh-interval 60 --state '\(lab.state)'",
+            environment: lab.environment)
+        defer { tmux.kill() }
+        #expect(tmux.waitFor("Experiments"))
+        try tmux.send("Enter")
+        #expect(tmux.waitFor { $0.contains(" color-test ") && $0.contains(" 0 ") }, "\(tmux.capture())")
+        winner.value = 1
+        #expect(tmux.waitFor(timeout: 5) { screen in
+            screen.split(separator: "\n").contains { $0.hasPrefix(" color-test ") && $0.contains(" 1 ") }
+        }, "\(tmux.capture())")
+        try tmux.send("Escape", "End", "Up", "Enter")  // Settings
+        #expect(tmux.waitFor("streaming"), "\(tmux.capture())")
+    }
+}
+
 /// A value the server closure reads and the test changes.
 final class Box: @unchecked Sendable {
     private let lock = NSLock()

@@ -12,13 +12,19 @@ public struct ConsoleData: Sendable, Equatable {
         public var experimentCount: Int
         /// Whether a GrowthBook payload, rather than a catalog, defines its experiments.
         public var isRemote: Bool
+        /// More about the source's data: a payload's ETag, counts, transport and age.
+        public var detail: String?
 
-        public init(name: String, status: SourceStatus, stabilizedAt: Date?, experimentCount: Int, isRemote: Bool = false) {
+        public init(
+            name: String, status: SourceStatus, stabilizedAt: Date?, experimentCount: Int, isRemote: Bool = false,
+            detail: String? = nil
+        ) {
             self.name = name
             self.status = status
             self.stabilizedAt = stabilizedAt
             self.experimentCount = experimentCount
             self.isRemote = isRemote
+            self.detail = detail
         }
     }
 

@@ -43,7 +43,7 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
             ConsoleData.SourceInfo(
                 name: source.name, status: statuses[source.name] ?? .idle,
                 stabilizedAt: try source.stabilization(), experimentCount: source.experiments.count,
-                isRemote: source is GrowthBookSource)
+                isRemote: source is GrowthBookSource, detail: (source as? GrowthBookSource)?.summary)
         }
         var draws: [String: [String: StoredChoice]] = [:]
         for source in debug.sources {

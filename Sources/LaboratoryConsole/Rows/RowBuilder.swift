@@ -127,6 +127,7 @@ public enum RowBuilder {
         data.sources.map { source in
             let forced = data.entries.filter { $0.source == source.name && $0.request != nil }.count
             var status = TimeText.status(source.status, timeZone: state.timeZone)
+            if let detail = source.detail { status += " · " + detail }
             if let stabilized = source.stabilizedAt {
                 status += " · stabilized since \(TimeText.clock(stabilized, timeZone: state.timeZone))"
             }

@@ -88,7 +88,7 @@ import Testing
         for index in 0..<40 where blueSource == nil {
             let candidate = try source(fetcher, store: InMemoryStateStore(), id: "d\(index)")
             try await candidate.update()
-            if try candidate.activeVariants().first { $0.experiment.name == "checkout-test" }?.variant.name == "Blue" {
+            if try candidate.activeVariants().first(where: { $0.experiment.name == "checkout-test" })?.variant.name == "Blue" {
                 blueSource = candidate
             }
         }

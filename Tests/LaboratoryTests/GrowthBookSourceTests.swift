@@ -133,4 +133,26 @@ import Testing
         #expect(try source.activeVariants().first?.variant.name == "1")
         #expect(source.summary.contains("1 features · 1 experiments · polling"))
     }
+
+    @Test func explainsEachRuleInOrder() async throws {
+        let payload = Data("""
+            {"features": {"cta": {"defaultValue": "grey", "rules": [
+              {"condition": {"country": "CA"}, "force": "red"},
+              {"coverage": 0, "force": "orange"},
+              {"key": "cta-test", "variations": ["grey", "green"], "namespace": ["ns", 0, 1], "coverage": 1}]}}}
+            """.utf8)
+        let store = InMemoryStateStore()
+        let device = try store.device(candidate: Device(id: "device-1", token: ActiveExperimentsToken(0.5)))
+        let source = GrowthBookSource(
+            store: store, device: device, attributes: ["country": "US"], fetcher: PlainPayloadFetcher(InMemoryFetcher(payload)))
+        try await source.update()
+        let steps = source.trace(experiment: "cta-test")
+        #expect(steps.contains("  condition {\"country\":\"CA\"} is false: skipped"))
+        #expect(steps.contains("  not in the rollout (coverage 0.0)"))
+        #expect(steps.contains("  inside namespace [\"ns\",0,1]"))
+        #expect(steps.contains("  hash attribute id = device-1"))
+        let bucket = try #require(steps.first { $0.hasPrefix("  bucket ") })
+        #expect(bucket.contains("ranges [0.0, 0.5) [0.5, 1.0) (coverage 1.0): variation"))
+        #expect(steps.last?.hasPrefix("  decides: variation") == true)
+    }
 }

@@ -8,6 +8,12 @@ public struct GrowthBookEvaluator: Sendable {
     /// Sticky bucket assignment documents by `attribute||value`; `nil` turns
     /// sticky bucketing off. Running experiments adds to them; the caller stores them.
     public var stickyBucketDocs: [String: JSONValue]?
+    /// When not `nil`, each step of the evaluation is written here, for `lab explain`.
+    public var trace: [String]?
+
+    private mutating func note(_ line: @autoclosure () -> String) {
+        if trace != nil { trace?.append(line()) }
+    }
 
     public init(context: GrowthBookContext, stickyBucketDocs: [String: JSONValue]? = nil) {
         self.context = context
@@ -53,6 +59,8 @@ public struct GrowthBookEvaluator: Sendable {
             return FeatureResult(value: .null, source: .unknownFeature, ruleId: "")
         }
         rules: for (ruleIndex, rule) in (feature["rules"]?.elements ?? []).enumerated() {
+            note("\(id) rule \(ruleIndex + 1): " + (rule["force"] != nil ? "force \(JavaScript.stringify(rule["force"]) ?? "")"
+                : "experiment \(rule["key"]?.stringValue ?? id)"))
             for parent in rule["parentConditions"]?.elements ?? [] {
                 var branch = seen
                 let parentResult = evaluateFeature(parent["id"]?.stringValue ?? "", seen: &branch)
@@ -69,16 +77,26 @@ public struct GrowthBookEvaluator: Sendable {
                     continue rules
                 }
             }
-            if let filters = rule["filters"], isFilteredOut(filters) { continue }
+            if let filters = rule["filters"], isFilteredOut(filters) {
+                note("  filtered out (mutual exclusion)")
+                continue
+            }
             let ruleId = rule["id"]?.stringValue ?? ""
             if let force = rule["force"] {
-                if let condition = rule["condition"], !conditionPasses(condition) { continue }
+                if let condition = rule["condition"], !conditionPasses(condition) {
+                    note("  condition \(JavaScript.stringify(condition) ?? "") is false: skipped")
+                    continue
+                }
                 let seed = rule["seed"]?.stringValue ?? id
                 if !isIncludedInRollout(
                     seed: seed, hashAttribute: rule["hashAttribute"]?.stringValue,
                     fallbackAttribute: rule["fallbackAttribute"]?.stringValue, range: rule["range"],
                     coverage: rule["coverage"]?.numberValue, hashVersion: rule["hashVersion"]?.numberValue)
-                { continue }
+                {
+                    note("  not in the rollout (coverage \(rule["coverage"]?.numberValue.map { String($0) } ?? "-"))")
+                    continue
+                }
+                note("  applies: the feature is \(JavaScript.stringify(force) ?? "")")
                 var result = FeatureResult(value: force, source: .force, ruleId: ruleId)
                 result.ruleIndex = ruleIndex
                 return result
@@ -92,6 +110,7 @@ public struct GrowthBookEvaluator: Sendable {
             var branch = seen
             let result = runExperiment(experiment, featureId: id, seen: &branch)
             if result.inExperiment && result.passthrough != true {
+                note("  decides: variation \(result.variationId) = \(JavaScript.stringify(result.value) ?? "")")
                 return FeatureResult(
                     value: result.value, source: .experiment, ruleId: ruleId, experiment: experiment,
                     experimentResult: result)
@@ -157,10 +176,15 @@ public struct GrowthBookEvaluator: Sendable {
         if experiment["status"]?.stringValue == "draft" || experiment["active"] == .bool(false) { return result(-1) }
         let (_, hashValue) = hashAttribute(
             experiment["hashAttribute"]?.stringValue, fallback: experiment["fallbackAttribute"]?.stringValue)
-        guard let hashValue else { return result(-1) }
+        guard let hashValue else {
+            note("  no value for the hash attribute: not in the experiment")
+            return result(-1)
+        }
+        note("  hash attribute \(experiment["hashAttribute"]?.stringValue ?? "id") = \(JavaScript.string(hashValue))")
         let sticky = stickyBucketDocs != nil && !JavaScript.truthy(experiment["disableStickyBucketing"])
         let stored = sticky ? stickyVariation(experiment) : (variation: -1, blocked: false)
         let foundSticky = stored.variation >= 0
+        if foundSticky { note("  sticky bucket: variation \(stored.variation)") }
         if !foundSticky, targetingFails(experiment, hashValue: hashValue, seen: &seen) { return result(-1) }
         guard let bucket = HashBucketing.hash(
             seed: experiment["seed"]?.stringValue ?? key, value: JavaScript.string(hashValue),
@@ -177,6 +201,10 @@ public struct GrowthBookEvaluator: Sendable {
                 count: count, coverage: experiment["coverage"]?.numberValue ?? 1,
                 weights: experiment["weights"]?.elements?.compactMap(\.numberValue))
             assigned = BucketMath.chooseVariation(bucket, ranges: ranges) ?? -1
+            note("  bucket \(bucket) (hash v\(Int(experiment["hashVersion"]?.numberValue ?? 1)), seed \(experiment["seed"]?.stringValue ?? key)); ranges "
+                + ranges.map { "[\($0.start), \($0.end))" }.joined(separator: " ")
+                + " (coverage \(experiment["coverage"]?.numberValue ?? 1)): "
+                + (assigned >= 0 ? "variation \(assigned)" : "in no range, so not in the experiment"))
         }
         // A user with a sticky bucket from a blocked version leaves the experiment.
         if stored.blocked { return result(-1, sticky: true) }
@@ -191,7 +219,10 @@ public struct GrowthBookEvaluator: Sendable {
     /// Filters or namespace, condition and prerequisites: whether they exclude the user.
     private mutating func targetingFails(_ experiment: JSONValue, hashValue: JSONValue, seen: inout Set<String>) -> Bool {
         if let filters = experiment["filters"] {
-            if isFilteredOut(filters) { return true }
+            if isFilteredOut(filters) {
+                note("  filtered out (mutual exclusion)")
+                return true
+            }
         } else if let namespace = experiment["namespace"]?.elements, namespace.count == 3,
                   !BucketMath.inNamespace(
                       JavaScript.string(hashValue),
@@ -199,9 +230,17 @@ public struct GrowthBookEvaluator: Sendable {
                           id: JavaScript.string(namespace[0]), start: namespace[1].numberValue ?? 0,
                           end: namespace[2].numberValue ?? 0))
         {
+            note("  outside namespace \(JavaScript.stringify(experiment["namespace"]) ?? "")")
             return true
         }
-        if let condition = experiment["condition"], !conditionPasses(condition) { return true }
+        if experiment["namespace"] != nil && experiment["filters"] == nil {
+            note("  inside namespace \(JavaScript.stringify(experiment["namespace"]) ?? "")")
+        }
+        if let condition = experiment["condition"] {
+            let passes = conditionPasses(condition)
+            note("  condition \(JavaScript.stringify(condition) ?? "") is \(passes)")
+            if !passes { return true }
+        }
         for parent in experiment["parentConditions"]?.elements ?? [] {
             var branch = seen
             let parentResult = evaluateFeature(parent["id"]?.stringValue ?? "", seen: &branch)

@@ -81,13 +81,8 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
                   let frozen = try? GrowthBookPayload(stored.data, decrypt: decrypt) else { return [] }
             evaluated = frozen
         }
-        var evaluator = GrowthBookEvaluator(context: GrowthBookContext(
-            attributes: attributes, features: evaluated.featureMap, savedGroups: evaluated.savedGroups))
-        // Sticky buckets keep a user's variation when weights or coverage change.
-        let storedSticky = try store.payload(source: stickyKey).flatMap {
-            try? JSONValue.parse(String(decoding: $0.data, as: UTF8.self))
-        }
-        evaluator.loadStickyBuckets(from: storedSticky?.members?.map(\.value) ?? [])
+        let storedSticky = try storedStickyDocuments()
+        var evaluator = evaluator(for: evaluated, sticky: storedSticky)
         let before = evaluator.stickyBucketDocs
         var chosen: [String: Int] = [:]
         for member in evaluated.features {
@@ -161,6 +156,33 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
 
     public func stabilization() throws -> Date? {
         try store.stabilization(source: name)
+    }
+
+    /// The stored sticky bucket documents, by `attribute||value`.
+    private func storedStickyDocuments() throws -> JSONValue? {
+        try store.payload(source: stickyKey).flatMap { try? JSONValue.parse(String(decoding: $0.data, as: UTF8.self)) }
+    }
+
+    /// An evaluator for this device over `payload`, with its sticky buckets:
+    /// they keep a user's variation when weights or coverage change.
+    private func evaluator(for payload: GrowthBookPayload, sticky: JSONValue?) -> GrowthBookEvaluator {
+        var evaluator = GrowthBookEvaluator(context: GrowthBookContext(
+            attributes: attributes, features: payload.featureMap, savedGroups: payload.savedGroups))
+        evaluator.loadStickyBuckets(from: sticky?.members?.map(\.value) ?? [])
+        return evaluator
+    }
+
+    /// GrowthBook's evaluation of every feature that runs `experiment`, step by step.
+    public func trace(experiment: String) -> [String] {
+        guard let payload = loaded.current.payload else { return ["no payload yet"] }
+        var evaluator = evaluator(for: payload, sticky: try? storedStickyDocuments())
+        evaluator.trace = []
+        let features = payload.features.filter { member in
+            (member.value["rules"]?.elements ?? []).contains { ($0["key"]?.stringValue ?? member.key) == experiment }
+                || payload.ruleExperiments.contains { $0.feature == member.key && $0.experiment.name == experiment }
+        }
+        for feature in features { _ = evaluator.evaluateFeature(feature.key) }
+        return evaluator.trace ?? []
     }
 
     /// The payload in a line: ETag, features and experiment rules, and how it is fetched.

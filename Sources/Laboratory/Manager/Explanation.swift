@@ -24,7 +24,7 @@ public struct Explanation: Sendable, Hashable, Codable {
     ///   - remote: the experiment comes from a GrowthBook payload, whose rules decide.
     public init(
         entry: DebugEntry, snapshot: AssignmentsSnapshot, device: Device, userID: String?, draw: StoredChoice?,
-        stabilizedAt: Date?, remote: Bool = false, time: (Date) -> String
+        stabilizedAt: Date?, remote: Bool = false, remoteSteps: [String] = [], time: (Date) -> String
     ) {
         source = entry.source
         experiment = entry.experiment.name
@@ -34,7 +34,8 @@ public struct Explanation: Sendable, Hashable, Codable {
 
         if remote {
             step("experiment", "a GrowthBook experiment rule, baseline \(experiment.baseline)")
-            step("growthbook", "GrowthBook's rules decide (targeting, coverage, namespace, hash of id \(device.id))")
+            step("growthbook", "GrowthBook's rules decide, in order (attributes include id \(device.id))")
+            for line in remoteSteps { step("rule", line.trimmingCharacters(in: .whitespaces)) }
         } else {
             step("experiment", "\(experiment.subject.rawValue)-level, \(experiment.bucketing.rawValue) bucketing, "
                 + (experiment.isResolved ? "resolved" : "running") + ", baseline \(experiment.baseline)")

@@ -24,7 +24,8 @@ struct ExplainCommand: ParsableCommand {
             return Explanation(
                 entry: entry, snapshot: snapshot, device: session.device, userID: local?.userID,
                 draw: try local?.choices()[experiment], stabilizedAt: try owner?.stabilization(),
-                remote: owner is GrowthBookSource, time: Timestamp.iso8601)
+                remote: owner is GrowthBookSource,
+                remoteSteps: (owner as? GrowthBookSource)?.trace(experiment: experiment) ?? [], time: Timestamp.iso8601)
         }
         if json { return try JSONOutput.print(explanation) }
         printLine("\(explanation.source)/\(explanation.experiment)")

@@ -165,6 +165,16 @@ import Testing
         #expect(try lab.runRaw(["check", lab.folder + "/missing.json"]).status == 2)
     }
 
+    @Test func checkCatchesAGrowthBookFeatureThatACatalogAlsoAssigns() throws {
+        let lab = try LabHarness()
+        let payload = try lab.write("gb.json", #"{"features": {"subscribeButtonColor": {"defaultValue": "red"}}}"#)
+        let demo = LabHarness.packageRoot + "/share/laboratory/demo.json"
+        let result = try lab.runRaw(["check", demo, "--growthbook", payload])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("\(payload):1:15: error: feature \"subscribeButtonColor\" is also assigned by experiment \"Local/ButtonColor\""))
+        #expect(try lab.runRaw(["check", "--growthbook", payload]).status == 0)
+    }
+
     @Test func stabilizeKeepsAssignmentsThroughNewExperiments() throws {
         let lab = try LabHarness()
         let demo = LabHarness.packageRoot + "/share/laboratory/demo.json"

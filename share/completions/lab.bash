@@ -635,8 +635,15 @@ _lab_check() {
     repeating_flags=()
     non_repeating_flags=(--json --warnings-as-errors -h --help)
     repeating_options=()
-    non_repeating_options=()
+    non_repeating_options=(--growthbook)
     __lab_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--growthbook')
+        return
+        ;;
+    esac
 }
 
 _lab_help() {

@@ -53,7 +53,7 @@ function __lab_parse_tokens -S
                 __lab_parse_subcommand 1 'catalog=+' 'state=' 'growthbook=' 'client-key=' 'decryption-key=' 'attribute=+' 'replace' 'json' 'h/help'
             end
         case 'check'
-            __lab_parse_subcommand -r 1 'json' 'warnings-as-errors' 'h/help'
+            __lab_parse_subcommand -r 1 'growthbook=' 'json' 'warnings-as-errors' 'h/help'
         case 'help'
             __lab_parse_subcommand -r 1 
         end
@@ -243,6 +243,7 @@ complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab o
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab overrides import" replace' -l 'replace' -d 'Drop the forced variants and attributes the file does not name.'
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab overrides import" json' -l 'json' -d 'Print one JSON document: the message and the assignments the app now gets.'
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab overrides import" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab check" growthbook' -l 'growthbook' -d 'A GrowthBook payload to check with them: a file or a features URL.' -rfka ''
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab check" json' -l 'json' -d 'Print one JSON document.'
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab check" warnings-as-errors' -l 'warnings-as-errors' -d 'Fail on warnings too.'
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab check" h help' -s 'h' -l 'help' -d 'Show help information.'

@@ -20,8 +20,9 @@ public struct CatalogLinter: Sendable {
         public var warnings: Int { diagnostics.filter { $0.severity == .warning }.count }
     }
 
-    /// Checks the catalog files at `paths` together.
-    public func check(paths: [String]) -> Report {
+    /// Checks the catalog files at `paths` together, and GrowthBook payloads
+    /// (name and text) against them.
+    public func check(paths: [String], payloads: [(name: String, text: String)] = []) -> Report {
         var diagnostics: [Diagnostic] = []
         var unreadable: [String] = []
         var catalogs: [LocatedCatalog] = []
@@ -36,7 +37,19 @@ public struct CatalogLinter: Sendable {
         diagnostics += sourceNames(catalogs)
         for catalog in catalogs { diagnostics += warnings(catalog) }
         diagnostics += sharedKeys(catalogs)
-        return Report(diagnostics: diagnostics, unreadable: unreadable, files: paths.count)
+        var catalogKeys: [String: String] = [:]
+        for located in catalogs {
+            for experiment in located.catalog.experiments {
+                let place = located.locations[experiment.name].map { "\(located.file):\($0.position)" } ?? located.file
+                for key in experiment.keys where catalogKeys[key] == nil {
+                    catalogKeys[key] = "experiment \"\(located.catalog.source)/\(experiment.name)\" (\(place))"
+                }
+            }
+        }
+        for payload in payloads {
+            diagnostics += PayloadLinter().check(payload.text, file: payload.name, catalogKeys: catalogKeys)
+        }
+        return Report(diagnostics: diagnostics, unreadable: unreadable, files: paths.count + payloads.count)
     }
 
     // MARK: - Across catalogs

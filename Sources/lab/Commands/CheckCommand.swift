@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
 import Laboratory
+import LaboratoryRemote
 
 /// `lab check PATH...`: validate catalogs with `file:line:col` diagnostics.
-struct CheckCommand: ParsableCommand {
+struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Validate catalog files, printing file:line:col diagnostics.",
@@ -13,16 +14,37 @@ struct CheckCommand: ParsableCommand {
             --warnings-as-errors), 2 a file could not be read.
             """)
 
-    @Argument(help: "The catalog files.") var paths: [String]
+    @Argument(help: "The catalog files.") var paths: [String] = []
+    @Option(help: ArgumentHelp("A GrowthBook payload to check with them: a file or a features URL.", valueName: "url|path"))
+    var growthbook: String?
     @Flag(help: "Print one JSON document.") var json = false
     @Flag(help: "Fail on warnings too.") var warningsAsErrors = false
 
     func validate() throws {
-        guard !paths.isEmpty else { throw ValidationError("name at least one catalog file") }
+        guard !paths.isEmpty || growthbook != nil else { throw ValidationError("name at least one catalog file or --growthbook") }
     }
 
-    func run() throws {
-        let report = CatalogLinter().check(paths: paths)
+    func run() async throws {
+        var payloads: [(name: String, text: String)] = []
+        if let growthbook {
+            do {
+                let data: Data
+                if growthbook.hasPrefix("http://") || growthbook.hasPrefix("https://"), let url = URL(string: growthbook) {
+                    // Without an ETag the server answers with a payload, never 304.
+                    guard case .payload(let body, _) = try await HTTPPayloadFetcher(url: url).fetch(etag: nil) else {
+                        throw ExitCode(2)
+                    }
+                    data = body
+                } else {
+                    data = try Data(contentsOf: URL(fileURLWithPath: growthbook))
+                }
+                payloads.append((growthbook, String(decoding: data, as: UTF8.self)))
+            } catch {
+                printLine("\(growthbook): error: cannot read the payload: \(error)")
+                throw ExitCode(2)
+            }
+        }
+        let report = CatalogLinter().check(paths: paths, payloads: payloads)
         let order = Dictionary(paths.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let diagnostics = report.diagnostics.enumerated().sorted { lhs, rhs in
             let left = (order[lhs.element.file] ?? 0, lhs.element.position ?? SourcePosition(line: 0, column: 0), lhs.offset)

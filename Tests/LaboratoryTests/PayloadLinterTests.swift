@@ -1,0 +1,43 @@
+import Testing
+@testable import Laboratory
+
+@Suite struct PayloadLinterTests {
+    private func check(_ text: String, catalogKeys: [String: String] = [:]) -> [String] {
+        PayloadLinter().check(text, file: "gb.json", catalogKeys: catalogKeys).map {
+            "\($0.position?.description ?? "-"): \($0.severity.rawValue): \($0.message)"
+        }
+    }
+
+    @Test func aCleanPayloadHasNoProblems() {
+        #expect(check(#"{"features": {"f": {"defaultValue": 1, "rules": [{"key": "e", "variations": [1, 2], "weights": [0.5, 0.5], "coverage": 0.5, "namespace": ["ns", 0, 0.5], "condition": {"a": 1}}]}}}"#).isEmpty)
+    }
+
+    @Test func reportsEveryRuleMistakeWithItsPosition() {
+        let text = """
+            {"features": {"cta": {"rules": [{"variations": ["a"], "coverage": 2, "namespace": ["ns", 0.9, 0.1],
+              "condition": [1], "weights": [0.3, 0.3]}]}}}
+            """
+        #expect(check(text) == [
+            "1:48: error: rule 1 of feature \"cta\" has 1 variation(s); an experiment needs at least two",
+            "2:32: warning: weights of rule 1 of feature \"cta\" do not give one number per variation; GrowthBook splits equally instead",
+            "1:67: error: \"coverage\" of rule 1 of feature \"cta\" must be a number from 0 to 1",
+            "1:83: error: \"namespace\" of rule 1 of feature \"cta\" must be [id, start, end] with 0 <= start <= end <= 1",
+            "2:16: error: \"condition\" of rule 1 of feature \"cta\" must be an object, found an array",
+        ])
+    }
+
+    @Test func weightsThatDoNotAddUpAreAWarning() {
+        #expect(check(#"{"features": {"f": {"rules": [{"variations": [1, 2], "weights": [0.7, 0.7]}]}}}"#)
+            == ["1:65: warning: weights of rule 1 of feature \"f\" add up to 1.4, not 1; GrowthBook splits equally instead"])
+    }
+
+    @Test func aFeatureACatalogAlsoAssignsIsAnError() {
+        #expect(check(#"{"features": {"color": {"defaultValue": "red"}}}"#, catalogKeys: ["color": "experiment \"Local/Button\""])
+            == ["1:15: error: feature \"color\" is also assigned by experiment \"Local/Button\"; the two can be active together"])
+    }
+
+    @Test func malformedAndEncryptedPayloads() {
+        #expect(check("{\"features\": [}") == ["1:15: error: malformed JSON: expected a value, found character '}'"])
+        #expect(check(#"{"encryptedFeatures": "x.y"}"#).first?.contains("warning: the features are encrypted") == true)
+    }
+}

@@ -70,6 +70,25 @@ extension ConsoleGrowthBookTests {
     }
 }
 
+extension ConsoleGrowthBookTests {
+    @Test func escapeSequencesFromTheServerAreShownEscapedAndRulesExplained() throws {
+        let hostile = Data(#"{"features": {"title": {"defaultValue": "x", "rules": [{"key": "title-test", "variations": ["\u001b[2J\u001b]0;pwned\u0007", "plain"], "weights": [1, 0]}]}}}"#.utf8)
+        let server = try TestHTTPServer { _ in .response(status: 200, headers: [:], body: hostile) }
+        defer { server.stop() }
+        let lab = try LabHarness()
+        let tmux = try Tmux(
+            command: "'\(LabHarness.binary)' console --growthbook '\(server.url.absoluteString)' --state '\(lab.state)'",
+            environment: lab.environment)
+        defer { tmux.kill() }
+        #expect(tmux.waitFor("Experiments"))
+        try tmux.send("Enter")
+        #expect(tmux.waitFor("title-test"), "\(tmux.capture())")
+        try tmux.send("Enter")  // its variants; the pane shows the value
+        #expect(tmux.waitFor("\\e[2J\\e]0;pwned\\x07"), "\(tmux.capture())")
+        #expect(tmux.capture().contains("rule: title rule 1: experiment title-test"))
+    }
+}
+
 /// A value the server closure reads and the test changes.
 final class Box: @unchecked Sendable {
     private let lock = NSLock()

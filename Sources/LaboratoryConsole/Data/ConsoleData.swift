@@ -44,6 +44,8 @@ public struct ConsoleData: Sendable, Equatable {
     public var device: Device
     /// The logged-in user, for user-level experiments.
     public var userID: String?
+    /// GrowthBook's rule-by-rule evaluation of remote experiments, by source then experiment.
+    public var traces: [String: [String: [String]]] = [:]
 
     public init(
         sources: [SourceInfo] = [], entries: [DebugEntry] = [], snapshot: AssignmentsSnapshot = AssignmentsSnapshot(),

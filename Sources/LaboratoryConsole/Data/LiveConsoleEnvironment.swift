@@ -50,11 +50,16 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
             // A local source keeps the draws it just settled; ask the store for others.
             draws[source.name] = try (source as? LocalSource)?.choices() ?? store.choices(source: source.name)
         }
-        let data = ConsoleData(
+        var data = ConsoleData(
             sources: sources, entries: try debug.entries(), snapshot: manager.snapshot,
             token: manager.device.token, staleRequests: try debug.staleRequests(), events: events, draws: draws,
             origin: origin, device: manager.device,
             userID: debug.sources.lazy.compactMap { ($0 as? LocalSource)?.userID }.first)
+        for case let remote as GrowthBookSource in debug.sources {
+            var traces: [String: [String]] = [:]
+            for experiment in remote.experiments { traces[experiment.name] = remote.trace(experiment: experiment.name) }
+            data.traces[remote.name] = traces
+        }
         seen.withLock { $0 = Seen(revision: revision, newestEvent: events.first?.id, statuses: statuses) }
         return data
     }

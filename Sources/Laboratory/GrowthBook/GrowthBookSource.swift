@@ -174,15 +174,28 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
 
     /// GrowthBook's evaluation of every feature that runs `experiment`, step by step.
     public func trace(experiment: String) -> [String] {
-        guard let payload = loaded.current.payload else { return ["no payload yet"] }
-        var evaluator = evaluator(for: payload, sticky: try? storedStickyDocuments())
-        evaluator.trace = []
-        let features = payload.features.filter { member in
-            (member.value["rules"]?.elements ?? []).contains { ($0["key"]?.stringValue ?? member.key) == experiment }
-                || payload.ruleExperiments.contains { $0.feature == member.key && $0.experiment.name == experiment }
+        traces(of: [experiment])[experiment] ?? []
+    }
+
+    /// The step-by-step evaluation of several experiments (all by default),
+    /// reading the payload and sticky buckets once.
+    public func traces(of names: [String]? = nil) -> [String: [String]] {
+        guard let payload = loaded.current.payload else {
+            return Dictionary(uniqueKeysWithValues: (names ?? []).map { ($0, ["no payload yet"]) })
         }
-        for feature in features { _ = evaluator.evaluateFeature(feature.key) }
-        return evaluator.trace ?? []
+        let sticky = try? storedStickyDocuments()
+        var result: [String: [String]] = [:]
+        for name in names ?? Self.experiments(of: payload).map(\.name) {
+            var evaluator = evaluator(for: payload, sticky: sticky)
+            evaluator.trace = []
+            let features = payload.features.filter { member in
+                (member.value["rules"]?.elements ?? []).contains { ($0["key"]?.stringValue ?? member.key) == name }
+                    || payload.ruleExperiments.contains { $0.feature == member.key && $0.experiment.name == name }
+            }
+            for feature in features { _ = evaluator.evaluateFeature(feature.key) }
+            result[name] = evaluator.trace ?? []
+        }
+        return result
     }
 
     /// The payload in a line: ETag, features and experiment rules, and how it is fetched.

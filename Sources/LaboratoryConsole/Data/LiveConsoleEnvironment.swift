@@ -56,9 +56,7 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
             origin: origin, device: manager.device,
             userID: debug.sources.lazy.compactMap { ($0 as? LocalSource)?.userID }.first)
         for case let remote as GrowthBookSource in debug.sources {
-            var traces: [String: [String]] = [:]
-            for experiment in remote.experiments { traces[experiment.name] = remote.trace(experiment: experiment.name) }
-            data.traces[remote.name] = traces
+            data.traces[remote.name] = remote.traces()
         }
         seen.withLock { $0 = Seen(revision: revision, newestEvent: events.first?.id, statuses: statuses) }
         return data

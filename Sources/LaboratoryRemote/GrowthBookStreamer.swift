@@ -25,14 +25,16 @@ public struct GrowthBookStreamer: Sendable {
     }
 
     /// Streams until cancelled: `payload` gets each `features` event's data,
-    /// `refetch` is called for `features-updated`.
+    /// `refetch` is awaited for `features-updated`, in this task, in order.
     public func run(payload: @escaping @Sendable (Data) -> Void, refetch: @escaping @Sendable () async -> Void) async {
         var backoff = initialBackoff
         while !Task.isCancelled {
-            let received = await stream { event in
+            var received = false
+            for await event in connect() {
+                received = true
                 switch event.type {
                 case "features": payload(Data(event.data.utf8))
-                case "features-updated": Task { await refetch() }
+                case "features-updated": await refetch()
                 default: break
                 }
             }
@@ -42,58 +44,42 @@ public struct GrowthBookStreamer: Sendable {
         }
     }
 
-    /// One connection; returns whether any event arrived before it ended.
-    private func stream(_ handle: @escaping @Sendable (ServerSentEvent) -> Void) async -> Bool {
-        let reader = EventReader(handle: handle)
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 3600)
-        request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
-        let session = URLSession(configuration: .ephemeral, delegate: reader, delegateQueue: nil)
-        defer { session.invalidateAndCancel() }
-        let task = session.dataTask(with: request)
-        return await withTaskCancellationHandler {
-            await reader.run(task)
-        } onCancel: {
-            task.cancel()
+    /// One connection's events; the sequence ends when the connection does.
+    private func connect() -> AsyncStream<ServerSentEvent> {
+        AsyncStream { continuation in
+            let reader = EventReader(continuation: continuation)
+            var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 3600)
+            request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
+            let session = URLSession(configuration: .ephemeral, delegate: reader, delegateQueue: nil)
+            let task = session.dataTask(with: request)
+            continuation.onTermination = { _ in
+                task.cancel()
+                session.invalidateAndCancel()
+            }
+            task.resume()
         }
     }
 }
 
-/// Feeds a streaming response to the event parser.
+/// Feeds a streaming response to the event parser, and the events to a stream.
 private final class EventReader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let handle: @Sendable (ServerSentEvent) -> Void
+    private let continuation: AsyncStream<ServerSentEvent>.Continuation
     // Touched on the session's delegate queue and under `lock`.
     private let lock = NSLock()
     private var parser = ServerSentEventParser()
-    private var received = false
-    private var continuation: CheckedContinuation<Bool, Never>?
 
-    init(handle: @escaping @Sendable (ServerSentEvent) -> Void) {
-        self.handle = handle
-    }
-
-    func run(_ task: URLSessionDataTask) async -> Bool {
-        await withCheckedContinuation { continuation in
-            lock.lock()
-            self.continuation = continuation
-            lock.unlock()
-            task.resume()
-        }
+    init(continuation: AsyncStream<ServerSentEvent>.Continuation) {
+        self.continuation = continuation
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         lock.lock()
         let events = parser.feed(data)
-        if !events.isEmpty { received = true }
         lock.unlock()
-        events.forEach(handle)
+        for event in events { continuation.yield(event) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        lock.lock()
-        let continuation = self.continuation
-        self.continuation = nil
-        let received = self.received
-        lock.unlock()
-        continuation?.resume(returning: received)
+        continuation.finish()
     }
 }

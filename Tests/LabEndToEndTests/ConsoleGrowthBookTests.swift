@@ -11,6 +11,22 @@ struct ConsoleGrowthBookTests {
         return Data(#"{"features": {"color": {"defaultValue": "red", "rules": [{"key": "color-test", "variations": ["red", "blue"], "weights": \#(weights)}]}}}"#.utf8)
     }
 
+    /// `lab console` with these arguments, opened on its Experiments screen.
+    static func experimentsScreen(_ lab: LabHarness, _ arguments: String) throws -> Tmux {
+        let tmux = try Tmux(
+            command: "'\(LabHarness.binary)' console \(arguments) --state '\(lab.state)'", environment: lab.environment)
+        #expect(tmux.waitFor("Experiments"))
+        try tmux.send("Enter")
+        return tmux
+    }
+
+    /// Whether the `color-test` row shows `variant` within five seconds.
+    static func showsColorTest(_ tmux: Tmux, _ variant: String) -> Bool {
+        tmux.waitFor(timeout: 5) { screen in
+            screen.split(separator: "\n").contains { $0.hasPrefix(" color-test ") && $0.contains(" \(variant) ") }
+        }
+    }
+
     @Test func aChangedPayloadShowsUpWithoutAKeyPress() throws {
         let winner = Box(0)
         let server = try TestHTTPServer { _ in
@@ -18,18 +34,12 @@ struct ConsoleGrowthBookTests {
         }
         defer { server.stop() }
         let lab = try LabHarness()
-        let tmux = try Tmux(
-            command: "'\(LabHarness.binary)' console --growthbook '\(server.url.absoluteString)' --refresh-interval 1 --state '\(lab.state)'",
-            environment: lab.environment)
+        let tmux = try Self.experimentsScreen(lab, "--growthbook '\(server.url.absoluteString)' --refresh-interval 1")
         defer { tmux.kill() }
-        #expect(tmux.waitFor("Experiments"))
-        try tmux.send("Enter")
-        #expect(tmux.waitFor { $0.contains(" color-test ") && $0.contains(" 0 ") }, "\(tmux.capture())")
+        #expect(Self.showsColorTest(tmux, "0"), "\(tmux.capture())")
         winner.value = 1
         let changed = Date()
-        #expect(tmux.waitFor(timeout: 5) { screen in
-            screen.split(separator: "\n").contains { $0.hasPrefix(" color-test ") && $0.contains(" 1 ") }
-        }, "\(tmux.capture())")
+        #expect(Self.showsColorTest(tmux, "1"), "\(tmux.capture())")
         // Within the refresh interval (1 s) plus a poll, on a busy machine.
         #expect(Date().timeIntervalSince(changed) < 5)
         // Another command serves the payload the console stored, without fetching.
@@ -53,18 +63,12 @@ extension ConsoleGrowthBookTests {
         defer { server.stop() }
         let lab = try LabHarness()
         // Polling every minute: only the stream can bring the change in time.
-        let tmux = try Tmux(
-            command: "'\(LabHarness.binary)' console --growthbook 'http://127.0.0.1:\(server.port)' --client-key KEY "
-                + "--refresh-interval 60 --state '\(lab.state)'",
-            environment: lab.environment)
+        let tmux = try Self.experimentsScreen(
+            lab, "--growthbook 'http://127.0.0.1:\(server.port)' --client-key KEY --refresh-interval 60")
         defer { tmux.kill() }
-        #expect(tmux.waitFor("Experiments"))
-        try tmux.send("Enter")
-        #expect(tmux.waitFor { $0.contains(" color-test ") && $0.contains(" 0 ") }, "\(tmux.capture())")
+        #expect(Self.showsColorTest(tmux, "0"), "\(tmux.capture())")
         winner.value = 1
-        #expect(tmux.waitFor(timeout: 5) { screen in
-            screen.split(separator: "\n").contains { $0.hasPrefix(" color-test ") && $0.contains(" 1 ") }
-        }, "\(tmux.capture())")
+        #expect(Self.showsColorTest(tmux, "1"), "\(tmux.capture())")
         try tmux.send("Escape", "End", "Up", "Enter")  // Settings
         #expect(tmux.waitFor("streaming"), "\(tmux.capture())")
     }
@@ -76,12 +80,8 @@ extension ConsoleGrowthBookTests {
         let server = try TestHTTPServer { _ in .response(status: 200, headers: [:], body: hostile) }
         defer { server.stop() }
         let lab = try LabHarness()
-        let tmux = try Tmux(
-            command: "'\(LabHarness.binary)' console --growthbook '\(server.url.absoluteString)' --state '\(lab.state)'",
-            environment: lab.environment)
+        let tmux = try Self.experimentsScreen(lab, "--growthbook '\(server.url.absoluteString)'")
         defer { tmux.kill() }
-        #expect(tmux.waitFor("Experiments"))
-        try tmux.send("Enter")
         #expect(tmux.waitFor("title-test"), "\(tmux.capture())")
         try tmux.send("Enter")  // its variants; the pane shows the value
         #expect(tmux.waitFor("\\e[2J\\e]0;pwned\\x07"), "\(tmux.capture())")

@@ -26,6 +26,9 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
         var payload: GrowthBookPayload?
         var experiments: [Experiment] = []
         var etag: String?
+        var fetchedAt: Date?
+        /// The payload kept at stabilization, decoded once.
+        var frozen: GrowthBookPayload?
     }
 
     private let loaded = Locked(Loaded())
@@ -58,7 +61,11 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
         self.clock = clock
         // The last good payload, if any: served before any fetch.
         if let stored = try? store.payload(source: name), let payload = try? GrowthBookPayload(stored.data, decrypt: decrypt) {
-            loaded.withLock { $0 = Loaded(payload: payload, experiments: Self.experiments(of: payload), etag: stored.etag) }
+            loaded.withLock {
+                $0 = Loaded(
+                    payload: payload, experiments: Self.experiments(of: payload), etag: stored.etag,
+                    fetchedAt: stored.fetchedAt)
+            }
         }
     }
 
@@ -77,8 +84,7 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
         let stabilized = try store.stabilization(source: name) != nil
         var evaluated = latest
         if stabilized {
-            guard let stored = try store.payload(source: stabilizedKey),
-                  let frozen = try? GrowthBookPayload(stored.data, decrypt: decrypt) else { return [] }
+            guard let frozen = try frozenPayload() else { return [] }
             evaluated = frozen
         }
         let storedSticky = try storedStickyDocuments()
@@ -133,8 +139,13 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
     /// Takes a payload read by the caller (a local file at start-up).
     public func accept(_ data: Data, etag: String? = nil) throws {
         let payload = try GrowthBookPayload(data, decrypt: decrypt)
-        try store.setPayload(StoredPayload(data: data, etag: etag, fetchedAt: clock.now()), source: name)
-        loaded.withLock { $0 = Loaded(payload: payload, experiments: Self.experiments(of: payload), etag: etag) }
+        let now = clock.now()
+        try store.setPayload(StoredPayload(data: data, etag: etag, fetchedAt: now), source: name)
+        loaded.withLock { loaded in
+            loaded = Loaded(
+                payload: payload, experiments: Self.experiments(of: payload), etag: etag, fetchedAt: now,
+                frozen: loaded.frozen)
+        }
     }
 
     public func update() async throws {
@@ -156,6 +167,15 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
 
     public func stabilization() throws -> Date? {
         try store.stabilization(source: name)
+    }
+
+    /// The payload kept at stabilization, read and decoded on first use only.
+    private func frozenPayload() throws -> GrowthBookPayload? {
+        if let frozen = loaded.current.frozen { return frozen }
+        guard let stored = try store.payload(source: stabilizedKey),
+              let frozen = try? GrowthBookPayload(stored.data, decrypt: decrypt) else { return nil }
+        loaded.withLock { $0.frozen = frozen }
+        return frozen
     }
 
     /// The stored sticky bucket documents, by `attribute||value`.
@@ -204,9 +224,8 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
         guard let payload = current.payload else { return "no payload yet: the app uses its baselines" }
         var parts = ["\(payload.features.count) features", "\(current.experiments.count) experiments", transport.current]
         if let etag = current.etag { parts.insert("etag \(etag)", at: 0) }
-        if let stored = try? store.payload(source: name) {
-            let age = Int(clock.now().timeIntervalSince(stored.fetchedAt))
-            parts.append("last good payload \(age) s old")
+        if let fetchedAt = current.fetchedAt {
+            parts.append("last good payload \(Int(clock.now().timeIntervalSince(fetchedAt))) s old")
         }
         return parts.joined(separator: " · ")
     }

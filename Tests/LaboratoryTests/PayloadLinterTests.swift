@@ -18,7 +18,7 @@ import Testing
               "condition": [1], "weights": [0.3, 0.3]}]}}}
             """
         #expect(check(text) == [
-            "1:48: error: rule 1 of feature \"cta\" has 1 variation(s); an experiment needs at least two",
+            "1:48: warning: rule 1 of feature \"cta\" has 1 variation(s); GrowthBook runs no experiment with fewer than two",
             "2:32: warning: weights of rule 1 of feature \"cta\" do not give one number per variation; GrowthBook splits equally instead",
             "1:67: error: \"coverage\" of rule 1 of feature \"cta\" must be a number from 0 to 1",
             "1:83: error: \"namespace\" of rule 1 of feature \"cta\" must be [id, start, end] with 0 <= start <= end <= 1",

@@ -179,6 +179,7 @@ struct CatalogReader {
         }
         if elements.isEmpty { error("\(what()) has no keys", at: keysNode.position) }
         var keys: [String] = []
+        var seen: Set<String> = []
         for element in elements {
             guard case .string(let key) = element.kind else {
                 error("a key of \(what()) must be a string, found \(element.kindName)", at: element.position)
@@ -186,7 +187,7 @@ struct CatalogReader {
             }
             if key.isEmpty {
                 error("a key of \(what()) is empty", at: element.position)
-            } else if keys.contains(key) {
+            } else if !seen.insert(key).inserted {
                 error("key \"\(key)\" is listed twice in \(what())", at: element.position)
             } else {
                 keys.append(key)
@@ -239,12 +240,15 @@ struct CatalogReader {
             return nil
         }
         var assignments: [String: AssignmentValue] = [:]
+        let keySet = keys.map(Set.init)
+        var assigned: Set<String> = []
         for pair in pairs {
+            assigned.insert(pair.name)
             if assignments[pair.name] != nil {
                 error("\(what()) assigns key \"\(pair.name)\" twice", at: pair.position)
                 continue
             }
-            if let keys, !keys.contains(pair.name) {
+            if let keySet, !keySet.contains(pair.name) {
                 error("\(what()) assigns key \"\(pair.name)\", which is not one of the experiment's keys", at: pair.position)
             }
             switch pair.value.kind {
@@ -255,7 +259,7 @@ struct CatalogReader {
                 error("value of key \"\(pair.name)\" in \(what()) must be a string, number or boolean, found \(pair.value.kindName)", at: pair.value.position)
             }
         }
-        for key in keys ?? [] where !pairs.contains(where: { $0.name == key }) {
+        for key in keys ?? [] where !assigned.contains(key) {
             error("\(what()) does not assign key \"\(key)\"", at: node.position)
         }
         return Variant(name: name, weight: weight, assignments: assignments)
@@ -278,15 +282,19 @@ struct CatalogReader {
         return string
     }
 
-    /// Reports unknown and repeated fields. Objects have a handful of members,
-    /// so plain scans beat building sets for every object of a large catalog.
+    /// Reports unknown and repeated fields. Only allowed names can repeat
+    /// unnoticed, and there are a handful of them, so a short list of those
+    /// seen keeps this linear however many members a hostile object has.
     private mutating func checkMembers(_ members: [JSONNode.Member], allowed: [String], in what: @autoclosure () -> String) {
-        for (index, member) in members.enumerated() {
+        var seen: [String] = []
+        for member in members {
             if !allowed.contains(member.name) {
                 let expected = allowed.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
                 error("unknown field \"\(member.name)\" in \(what()) (expected one of \(expected))", at: member.position)
-            } else if members[..<index].contains(where: { $0.name == member.name }) {
+            } else if seen.contains(member.name) {
                 error("field \"\(member.name)\" appears twice in \(what())", at: member.position)
+            } else {
+                seen.append(member.name)
             }
         }
     }

@@ -115,12 +115,8 @@ public enum ConditionEvaluator {
                 }
             }
         case "$regex", "$regexi":
-            guard let pattern = expected.stringValue,
-                  let regex = try? NSRegularExpression(
-                      pattern: pattern, options: name == "$regexi" ? [.caseInsensitive] : [])
-            else { return false }
-            let text = JavaScript.string(actual)
-            return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            guard let pattern = expected.stringValue else { return false }
+            return BoundedRegex.matches(pattern, caseInsensitive: name == "$regexi", in: JavaScript.string(actual))
         case "$type": return JavaScript.typeName(actual) == expected.stringValue
         case "$inGroup": return isIn(actual, groups[expected.stringValue ?? ""] ?? [], insensitive: false)
         case "$notInGroup": return !isIn(actual, groups[expected.stringValue ?? ""] ?? [], insensitive: false)

@@ -5,9 +5,9 @@
 /// has some.
 public struct GrowthBookEvaluator: Sendable {
     public var context: GrowthBookContext
-    /// Sticky bucket assignment documents by `attribute||value`; `nil` turns
-    /// sticky bucketing off. Running experiments adds to them; the caller stores them.
-    public var stickyBucketDocs: [String: JSONValue]?
+    /// Sticky bucket documents by `attribute||value`; `nil` turns sticky
+    /// bucketing off. Running experiments adds to them; the caller stores them.
+    var stickyDocuments: [String: StickyBucketDocument]?
     /// When not `nil`, each step of the evaluation is written here, for `lab explain`.
     public var trace: [String]?
 
@@ -20,40 +20,77 @@ public struct GrowthBookEvaluator: Sendable {
         self.stickyBucketDocs = stickyBucketDocs
     }
 
+    /// The sticky bucket documents in GrowthBook's JSON shape, by `attribute||value`.
+    public var stickyBucketDocs: [String: JSONValue]? {
+        get { stickyDocuments?.mapValues(\.json) }
+        set { stickyDocuments = newValue?.compactMapValues(StickyBucketDocument.init(json:)) }
+    }
+
     /// Turns sticky bucketing on with the stored documents that belong to this
     /// user: those of the attributes the features hash on, at their current values.
     public mutating func loadStickyBuckets(from documents: [JSONValue]) {
-        var attributes: [String] = []
+        var attributes: Set<String> = []
         for feature in context.features.values {
             for rule in feature["rules"]?.elements ?? [] where rule["variations"] != nil {
-                for name in [rule["hashAttribute"]?.stringValue ?? "id", rule["fallbackAttribute"]?.stringValue].compactMap({ $0 })
-                where !attributes.contains(name) {
-                    attributes.append(name)
-                }
+                attributes.insert(rule["hashAttribute"]?.stringValue ?? "id")
+                if let fallback = rule["fallbackAttribute"]?.stringValue { attributes.insert(fallback) }
             }
         }
-        var docs: [String: JSONValue] = [:]
+        var wanted: [String: String] = [:]
         for attribute in attributes {
-            let value = JavaScript.string(hashAttribute(attribute, fallback: nil).1 ?? .string(""))
-            if let document = documents.first(where: {
-                $0["attributeName"]?.stringValue == attribute && $0["attributeValue"].map { JavaScript.string($0) } == value
-            }) {
-                docs["\(attribute)||\(value)"] = document
-            }
+            wanted[attribute] = JavaScript.string(hashAttribute(attribute, fallback: nil).1 ?? .string(""))
         }
-        stickyBucketDocs = docs
+        var docs: [String: StickyBucketDocument] = [:]
+        for json in documents {
+            guard let document = StickyBucketDocument(json: json),
+                  wanted[document.attributeName] == document.attributeValue else { continue }
+            let key = "\(document.attributeName)||\(document.attributeValue)"
+            if docs[key] == nil { docs[key] = document }
+        }
+        stickyDocuments = docs
     }
 
     // MARK: - Features
 
+    /// How deep a chain of prerequisites may go; deeper counts as a cycle.
+    public static let maximumPrerequisiteDepth = 64
+    /// How many features one evaluation may evaluate, prerequisites included;
+    /// past it the rest count as a cycle. Results are memoized, so only a
+    /// payload whose prerequisites loop back and fan out comes near it.
+    public static let maximumFeatureEvaluations = 10_000
+
+    /// Bookkeeping of one top-level evaluation.
+    private var memo: [String: FeatureResult] = [:]
+    private var evaluationCount = 0
+    /// Counts cycles (and limits) met; a result computed while one was met
+    /// depends on the path that led to it, so it is not memoized.
+    private var cyclesMet = 0
+
     /// The value of a feature for this context, and why.
     public mutating func evaluateFeature(_ id: String) -> FeatureResult {
+        memo = [:]
+        evaluationCount = 0
         var seen: Set<String> = []
         return evaluateFeature(id, seen: &seen)
     }
 
     private mutating func evaluateFeature(_ id: String, seen: inout Set<String>) -> FeatureResult {
-        if seen.contains(id) { return FeatureResult(value: .null, source: .cyclicPrerequisite, ruleId: "") }
+        if let known = memo[id] { return known }
+        evaluationCount += 1
+        if seen.contains(id) || seen.count >= Self.maximumPrerequisiteDepth
+            || evaluationCount > Self.maximumFeatureEvaluations
+        {
+            if !seen.contains(id) { note("  \(id): prerequisites too deep or too many: treated as a cycle") }
+            cyclesMet += 1
+            return FeatureResult(value: .null, source: .cyclicPrerequisite, ruleId: "")
+        }
+        let cyclesBefore = cyclesMet
+        let result = evaluateRules(of: id, seen: &seen)
+        if cyclesMet == cyclesBefore { memo[id] = result }
+        return result
+    }
+
+    private mutating func evaluateRules(of id: String, seen: inout Set<String>) -> FeatureResult {
         seen.insert(id)
         guard let feature = context.features[id] else {
             return FeatureResult(value: .null, source: .unknownFeature, ruleId: "")
@@ -91,7 +128,7 @@ public struct GrowthBookEvaluator: Sendable {
                 if !isIncludedInRollout(
                     seed: seed, hashAttribute: rule["hashAttribute"]?.stringValue,
                     fallbackAttribute: rule["fallbackAttribute"]?.stringValue, range: rule["range"],
-                    coverage: rule["coverage"]?.numberValue, hashVersion: rule["hashVersion"]?.numberValue)
+                    coverage: rule["coverage"]?.numberValue, hashVersion: rule["hashVersion"])
                 {
                     note("  not in the rollout (coverage \(rule["coverage"]?.numberValue.map { String($0) } ?? "-"))")
                     continue
@@ -160,6 +197,8 @@ public struct GrowthBookEvaluator: Sendable {
 
     /// Runs an experiment (GrowthBook's JSON shape) for this context.
     public mutating func run(_ experiment: JSONValue, featureId: String? = nil) -> ExperimentResult {
+        memo = [:]
+        evaluationCount = 0
         var seen: Set<String> = []
         return runExperiment(experiment, featureId: featureId, seen: &seen)
     }
@@ -181,14 +220,14 @@ public struct GrowthBookEvaluator: Sendable {
             return result(-1)
         }
         note("  hash attribute \(experiment["hashAttribute"]?.stringValue ?? "id") = \(JavaScript.string(hashValue))")
-        let sticky = stickyBucketDocs != nil && !JavaScript.truthy(experiment["disableStickyBucketing"])
+        let sticky = stickyDocuments != nil && !JavaScript.truthy(experiment["disableStickyBucketing"])
         let stored = sticky ? stickyVariation(experiment) : (variation: -1, blocked: false)
         let foundSticky = stored.variation >= 0
         if foundSticky { note("  sticky bucket: variation \(stored.variation)") }
         if !foundSticky, targetingFails(experiment, hashValue: hashValue, seen: &seen) { return result(-1) }
         guard let bucket = HashBucketing.hash(
             seed: experiment["seed"]?.stringValue ?? key, value: JavaScript.string(hashValue),
-            version: Int(experiment["hashVersion"]?.numberValue ?? 1))
+            version: JavaScript.hashVersion(experiment["hashVersion"], fallback: 1))
         else { return result(-1) }
         var assigned = stored.variation
         if !foundSticky {
@@ -201,7 +240,7 @@ public struct GrowthBookEvaluator: Sendable {
                 count: count, coverage: experiment["coverage"]?.numberValue ?? 1,
                 weights: experiment["weights"]?.elements?.compactMap(\.numberValue))
             assigned = BucketMath.chooseVariation(bucket, ranges: ranges) ?? -1
-            note("  bucket \(bucket) (hash v\(Int(experiment["hashVersion"]?.numberValue ?? 1)), seed \(experiment["seed"]?.stringValue ?? key)); ranges "
+            note("  bucket \(bucket) (hash v\(JavaScript.hashVersion(experiment["hashVersion"], fallback: 1)), seed \(experiment["seed"]?.stringValue ?? key)); ranges "
                 + ranges.map { "[\($0.start), \($0.end))" }.joined(separator: " ")
                 + " (coverage \(experiment["coverage"]?.numberValue ?? 1)): "
                 + (assigned >= 0 ? "variation \(assigned)" : "in no range, so not in the experiment"))
@@ -209,7 +248,7 @@ public struct GrowthBookEvaluator: Sendable {
         // A user with a sticky bucket from a blocked version leaves the experiment.
         if stored.blocked { return result(-1, sticky: true) }
         guard assigned >= 0 else { return result(-1) }
-        if let force = experiment["force"] { return result(force.numberValue.map { Int($0) } ?? -1) }
+        if let force = experiment["force"] { return result(JavaScript.integer(force.numberValue) ?? -1) }
         if context.qaMode || experiment["status"]?.stringValue == "stopped" { return result(-1) }
         let final = result(assigned, hashUsed: true, bucket: bucket, sticky: foundSticky)
         if sticky { persistStickyBucket(experiment, result: final) }
@@ -255,59 +294,45 @@ public struct GrowthBookEvaluator: Sendable {
 
     // MARK: - Sticky buckets
 
-    private static func stickyKey(_ experiment: String, _ version: Int) -> String { "\(experiment)__\(version)" }
-
     /// The variation a stored sticky bucket gives, or -1; blocked when the user
     /// holds a bucket of a version below the experiment's minimum.
     private func stickyVariation(_ experiment: JSONValue) -> (variation: Int, blocked: Bool) {
         let key = experiment["key"]?.stringValue ?? ""
-        let version = Int(experiment["bucketVersion"]?.numberValue ?? 0)
-        let minimum = Int(experiment["minBucketVersion"]?.numberValue ?? 0)
-        let assignments = stickyAssignments(
+        let documents = stickyDocumentsFor(
             experiment["hashAttribute"]?.stringValue, fallback: experiment["fallbackAttribute"]?.stringValue)
-        for blocked in 0..<max(0, minimum) where assignments[Self.stickyKey(key, blocked)] != nil {
-            return (-1, true)
-        }
-        guard let variationKey = assignments[Self.stickyKey(key, version)] else { return (-1, false) }
+        let minimum = experiment["minBucketVersion"]?.numberValue ?? 0
+        if documents.contains(where: { $0.holdsBlockedVersion(of: key, below: minimum) }) { return (-1, true) }
+        let stickyKey = StickyBucketDocument.key(experiment: key, version: experiment["bucketVersion"])
+        // The hash attribute's document wins over the fallback's.
+        guard let variationKey = documents.lazy.compactMap({ $0[stickyKey] }).first else { return (-1, false) }
         let meta = experiment["meta"]?.elements ?? []
         guard let index = meta.firstIndex(where: { $0["key"]?.stringValue == variationKey }) else { return (-1, false) }
         return (index, false)
     }
 
-    /// The stored assignments of the user's hash attribute, over those of its fallback.
-    private func stickyAssignments(_ attribute: String?, fallback: String?) -> [String: String] {
-        guard let docs = stickyBucketDocs else { return [:] }
-        func assignments(_ key: String) -> [String: String] {
-            var result: [String: String] = [:]
-            for member in docs[key]?["assignments"]?.members ?? [] { result[member.key] = JavaScript.string(member.value) }
-            return result
-        }
+    /// The stored documents of the user's hash attribute, then of its fallback.
+    private func stickyDocumentsFor(_ attribute: String?, fallback: String?) -> [StickyBucketDocument] {
+        guard let docs = stickyDocuments else { return [] }
         let (name, value) = hashAttribute(attribute, fallback: nil)
         let (fallbackName, fallbackValue) = hashAttribute(fallback, fallback: nil)
-        var merged: [String: String] = [:]
-        if let fallbackValue {
-            merged.merge(assignments("\(fallbackName)||\(JavaScript.string(fallbackValue))")) { _, new in new }
+        var result: [StickyBucketDocument] = []
+        if let document = docs["\(name)||\(JavaScript.string(value ?? .string("")))"] { result.append(document) }
+        if let fallbackValue, let document = docs["\(fallbackName)||\(JavaScript.string(fallbackValue))"] {
+            result.append(document)
         }
-        merged.merge(assignments("\(name)||\(JavaScript.string(value ?? .string("")))")) { _, new in new }
-        return merged
+        return result
     }
 
     /// Records the user's variation in the document of its hash attribute.
     private mutating func persistStickyBucket(_ experiment: JSONValue, result: ExperimentResult) {
-        let key = "\(result.hashAttribute)||\(JavaScript.string(result.attributeValue))"
-        let stickyKey = Self.stickyKey(
-            experiment["key"]?.stringValue ?? "", Int(experiment["bucketVersion"]?.numberValue ?? 0))
-        var assignments = stickyBucketDocs?[key]?["assignments"]?.members ?? []
-        if let index = assignments.firstIndex(where: { $0.key == stickyKey }) {
-            assignments[index].value = .string(result.key)
-        } else {
-            assignments.append(.init(stickyKey, .string(result.key)))
-        }
-        stickyBucketDocs?[key] = .object([
-            .init("attributeName", .string(result.hashAttribute)),
-            .init("attributeValue", .string(JavaScript.string(result.attributeValue))),
-            .init("assignments", .object(assignments)),
-        ])
+        let attributeValue = JavaScript.string(result.attributeValue)
+        let key = "\(result.hashAttribute)||\(attributeValue)"
+        let stickyKey = StickyBucketDocument.key(
+            experiment: experiment["key"]?.stringValue ?? "", version: experiment["bucketVersion"])
+        var document = stickyDocuments?.removeValue(forKey: key)
+            ?? StickyBucketDocument(attributeName: result.hashAttribute, attributeValue: attributeValue)
+        document.set(stickyKey, result.key)
+        stickyDocuments?[key] = document
     }
 
     private func makeResult(
@@ -355,7 +380,7 @@ public struct GrowthBookEvaluator: Sendable {
             let (_, value) = hashAttribute(filter["attribute"]?.stringValue, fallback: nil)
             guard let value, let hash = HashBucketing.hash(
                 seed: filter["seed"]?.stringValue ?? "", value: JavaScript.string(value),
-                version: Int(filter["hashVersion"]?.numberValue ?? 2)) else { return true }
+                version: JavaScript.hashVersion(filter["hashVersion"], fallback: 2)) else { return true }
             return !(filter["ranges"]?.elements ?? []).contains { range in
                 let bounds = (range.elements ?? []).compactMap(\.numberValue)
                 return bounds.count == 2 && hash >= bounds[0] && hash < bounds[1]
@@ -365,13 +390,14 @@ public struct GrowthBookEvaluator: Sendable {
 
     private func isIncludedInRollout(
         seed: String, hashAttribute name: String?, fallbackAttribute: String?, range: JSONValue?, coverage: Double?,
-        hashVersion: Double?
+        hashVersion: JSONValue?
     ) -> Bool {
         if range == nil && coverage == nil { return true }
         if range == nil && coverage == 0 { return false }
         let (_, value) = hashAttribute(name, fallback: fallbackAttribute)
         guard let value, let hash = HashBucketing.hash(
-            seed: seed, value: JavaScript.string(value), version: Int(hashVersion ?? 1)) else { return false }
+            seed: seed, value: JavaScript.string(value), version: JavaScript.hashVersion(hashVersion, fallback: 1))
+        else { return false }
         if let bounds = range?.elements?.compactMap(\.numberValue), bounds.count == 2 {
             return hash >= bounds[0] && hash < bounds[1]
         }

@@ -4,28 +4,42 @@ import Foundation
 /// saved groups, decrypted when the server encrypts them.
 public struct GrowthBookPayload: Sendable {
     /// Feature definitions by key, in payload order.
-    public var features: [JSONValue.Member]
-    public var savedGroups: [String: [JSONValue]]
+    public let features: [JSONValue.Member]
+    public let savedGroups: [String: [JSONValue]]
+    /// The feature definitions as an evaluation context wants them.
+    public let featureMap: [String: JSONValue]
+    /// Every experiment rule as a Laboratory experiment, named after the rule's key.
+    public let experiments: [Experiment]
+    /// Force and rollout rules as experiments, with their feature and rule position.
+    let ruleExperiments: [(feature: String, index: Int, experiment: Experiment)]
+    /// Problems the SDK tolerates, found while the payload was checked.
+    public let warnings: [Diagnostic]
 
     /// Why a payload was refused; the source keeps its last good one.
     public struct Invalid: Error, CustomStringConvertible, Sendable {
         public var description: String
+        /// The problems found, when the payload parsed but failed its checks.
+        public var diagnostics: [Diagnostic] = []
     }
 
-    /// Parses a payload; `decrypt` turns `encryptedFeatures` into features JSON.
+    /// Parses and checks a payload; `decrypt` turns `encryptedFeatures` into
+    /// features JSON. Every rule is checked (``PayloadLinter``) before
+    /// anything is built, so a payload either loads whole or is refused with
+    /// every problem named by feature and rule.
     public init(_ data: Data, decrypt: ((String) throws -> String)?) throws {
         guard let text = String(data: data, encoding: .utf8) else {
             throw Invalid(description: "the payload is not UTF-8 text")
         }
-        let root: JSONValue
+        let root: JSONNode
         do {
-            root = try JSONValue.parse(text)
+            root = try JSONNodeParser.parse(text)
         } catch {
             throw Invalid(description: "malformed payload JSON at \(error.position): \(error.message)")
         }
-        guard case .object = root else { throw Invalid(description: "the payload is not a JSON object") }
-        var featuresValue = root["features"]
-        if let encrypted = root["encryptedFeatures"]?.stringValue {
+        guard case .object = root.kind else { throw Invalid(description: "the payload is not a JSON object") }
+        var featuresNode = root[member: "features"]
+        var file = "payload"
+        if case .string(let encrypted)? = root[member: "encryptedFeatures"]?.kind {
             guard let decrypt else {
                 throw Invalid(description: "the payload is encrypted and no decryption key was given (--decryption-key)")
             }
@@ -36,36 +50,54 @@ public struct GrowthBookPayload: Sendable {
                 throw Invalid(description: String(describing: error))
             }
             do {
-                featuresValue = try JSONValue.parse(plain)
+                featuresNode = try JSONNodeParser.parse(plain)
             } catch {
                 throw Invalid(description: "decrypted features are not JSON: \(error.message)")
             }
+            file = "decrypted features"
         }
-        guard let members = featuresValue?.members else {
+        guard let featuresNode, case .object = featuresNode.kind else {
             throw Invalid(description: "the payload has no \"features\" object")
         }
-        features = members
+        let diagnostics = PayloadLinter().check(features: featuresNode, file: file)
+        let errors = diagnostics.filter { $0.severity == .error }
+        if !errors.isEmpty {
+            let shown = errors.prefix(3).map(\.description).joined(separator: "; ")
+            throw Invalid(
+                description: "the payload was refused: " + shown
+                    + (errors.count > 3 ? " (and \(errors.count - 3) more; lab check --growthbook lists them)" : ""),
+                diagnostics: errors)
+        }
+        warnings = diagnostics
+        features = JSONValue(featuresNode).members ?? []
         var groups: [String: [JSONValue]] = [:]
-        for member in root["savedGroups"]?.members ?? [] { groups[member.key] = member.value.elements ?? [] }
+        if case .object(let members)? = root[member: "savedGroups"]?.kind {
+            for member in members { groups[member.name] = JSONValue(member.value).elements ?? [] }
+        }
         savedGroups = groups
-    }
-
-    /// The feature definitions as an evaluation context wants them.
-    public var featureMap: [String: JSONValue] {
         var map: [String: JSONValue] = [:]
         for member in features where map[member.key] == nil { map[member.key] = member.value }
-        return map
+        featureMap = map
+        experiments = Self.experimentRules(of: features)
+        ruleExperiments = Self.forceAndRolloutRules(of: features)
+        ruleExperimentIndex = Dictionary(
+            ruleExperiments.map { ("\($0.feature)#\($0.index)", $0.experiment.name) }, uniquingKeysWith: { first, _ in first })
     }
+
+    /// Rule experiment names by `feature#rule`.
+    private let ruleExperimentIndex: [String: String]
 
     /// The experiment standing for a force or rollout rule, by feature and rule position.
     func ruleExperimentName(feature: String, rule index: Int) -> String? {
-        ruleExperiments.first { $0.feature == feature && $0.index == index }?.experiment.name
+        ruleExperimentIndex["\(feature)#\(index)"]
     }
 
     /// Force and rollout rules as experiments of two variants, `Forced` (the
     /// rule's value) and `Default` (the feature's default, the baseline), so the
     /// console lists them as such and QA can force either.
-    var ruleExperiments: [(feature: String, index: Int, experiment: Experiment)] {
+    private static func forceAndRolloutRules(
+        of features: [JSONValue.Member]
+    ) -> [(feature: String, index: Int, experiment: Experiment)] {
         var result: [(String, Int, Experiment)] = []
         for member in features {
             var counts: [String: Int] = [:]
@@ -92,7 +124,7 @@ public struct GrowthBookPayload: Sendable {
     /// key, variants named by `meta[].name`, `meta[].key` or index, each
     /// assigning every feature that runs the experiment its variation's value,
     /// baseline = variation 0. Rules of one key in several features merge.
-    public var experiments: [Experiment] {
+    private static func experimentRules(of features: [JSONValue.Member]) -> [Experiment] {
         var order: [String] = []
         var rulesByKey: [String: [(feature: String, rule: JSONValue)]] = [:]
         for member in features {
@@ -129,7 +161,11 @@ public struct GrowthBookPayload: Sendable {
         var seen: Set<String> = []
         return variants.enumerated().map { index, variant in
             var variant = variant
-            if !seen.insert(variant.name).inserted { variant.name += "#\(index)" }
+            var suffix = index
+            while !seen.insert(variant.name).inserted {
+                variant.name = variants[index].name + "#\(suffix)"
+                suffix += 1
+            }
             return variant
         }
     }

@@ -29,6 +29,8 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
         var fetchedAt: Date?
         /// The payload kept at stabilization, decoded once.
         var frozen: GrowthBookPayload?
+        /// Why the stored payload was set aside at start, until a good one arrives.
+        var quarantine: String?
     }
 
     private let loaded = Locked(Loaded())
@@ -59,15 +61,27 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
         self.fetcher = fetcher
         self.decrypt = decrypt
         self.clock = clock
-        // The last good payload, if any: served before any fetch.
-        if let stored = try? store.payload(source: name), let payload = try? GrowthBookPayload(stored.data, decrypt: decrypt) {
+        // The last good payload, if any: served before any fetch. One that no
+        // longer loads (a state file from an older release, a damaged row) is
+        // set aside, never trusted: the app gets its baselines until a good
+        // payload arrives, and the status says why.
+        guard let stored = try? store.payload(source: name) else { return }
+        do {
+            let payload = try GrowthBookPayload(stored.data, decrypt: decrypt)
             loaded.withLock {
                 $0 = Loaded(
                     payload: payload, experiments: Self.experiments(of: payload), etag: stored.etag,
                     fetchedAt: stored.fetchedAt)
             }
+        } catch {
+            loaded.withLock {
+                $0.quarantine = "the stored payload was set aside (\(error)); the app uses its baselines until a good one arrives"
+            }
         }
     }
+
+    /// Why the stored payload was set aside at start, if it was and no good one arrived since.
+    public var quarantine: String? { loaded.current.quarantine }
 
     /// Experiment rules, then force and rollout rules, as experiments.
     private static func experiments(of payload: GrowthBookPayload) -> [Experiment] {
@@ -103,11 +117,9 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
             if chosen[experiment] == nil { chosen[experiment] = outcome.variationId }
         }
         if let docs = evaluator.stickyBucketDocs, docs != before {
-            var all = storedSticky?.members ?? []
-            for (key, document) in docs.sorted(by: { $0.key < $1.key }) {
-                all.removeAll { $0.key == key }
-                all.append(JSONValue.Member(key, document))
-            }
+            let changed = Set(docs.keys)
+            var all = (storedSticky?.members ?? []).filter { !changed.contains($0.key) }
+            for (key, document) in docs.sorted(by: { $0.key < $1.key }) { all.append(JSONValue.Member(key, document)) }
             let text = JavaScript.stringify(.object(all)) ?? "{}"
             try store.setPayload(StoredPayload(data: Data(text.utf8), etag: nil, fetchedAt: clock.now()), source: stickyKey)
         }
@@ -137,8 +149,13 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
     }
 
     /// Takes a payload read by the caller (a local file at start-up).
+    /// The payload is checked and evaluated once for this device before it
+    /// replaces the last good one, so nothing stored can fail to load later.
     public func accept(_ data: Data, etag: String? = nil) throws {
         let payload = try GrowthBookPayload(data, decrypt: decrypt)
+        var trial = GrowthBookEvaluator(context: GrowthBookContext(
+            attributes: attributes, features: payload.featureMap, savedGroups: payload.savedGroups))
+        for member in payload.features { _ = trial.evaluateFeature(member.key) }
         let now = clock.now()
         try store.setPayload(StoredPayload(data: data, etag: etag, fetchedAt: now), source: name)
         loaded.withLock { loaded in
@@ -201,19 +218,27 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
     /// reading the payload and sticky buckets once.
     public func traces(of names: [String]? = nil) -> [String: [String]] {
         guard let payload = loaded.current.payload else {
-            return Dictionary(uniqueKeysWithValues: (names ?? []).map { ($0, ["no payload yet"]) })
+            return Dictionary((names ?? []).map { ($0, ["no payload yet"]) }, uniquingKeysWith: { first, _ in first })
         }
         let sticky = try? storedStickyDocuments()
         var result: [String: [String]] = [:]
-        for name in names ?? Self.experiments(of: payload).map(\.name) {
-            var evaluator = evaluator(for: payload, sticky: sticky)
-            evaluator.trace = []
-            let features = payload.features.filter { member in
-                (member.value["rules"]?.elements ?? []).contains { ($0["key"]?.stringValue ?? member.key) == name }
-                    || payload.ruleExperiments.contains { $0.feature == member.key && $0.experiment.name == name }
+        // The features that run each experiment, found in one pass.
+        var featuresOf: [String: [String]] = [:]
+        for member in payload.features {
+            for rule in member.value["rules"]?.elements ?? [] {
+                let key = rule["key"]?.stringValue ?? member.key
+                if featuresOf[key]?.last != member.key { featuresOf[key, default: []].append(member.key) }
             }
-            for feature in features { _ = evaluator.evaluateFeature(feature.key) }
-            result[name] = evaluator.trace ?? []
+        }
+        for rule in payload.ruleExperiments where featuresOf[rule.experiment.name]?.last != rule.feature {
+            featuresOf[rule.experiment.name, default: []].append(rule.feature)
+        }
+        let evaluator = evaluator(for: payload, sticky: sticky)
+        for name in names ?? Self.experiments(of: payload).map(\.name) {
+            var tracing = evaluator
+            tracing.trace = []
+            for feature in featuresOf[name] ?? [] { _ = tracing.evaluateFeature(feature) }
+            result[name] = tracing.trace ?? []
         }
         return result
     }
@@ -221,7 +246,9 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
     /// The payload in a line: ETag, features and experiment rules, and how it is fetched.
     public var summary: String {
         let current = loaded.current
-        guard let payload = current.payload else { return "no payload yet: the app uses its baselines" }
+        guard let payload = current.payload else {
+            return current.quarantine ?? "no payload yet: the app uses its baselines"
+        }
         var parts = ["\(payload.features.count) features", "\(current.experiments.count) experiments", transport.current]
         if let etag = current.etag { parts.insert("etag \(etag)", at: 0) }
         if let fetchedAt = current.fetchedAt {

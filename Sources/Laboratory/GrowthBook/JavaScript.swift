@@ -21,12 +21,70 @@ enum JavaScript {
         }
     }
 
-    /// How JavaScript prints a number (for the values JSON can hold).
+    /// How JavaScript prints a number (`Number.prototype.toString`): the
+    /// shortest digits that read back as the same number, in plain notation
+    /// from 1e-6 up to 1e21 and in exponent notation outside. Built from the
+    /// digits Swift prints, never through an integer conversion, so no number
+    /// of any magnitude can trap here.
     static func numberString(_ number: Double) -> String {
         if number.isNaN { return "NaN" }
         if number.isInfinite { return number < 0 ? "-Infinity" : "Infinity" }
-        if number == number.rounded(), abs(number) < 1e21 { return String(Int64(number)) }
-        return String(number)
+        if number == 0 { return "0" }  // -0 prints as 0 too
+        let (digits, exponent) = shortestDigits(abs(number))
+        let sign = number < 0 ? "-" : ""
+        // `exponent` is the power of ten of the first digit (1.5e3 → 3).
+        if exponent >= 21 || exponent < -6 {
+            let mantissa = digits.count == 1 ? digits : digits.prefix(1) + "." + digits.dropFirst()
+            return sign + mantissa + "e" + (exponent < 0 ? "-" : "+") + String(abs(exponent))
+        }
+        if exponent < 0 {
+            return sign + "0." + String(repeating: "0", count: -exponent - 1) + digits
+        }
+        if digits.count <= exponent + 1 {
+            return sign + digits + String(repeating: "0", count: exponent + 1 - digits.count)
+        }
+        let point = digits.index(digits.startIndex, offsetBy: exponent + 1)
+        return sign + digits[..<point] + "." + digits[point...]
+    }
+
+    /// The shortest round-trip decimal digits of a positive finite number and
+    /// the power of ten of its first digit, read off Swift's description.
+    private static func shortestDigits(_ number: Double) -> (digits: String, exponent: Int) {
+        let text = number.description  // "1.2345e+20", "0.001", "123.5", "5e-324"
+        let parts = text.split(separator: "e", maxSplits: 1)
+        let mantissa = parts[0]
+        let written = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        let whole = mantissa.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let integerPart = String(whole[0])
+        let fraction = whole.count > 1 ? String(whole[1]) : ""
+        var digits = integerPart + fraction
+        var exponent = written + integerPart.count - 1
+        while digits.hasPrefix("0") && digits.count > 1 {
+            digits.removeFirst()
+            exponent -= 1
+        }
+        while digits.hasSuffix("0") && digits.count > 1 { digits.removeLast() }
+        return (digits, exponent)
+    }
+
+    /// A number as an array index or count: only when it is a whole number a
+    /// JavaScript integer can hold exactly (|n| ≤ 2^53); `nil` otherwise
+    /// (fractions, NaN, infinities, 1e19), so no conversion can trap.
+    static func integer(_ number: Double?) -> Int? {
+        guard let number, number.isFinite, number == number.rounded(.towardZero),
+              abs(number) <= 9_007_199_254_740_992 else { return nil }
+        return Int(number)
+    }
+
+    /// The hash version a rule asks for, as the SDK reads `hashVersion || fallback`:
+    /// 1 or 2; any other number gives 0, a version no hash exists for (not in the experiment).
+    static func hashVersion(_ value: JSONValue?, fallback: Int) -> Int {
+        guard let value, truthy(value) else { return fallback }
+        switch value {
+        case .number(1): return 1
+        case .number(2): return 2
+        default: return 0
+        }
     }
 
     /// `Number(value)`.

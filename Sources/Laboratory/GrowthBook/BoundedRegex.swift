@@ -1,0 +1,78 @@
+import Foundation
+
+/// `$regex` / `$regexi` matching that always ends: each pattern is compiled
+/// once, each match may take a bounded number of the regex engine's steps,
+/// and a match that runs out of steps counts as no match.
+///
+/// The engine (ICU, through `NSRegularExpression`) backtracks, so a pattern
+/// such as `^([0-9a-f-]+)+x$` takes time exponential in the input. Its
+/// progress callback comes every few thousand steps; the match is stopped
+/// after ``maximumProgressReports`` of them (a few hundred thousand steps,
+/// milliseconds), which bounds every match whatever the pattern and input.
+/// Results are remembered per pattern and input, so a device whose attributes
+/// do not change pays for a slow pattern once, not on every evaluation.
+enum BoundedRegex {
+    /// Progress reports after which a match gives up.
+    static let maximumProgressReports = 24
+    /// Entries kept in each cache before it is emptied.
+    private static let cacheLimit = 4_096
+
+    private struct Caches {
+        /// Pattern (with its case flag) → compiled expression, `nil` if invalid.
+        var compiled: [String: NSRegularExpression?] = [:]
+        /// Pattern + input → whether it matched.
+        var results: [String: Bool] = [:]
+        /// Patterns that ran out of steps, in the order first seen.
+        var gaveUp: [String] = []
+    }
+
+    private static let caches = Locked(Caches())
+
+    /// Patterns that ran out of steps in this process, for the status line.
+    static var patternsThatGaveUp: [String] { caches.current.gaveUp }
+
+    /// Whether `text` matches `pattern` (JavaScript `RegExp.test`); an invalid
+    /// pattern and a match that runs out of steps are both `false`.
+    static func matches(_ pattern: String, caseInsensitive: Bool, in text: String) -> Bool {
+        let patternKey = (caseInsensitive ? "i/" : "/") + pattern
+        let resultKey = patternKey + "\u{0}" + text
+        let (cached, regex) = caches.withLock { caches -> (Bool?, NSRegularExpression??) in
+            (caches.results[resultKey], caches.compiled[patternKey])
+        }
+        if let cached { return cached }
+        let expression: NSRegularExpression?
+        if let regex {
+            expression = regex
+        } else {
+            expression = try? NSRegularExpression(pattern: pattern, options: caseInsensitive ? [.caseInsensitive] : [])
+            caches.withLock { caches in
+                if caches.compiled.count >= cacheLimit { caches.compiled = [:] }
+                caches.compiled[patternKey] = .some(expression)
+            }
+        }
+        guard let expression else { return false }
+        var matched = false
+        var reports = 0
+        var exhausted = false
+        expression.enumerateMatches(
+            in: text, options: [.reportProgress], range: NSRange(text.startIndex..., in: text)
+        ) { match, _, stop in
+            if match != nil {
+                matched = true
+                stop.pointee = true
+                return
+            }
+            reports += 1
+            if reports >= maximumProgressReports {
+                exhausted = true
+                stop.pointee = true
+            }
+        }
+        caches.withLock { caches in
+            if caches.results.count >= cacheLimit { caches.results = [:] }
+            caches.results[resultKey] = matched
+            if exhausted, !caches.gaveUp.contains(pattern), caches.gaveUp.count < 100 { caches.gaveUp.append(pattern) }
+        }
+        return matched
+    }
+}

@@ -26,15 +26,26 @@ public struct GrowthBookStreamer: Sendable {
 
     /// Streams until cancelled: `payload` gets each `features` event's data,
     /// `refetch` is awaited for `features-updated`, in this task, in order.
+    ///
+    /// Storms are coalesced: a `features` event is skipped when a newer one
+    /// has already arrived, and one refetch answers every `features-updated`
+    /// that arrived before it started, so 200 events cost one or two fetches.
     public func run(payload: @escaping @Sendable (Data) -> Void, refetch: @escaping @Sendable () async -> Void) async {
         var backoff = initialBackoff
         while !Task.isCancelled {
             var received = false
-            for await event in connect() {
+            let arrivals = Arrivals()
+            var refetchedThrough = 0
+            for await event in connect(arrivals) {
                 received = true
-                switch event.type {
-                case "features": payload(Data(event.data.utf8))
-                case "features-updated": await refetch()
+                switch event.event.type {
+                case "features":
+                    if event.sequence < arrivals.latest.features { continue }
+                    payload(Data(event.event.data.utf8))
+                case "features-updated":
+                    if event.sequence <= refetchedThrough { continue }
+                    refetchedThrough = arrivals.latest.any
+                    await refetch()
                 default: break
                 }
             }
@@ -44,10 +55,12 @@ public struct GrowthBookStreamer: Sendable {
         }
     }
 
-    /// One connection's events; the sequence ends when the connection does.
-    private func connect() -> AsyncStream<ServerSentEvent> {
-        AsyncStream { continuation in
-            let reader = EventReader(continuation: continuation)
+    /// One connection's events, numbered; the sequence ends when the
+    /// connection does. Only the newest few wait to be handled: older ones
+    /// are superseded by them anyway.
+    private func connect(_ arrivals: Arrivals) -> AsyncStream<NumberedEvent> {
+        AsyncStream(bufferingPolicy: .bufferingNewest(8)) { continuation in
+            let reader = EventReader(continuation: continuation, arrivals: arrivals)
             var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 3600)
             request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
             let session = URLSession(configuration: .ephemeral, delegate: reader, delegateQueue: nil)
@@ -61,22 +74,74 @@ public struct GrowthBookStreamer: Sendable {
     }
 }
 
-/// Feeds a streaming response to the event parser, and the events to a stream.
+/// An event and its place in its connection's stream (1, 2, …).
+struct NumberedEvent: Sendable {
+    var event: ServerSentEvent
+    var sequence: Int
+}
+
+/// What has arrived on one connection so far, for coalescing.
+final class Arrivals: @unchecked Sendable {
+    struct Latest {
+        /// The number of the newest event of any type.
+        var any = 0
+        /// The number of the newest `features` event.
+        var features = 0
+    }
+
+    private let lock = NSLock()
+    private var value = Latest()
+
+    var latest: Latest {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+
+    func record(_ event: ServerSentEvent) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value.any += 1
+        if event.type == "features" { value.features = value.any }
+        return value.any
+    }
+}
+
+/// Feeds a streaming response to the event parser, and the events to a stream;
+/// a stream the parser refuses (a line past its cap) is dropped.
 private final class EventReader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let continuation: AsyncStream<ServerSentEvent>.Continuation
+    private let continuation: AsyncStream<NumberedEvent>.Continuation
+    private let arrivals: Arrivals
     // Touched on the session's delegate queue and under `lock`.
     private let lock = NSLock()
     private var parser = ServerSentEventParser()
+    private var refused = false
 
-    init(continuation: AsyncStream<ServerSentEvent>.Continuation) {
+    init(continuation: AsyncStream<NumberedEvent>.Continuation, arrivals: Arrivals) {
         self.continuation = continuation
+        self.arrivals = arrivals
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         lock.lock()
-        let events = parser.feed(data)
+        let events: [ServerSentEvent]
+        if refused {
+            events = []
+        } else {
+            do {
+                events = try parser.feed(data)
+            } catch {
+                refused = true
+                events = []
+            }
+        }
+        let dropping = refused
         lock.unlock()
-        for event in events { continuation.yield(event) }
+        for event in events { continuation.yield(NumberedEvent(event: event, sequence: arrivals.record(event))) }
+        if dropping {
+            dataTask.cancel()
+            continuation.finish()
+        }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

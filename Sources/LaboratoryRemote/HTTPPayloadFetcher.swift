@@ -40,10 +40,15 @@ public struct HTTPPayloadFetcher: PayloadFetcher {
     public func fetch(etag: String?) async throws -> PayloadResponse {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: idleTimeout)
         if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        // URLSession inflates compressed bodies before the cap can see them,
+        // so a small gzip bomb would fill memory: ask for the body as it is
+        // and refuse a compressed one (see `BodyCollector`).
+        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = idleTimeout
         configuration.timeoutIntervalForResource = requestTimeout
-        let collector = BodyCollector(maximumBytes: maximumBytes, maximumRedirects: maximumRedirects)
+        let collector = BodyCollector(
+            maximumBytes: maximumBytes, maximumRedirects: maximumRedirects, requestTimeout: requestTimeout)
         let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
         defer { session.invalidateAndCancel() }
         let (response, body) = try await collector.run(session.dataTask(with: request))
@@ -81,6 +86,7 @@ public final class StreamingSupport: @unchecked Sendable {
 private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let maximumBytes: Int
     private let maximumRedirects: Int
+    private let requestTimeout: TimeInterval
     // Touched on the session's delegate queue and under `lock`.
     private let lock = NSLock()
     private var body = Data()
@@ -89,9 +95,10 @@ private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked 
     private var failure: String?
     private var continuation: CheckedContinuation<(HTTPURLResponse, Data), any Error>?
 
-    init(maximumBytes: Int, maximumRedirects: Int) {
+    init(maximumBytes: Int, maximumRedirects: Int, requestTimeout: TimeInterval) {
         self.maximumBytes = maximumBytes
         self.maximumRedirects = maximumRedirects
+        self.requestTimeout = requestTimeout
     }
 
     func run(_ task: URLSessionDataTask) async throws -> (HTTPURLResponse, Data) {
@@ -100,6 +107,17 @@ private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked 
             self.continuation = continuation
             lock.unlock()
             task.resume()
+            // URLSession on Linux does not enforce `timeoutIntervalForResource`
+            // against a server that sends a byte now and then: this does.
+            DispatchQueue.global().asyncAfter(deadline: .now() + requestTimeout) { [self] in
+                lock.lock()
+                let running = self.continuation != nil
+                if running, failure == nil {
+                    failure = "the server took longer than \(String(format: "%g", requestTimeout)) s to send the payload"
+                }
+                lock.unlock()
+                if running { task.cancel() }
+            }
         }
     }
 
@@ -109,14 +127,19 @@ private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked 
     ) {
         lock.lock()
         self.response = response as? HTTPURLResponse
+        let encoding = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding")?.lowercased()
         let tooLarge = response.expectedContentLength > Int64(maximumBytes)
         if tooLarge { failure = "the payload is larger than \(maximumBytes / (1 << 20)) MiB" }
+        let compressed = encoding.map { !$0.isEmpty && $0 != "identity" } ?? false
+        if compressed { failure = "the server sent a \(encoding ?? "") body though none was asked for" }
         lock.unlock()
-        completionHandler(tooLarge ? .cancel : .allow)
+        completionHandler(tooLarge || compressed ? .cancel : .allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         lock.lock()
+        // Chunks keep arriving for a moment after a cancel: drop them.
+        guard failure == nil else { return lock.unlock() }
         body.append(data)
         let tooLarge = body.count > maximumBytes
         if tooLarge { failure = "the payload is larger than \(maximumBytes / (1 << 20)) MiB" }

@@ -12,43 +12,95 @@ public struct ServerSentEvent: Sendable, Equatable {
 }
 
 /// Turns a `text/event-stream` body into events as bytes arrive (WHATWG rules:
-/// `event:` and `data:` fields, comments after `:`, a blank line dispatches).
+/// `event:` and `data:` fields, comments after `:`, a blank line dispatches;
+/// lines end in LF, CRLF or CR).
+///
+/// Linear in the bytes fed, however they are split into chunks: each byte is
+/// looked at once. A line or an event's data longer than ``maximumLineBytes``
+/// is refused with ``LineTooLong`` rather than kept growing, so a stream that
+/// never sends a newline cannot fill memory; the caller drops the connection.
 public struct ServerSentEventParser: Sendable {
-    private var buffer = Data()
+    /// The longest line and the most data one event may carry: a GrowthBook
+    /// `features` event holds a whole payload, whose fetch is capped at 8 MiB.
+    public static let defaultMaximumLineBytes = 8 << 20
+
+    /// Thrown once a line or an event's data passes the cap.
+    public struct LineTooLong: Error, CustomStringConvertible, Sendable {
+        public var limit: Int
+        public var description: String { "the event stream sent a line or event longer than \(limit >> 20) MiB" }
+    }
+
+    public let maximumLineBytes: Int
+    /// Bytes of the line being read (the part before its end has arrived).
+    private var line: [UInt8] = []
+    /// The previous chunk ended in CR: a LF that starts this one belongs to it.
+    private var afterCarriageReturn = false
     private var type = ""
     private var data: [String] = []
+    private var dataBytes = 0
 
-    public init() {}
+    public init(maximumLineBytes: Int = Self.defaultMaximumLineBytes) {
+        self.maximumLineBytes = maximumLineBytes
+    }
 
     /// Feeds bytes; returns the events they completed.
-    public mutating func feed(_ bytes: Data) -> [ServerSentEvent] {
-        buffer.append(bytes)
+    public mutating func feed(_ bytes: Data) throws(LineTooLong) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
-        while let newline = buffer.firstIndex(of: 0x0A) {
-            var line = buffer[buffer.startIndex..<newline]
-            if line.last == 0x0D { line = line.dropLast() }
-            buffer = Data(buffer[buffer.index(after: newline)...])
-            if let event = take(String(decoding: line, as: UTF8.self)) { events.append(event) }
+        var start = bytes.startIndex
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == 0x0A, afterCarriageReturn, index == start, line.isEmpty {
+                // The LF of a CRLF split across chunks, or right after its CR.
+                afterCarriageReturn = false
+                index += 1
+                start = index
+                continue
+            }
+            afterCarriageReturn = false
+            guard byte == 0x0A || byte == 0x0D else {
+                index += 1
+                continue
+            }
+            line.append(contentsOf: bytes[start..<index])
+            try checkLength()
+            if let event = try take(line) { events.append(event) }
+            line.removeAll(keepingCapacity: true)
+            afterCarriageReturn = byte == 0x0D
+            index += 1
+            start = index
         }
+        line.append(contentsOf: bytes[start..<bytes.endIndex])
+        try checkLength()
         return events
     }
 
-    private mutating func take(_ line: String) -> ServerSentEvent? {
+    private func checkLength() throws(LineTooLong) {
+        if line.count > maximumLineBytes { throw LineTooLong(limit: maximumLineBytes) }
+    }
+
+    private mutating func take(_ line: [UInt8]) throws(LineTooLong) -> ServerSentEvent? {
         if line.isEmpty {
             defer {
                 type = ""
                 data = []
+                dataBytes = 0
             }
             guard !data.isEmpty else { return nil }
             return ServerSentEvent(type: type.isEmpty ? "message" : type, data: data.joined(separator: "\n"))
         }
-        if line.hasPrefix(":") { return nil }
-        let parts = line.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        var value = parts.count > 1 ? String(parts[1]) : ""
-        if value.hasPrefix(" ") { value.removeFirst() }
-        switch parts[0] {
+        if line.first == UInt8(ascii: ":") { return nil }
+        let colon = line.firstIndex(of: UInt8(ascii: ":"))
+        let field = String(decoding: line[..<(colon ?? line.endIndex)], as: UTF8.self)
+        var valueStart = colon.map { $0 + 1 } ?? line.endIndex
+        if valueStart < line.endIndex, line[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
+        let value = String(decoding: line[valueStart...], as: UTF8.self)
+        switch field {
         case "event": type = value
-        case "data": data.append(value)
+        case "data":
+            dataBytes += line.count - valueStart + 1
+            if dataBytes > maximumLineBytes { throw LineTooLong(limit: maximumLineBytes) }
+            data.append(value)
         default: break
         }
         return nil

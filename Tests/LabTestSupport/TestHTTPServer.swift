@@ -15,6 +15,8 @@ public final class TestHTTPServer: @unchecked Sendable {
         case truncated(declared: Int, sent: Data)
         /// Say nothing until the client gives up.
         case hang
+        /// Headers, then one byte of body every `interval` seconds, `count` times.
+        case trickle(every: TimeInterval, count: Int)
     }
 
     public let port: UInt16
@@ -78,6 +80,12 @@ public final class TestHTTPServer: @unchecked Sendable {
             write(client, Data("HTTP/1.1 200 OK\r\nContent-Length: \(declared)\r\nConnection: close\r\n\r\n".utf8) + sent)
         case .hang:
             Thread.sleep(forTimeInterval: 5)
+        case .trickle(let interval, let count):
+            write(client, Data("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n".utf8))
+            for _ in 0..<count where running {
+                Thread.sleep(forTimeInterval: interval)
+                write(client, Data(" ".utf8))
+            }
         }
     }
 

@@ -41,6 +41,11 @@ import Testing
         ("closed mid-body", .truncated(declared: 5000, sent: Data("{\"features\":".utf8)), "closed"),
         ("hangs", .hang, "did not answer in time"),
         ("50 MiB", .response(status: 200, headers: [:], body: Data(count: 50 << 20)), "larger than 8 MiB"),
+        // URLSession would inflate a gzip bomb in full before the cap saw it.
+        ("gzip body", .response(status: 200, headers: ["Content-Encoding": "gzip"], body: Data(count: 4096)),
+         "sent a gzip body though none was asked for"),
+        // A byte every half second keeps the idle timer happy; the whole-request deadline does not wait.
+        ("trickles", .trickle(every: 0.5, count: 120), "took longer than 3 s"),
     ])
     func aBadServerLeavesTheLastGoodPayload(name: String, reply: TestHTTPServer.Reply, reason: String) async throws {
         let good = try TestHTTPServer { _ in .response(status: 200, headers: [:], body: Self.payload) }
@@ -62,5 +67,32 @@ import Testing
         #expect(try source.activeVariants() == active)
         #expect(try store.payload(source: "GrowthBook") == before)
     }
+
+    @Test func asksForTheBodyUncompressed() async throws {
+        let heads = Locked<[String]>([])
+        let server = try TestHTTPServer { head in
+            heads.withLock { $0.append(head) }
+            return .response(status: 200, headers: [:], body: Self.payload)
+        }
+        defer { server.stop() }
+        _ = try await HTTPPayloadFetcher(url: server.url).fetch(etag: nil)
+        #expect(heads.value.first?.lowercased().contains("accept-encoding: identity") == true)
+    }
+}
+
+/// A value several threads read and write.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    func withLock<T>(_ body: (inout Value) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&stored)
+    }
+
+    var value: Value { withLock { $0 } }
 }
 

@@ -4,11 +4,11 @@ import Testing
 @testable import LaboratoryRemote
 
 @Suite struct ServerSentEventsTests {
-    @Test func parsesEventsAcrossChunksWithCommentsAndMultiLineData() {
+    @Test func parsesEventsAcrossChunksWithCommentsAndMultiLineData() throws {
         var parser = ServerSentEventParser()
-        #expect(parser.feed(Data(": keep-alive\r\nevent: features\r\ndata: {\"a\"".utf8)).isEmpty)
-        #expect(parser.feed(Data(":1}\r\n\r\n".utf8)) == [ServerSentEvent(type: "features", data: #"{"a":1}"#)])
-        #expect(parser.feed(Data("data: one\ndata: two\n\nevent: features-updated\ndata:\n\n".utf8)) == [
+        #expect(try parser.feed(Data(": keep-alive\r\nevent: features\r\ndata: {\"a\"".utf8)).isEmpty)
+        #expect(try parser.feed(Data(":1}\r\n\r\n".utf8)) == [ServerSentEvent(type: "features", data: #"{"a":1}"#)])
+        #expect(try parser.feed(Data("data: one\ndata: two\n\nevent: features-updated\ndata:\n\n".utf8)) == [
             ServerSentEvent(type: "message", data: "one\ntwo"),
             ServerSentEvent(type: "features-updated", data: ""),
         ])

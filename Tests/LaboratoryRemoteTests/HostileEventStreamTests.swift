@@ -1,0 +1,88 @@
+import Foundation
+import LabTestSupport
+import Testing
+@testable import LaboratoryRemote
+
+/// Event streams built to exhaust memory or a core. Time bounds only prove
+/// termination: they are about a hundred times what the parser needs.
+@Suite struct HostileEventStreamTests {
+    @Test func linesEndInLFCRLFOrCRAndACRLFMaySplitAcrossChunks() throws {
+        var parser = ServerSentEventParser()
+        #expect(try parser.feed(Data("data: a\r".utf8)).isEmpty)
+        #expect(try parser.feed(Data("\n\r".utf8)) == [ServerSentEvent(type: "message", data: "a")])
+        #expect(try parser.feed(Data("event: features\rdata: b\r\rdata: c\n\n".utf8)) == [
+            ServerSentEvent(type: "features", data: "b"), ServerSentEvent(type: "message", data: "c"),
+        ])
+    }
+
+    @Test func aStreamWithoutNewlinesIsRefusedOnceItPassesTheCap() {
+        var parser = ServerSentEventParser(maximumLineBytes: 1 << 20)
+        let chunk = Data(repeating: UInt8(ascii: "x"), count: 64 << 10)
+        var fed = 0
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(throws: ServerSentEventParser.LineTooLong.self) {
+            while fed < 64 << 20 {  // stops long before: at the 1 MiB cap
+                _ = try parser.feed(chunk)
+                fed += chunk.count
+            }
+        }
+        #expect(fed <= 1 << 20)
+        #expect(clock.now - start < .seconds(10))
+    }
+
+    @Test func manyDataLinesCountTowardsTheCapToo() {
+        var parser = ServerSentEventParser(maximumLineBytes: 1 << 20)
+        let line = Data(("data: " + String(repeating: "y", count: 1000) + "\n").utf8)
+        #expect(throws: ServerSentEventParser.LineTooLong.self) {
+            for _ in 0..<2_000 { _ = try parser.feed(line) }
+        }
+    }
+
+    @Test func aLongLineInSmallChunksCostsLinearTime() throws {
+        // 7 MiB of data in one line, under the default 8 MiB cap, in 4 KiB chunks.
+        var parser = ServerSentEventParser()
+        let body = Data(("event: features\ndata: " + String(repeating: "z", count: 7 << 20) + "\n\n").utf8)
+        var events: [ServerSentEvent] = []
+        let clock = ContinuousClock()
+        let start = clock.now
+        var offset = 0
+        while offset < body.count {
+            let end = min(offset + 4096, body.count)
+            events += try parser.feed(body.subdata(in: offset..<end))
+            offset = end
+        }
+        #expect(clock.now - start < .seconds(60))
+        #expect(events.count == 1)
+        #expect(events.first?.data.count == 7 << 20)
+    }
+
+    @Test func aStormOfUpdateEventsCostsOneOrTwoFetches() async throws {
+        let connections = Counter()
+        let storm = String(repeating: "event: features-updated\ndata: {}\n\n", count: 200)
+            + String(repeating: "event: features\ndata: {\"features\": {}}\n\n", count: 200)
+        let server = try TestHTTPServer { _ in
+            let body = connections.next() == 1 ? storm : ": quiet\n\n"
+            return .response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data(body.utf8))
+        }
+        defer { server.stop() }
+        let payloads = Counter()
+        let refetches = Counter()
+        let streamer = GrowthBookStreamer(
+            url: GrowthBookStreamer.streamURL(host: URL(string: "http://127.0.0.1:\(server.port)")!, clientKey: "k"),
+            initialBackoff: 0.05, maximumBackoff: 0.2)
+        let task = Task(executorPreference: QueueExecutor()) {
+            await streamer.run(payload: { _ in _ = payloads.next() }, refetch: {
+                _ = refetches.next()
+                try? await Task.sleep(for: .milliseconds(50))  // a fetch takes a while
+            })
+        }
+        defer { task.cancel() }
+        // The second connection starts only once the first one's events were all handled.
+        let deadline = Date().addingTimeInterval(20)
+        while connections.value < 2 && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(connections.value >= 2)
+        #expect((1...2).contains(refetches.value), "\(refetches.value) refetches")
+        #expect((1...9).contains(payloads.value), "\(payloads.value) payloads applied")
+    }
+}

@@ -69,6 +69,10 @@ let package = Package(
         .testTarget(name: "LaboratoryRemoteTests", dependencies: ["LaboratoryRemote", "LabTestSupport"]),
         // A small HTTP server on 127.0.0.1 that the remote-source tests answer badly with.
         .target(name: "LabTestSupport", path: "Tests/LabTestSupport"),
+        // What each fuzz target does with an input; `Tests/Fuzz/run` builds them with libFuzzer.
+        .target(name: "LabFuzzTargets", dependencies: ["Laboratory", "LaboratoryRemote"], path: "Tests/FuzzTargets"),
+        // Replays every fuzz corpus file, crashes found once included, through its target.
+        .testTarget(name: "FuzzCorpusTests", dependencies: ["LabFuzzTargets"]),
         .testTarget(name: "LaboratoryConsoleTests", dependencies: ["LaboratoryConsole"]),
         .testTarget(name: "ConsoleCursesTests", dependencies: ["ConsoleCurses", "CNcursesw"]),
         // Drives the built `lab` binary; depends on it so `swift test` builds it first.

@@ -27,8 +27,10 @@ public final class CursesTerminal: Terminal {
     public convenience init(colors: Bool) throws(CursesError) {
         guard isatty(0) == 1, isatty(1) == 1 else { throw .notATerminal }
         guard let type = ProcessInfo.processInfo.environment["TERM"], !type.isEmpty else { throw .noTerminalType }
+        CrashGuard.saveModes()
         try self.init(type: type, input: lab_stdin(), output: lab_stdout(), ownsFiles: false, colors: colors)
         pipe.catchSignals()
+        CrashGuard.install()
     }
 
     /// A terminal with no screen behind it, for tests: ncurses draws into

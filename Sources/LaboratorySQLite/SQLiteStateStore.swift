@@ -20,23 +20,28 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
     public init(path: String) throws(SQLiteStoreError) {
         self.path = path
         try Self.createIfMissing(path)
-        try Self.checkHeader(path)
+        let inWALMode = try Self.checkHeader(path)
         // Look before switching to WAL: the switch itself writes to the file.
-        try Self.opening(path) {
+        let needsSchema = try Self.opening(path) {
             var inspection = Configuration()
             inspection.readonly = true
             inspection.busyMode = .timeout(10)
-            _ = try DatabaseQueue(path: path, configuration: inspection).read { db in
+            return try DatabaseQueue(path: path, configuration: inspection).read { db in
                 try StateSchema.check(db, path: path)
             }
         }
         var configuration = Configuration()
-        configuration.journalMode = .wal
+        // A file already in WAL mode stays in it; asking again would make GRDB
+        // write to it on opening whenever no WAL file exists yet, and a reader
+        // would wait behind another process's long write.
+        configuration.journalMode = inWALMode ? .default : .wal
         configuration.busyMode = .timeout(10)
         configuration.label = "Laboratory state"
         queue = try Self.opening(path) {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
-            try queue.write { db in try StateSchema.prepare(db, path: path) }
+            // Only a new or older file is written to on opening: a reader such
+            // as `lab events` must not wait for another process's long write.
+            if needsSchema { try queue.write { db in try StateSchema.prepare(db, path: path) } }
             return queue
         }
     }
@@ -66,6 +71,19 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
                 throw .cannotOpen(path: path, reason: "cannot create folder \(folder): \(error.localizedDescription)")
             }
         }
+        // Anything but a regular file is refused before it is opened: reading a
+        // FIFO would wait for a writer for ever, and SQLite has no use for the rest.
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            let kind = switch status.st_mode & S_IFMT {
+            case S_IFDIR: "a directory"
+            case S_IFIFO: "a FIFO"
+            case S_IFCHR, S_IFBLK: "a device"
+            case S_IFSOCK: "a socket"
+            default: "not a regular file"
+            }
+            throw .cannotOpen(path: path, reason: "it is \(kind); a state file is a regular file")
+        }
         // O_EXCL: if another process creates it first, ours is simply not needed.
         let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         if fd >= 0 {
@@ -77,14 +95,16 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
 
     /// Refuses a file that is not empty and does not start like a SQLite database,
     /// before SQLite gets a chance to treat it as one.
-    private static func checkHeader(_ path: String) throws(SQLiteStoreError) {
+    /// - Returns: whether the file is in WAL mode (header bytes 18 and 19 are 2).
+    private static func checkHeader(_ path: String) throws(SQLiteStoreError) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
         }
         defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        if header.isEmpty { return }
-        if header != Data("SQLite format 3\0".utf8) { throw .notADatabase(path: path) }
+        let header = [UInt8]((try? handle.read(upToCount: 20)) ?? Data())
+        if header.isEmpty { return false }
+        if !header.starts(with: Array("SQLite format 3\0".utf8)) { throw .notADatabase(path: path) }
+        return header.count == 20 && header[18] == 2 && header[19] == 2
     }
 
     private static func reason(_ error: any Error) -> String {
@@ -101,6 +121,8 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
             return try queue.write(body)
         } catch let error as SQLiteStoreError {
             throw error
+        } catch let error as RowDecodingError {
+            throw SQLiteStoreError.unexpectedValue(path: path, detail: String(describing: error))
         } catch {
             throw SQLiteStoreError.database(path: path, reason: Self.reason(error))
         }
@@ -109,6 +131,8 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
     private func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try queue.read(body)
+        } catch let error as RowDecodingError {
+            throw SQLiteStoreError.unexpectedValue(path: path, detail: String(describing: error))
         } catch {
             throw SQLiteStoreError.database(path: path, reason: Self.reason(error))
         }
@@ -121,10 +145,12 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
     // MARK: - StateStore
 
     public func device(candidate: Device) throws -> Device {
-        try write { db in
+        // Read first: once a device exists, nothing here needs the write lock.
+        if let known = try read({ db in try Self.storedDevice(db, path: path) }) { return known }
+        return try write { db in
+            if let known = try Self.storedDevice(db, path: path) { return known }
             let id = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'device'")
-            let token = try Double.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'token'")
-            if let id, let token { return Device(id: id, token: ActiveExperimentsToken(token)) }
+            let token = try Self.storedToken(db, path: path)
             let device = Device(
                 id: id ?? candidate.id, token: token.map(ActiveExperimentsToken.init) ?? candidate.token)
             try db.execute(
@@ -135,14 +161,57 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
         }
     }
 
+    private static func storedDevice(_ db: Database, path: String) throws -> Device? {
+        guard let id = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'device'"),
+              let token = try storedToken(db, path: path) else { return nil }
+        return Device(id: id, token: ActiveExperimentsToken(token))
+    }
+
+    private static func storedToken(_ db: Database, path: String) throws -> Double? {
+        // Read as stored: SQLite would turn a damaged 'zz' into a token of 0 and move the device.
+        let stored = try DatabaseValue.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'token'")
+        switch stored?.storage {
+        case nil, .null?: return nil
+        case .int64(let value)?: return Double(value)
+        case .double(let value)?: return value
+        case .string?, .blob?:
+            throw SQLiteStoreError.unexpectedValue(
+                path: path, detail: "the device token in table meta is \(stored!.description), not a number")
+        }
+    }
+
     public func resolveChoices(
         source: String, experiments: [String], at time: Date,
         decide: (String, StoredChoice?) -> ChoiceDecision
     ) throws -> [String: StoredChoice] {
-        try write { db in
+        // Decide in a read first: when every decision keeps what is stored, as
+        // on all but the first start, no write lock is taken at all. Decisions
+        // made here are reused below for choices that did not change since,
+        // so `decide` (which may draw) runs once per experiment.
+        let listed = Set(experiments)
+        var early: [String: (stored: StoredChoice?, decision: ChoiceDecision)] = [:]
+        let unchanged = try read { db -> [String: StoredChoice]? in
+            let choices = try Self.choices(db, source: source)
+            var needsWrite = choices.keys.contains { !listed.contains($0) }
+            for experiment in experiments {
+                let decision = decide(experiment, choices[experiment])
+                early[experiment] = (choices[experiment], decision)
+                switch decision {
+                case .keep: continue
+                case .forget where choices[experiment] == nil: continue
+                default: needsWrite = true
+                }
+            }
+            return needsWrite ? nil : choices
+        }
+        if let unchanged { return unchanged }
+        return try write { db in
             var choices = try Self.choices(db, source: source)
             var changed = false
-            let listed = Set(experiments)
+            func decision(_ experiment: String) -> ChoiceDecision {
+                if let made = early[experiment], made.stored == choices[experiment] { return made.decision }
+                return decide(experiment, choices[experiment])
+            }
             // Prepared once: a first start may draw for thousands of experiments.
             let delete = try db.cachedStatement(sql: "DELETE FROM choices WHERE source = ? AND experiment = ?")
             let insert = try db.cachedStatement(
@@ -153,7 +222,7 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
                 changed = true
             }
             for experiment in experiments {
-                switch decide(experiment, choices[experiment]) {
+                switch decision(experiment) {
                 case .keep:
                     continue
                 case .choose(let variant):
@@ -181,7 +250,9 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
             db, sql: "SELECT experiment, variant, madeAt FROM choices WHERE source = ?", arguments: [source])
         var choices: [String: StoredChoice] = [:]
         while let row = try rows.next() {
-            choices[row[0]] = StoredChoice(variant: row[1], madeAt: Date(timeIntervalSince1970: row[2]))
+            choices[try row.decode(String.self, atIndex: 0)] = StoredChoice(
+                variant: try row.decode(String.self, atIndex: 1),
+                madeAt: Date(timeIntervalSince1970: try row.decode(Double.self, atIndex: 2)))
         }
         return choices
     }
@@ -204,7 +275,11 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
         try read { db in
             try Row.fetchAll(
                 db, sql: "SELECT source, experiment, variant FROM debug_requests ORDER BY source, experiment"
-            ).map { DebugRequest(source: $0["source"], experiment: $0["experiment"], variant: $0["variant"]) }
+            ).map {
+                DebugRequest(
+                    source: try $0.decode(forColumn: "source"), experiment: try $0.decode(forColumn: "experiment"),
+                    variant: try $0.decode(String?.self, forColumn: "variant"))
+            }
         }
     }
 
@@ -251,7 +326,11 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
     public func payload(source: String) throws -> StoredPayload? {
         try read { db in
             try Row.fetchOne(db, sql: "SELECT data, etag, fetchedAt FROM payloads WHERE source = ?", arguments: [source])
-                .map { StoredPayload(data: $0[0], etag: $0[1], fetchedAt: Date(timeIntervalSince1970: $0[2])) }
+                .map {
+                    StoredPayload(
+                        data: try $0.decode(Data.self, atIndex: 0), etag: try $0.decode(String?.self, atIndex: 1),
+                        fetchedAt: Date(timeIntervalSince1970: try $0.decode(Double.self, atIndex: 2)))
+                }
         }
     }
 
@@ -283,6 +362,9 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
 
     public func swapActiveAssignments(_ assignments: [Assignment]) throws -> ActiveSetChange {
         let digest = Self.digest(of: assignments)
+        // Most refreshes change nothing: the digest, read without the write lock, says so.
+        let stored = try read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'activeDigest'") }
+        if stored == digest { return ActiveSetChange(entered: [], left: []) }
         return try write { db in
             // Most refreshes change nothing: a digest spares reading every row.
             let stored = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'activeDigest'")
@@ -290,8 +372,10 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
             let rows = try Row.fetchCursor(db, sql: "SELECT source, experiment, variant, key, value FROM active_assignments")
             var old = Set<Assignment>(minimumCapacity: assignments.count)
             while let row = try rows.next() {
-                guard let value = Self.decodeValue(row[4]) else { continue }
-                old.insert(Assignment(key: row[3], value: value, experiment: row[1], variant: row[2], source: row[0]))
+                guard let value = Self.decodeValue(try row.decode(String.self, atIndex: 4)) else { continue }
+                old.insert(Assignment(
+                    key: try row.decode(atIndex: 3), value: value, experiment: try row.decode(atIndex: 1),
+                    variant: try row.decode(atIndex: 2), source: try row.decode(atIndex: 0)))
             }
             let change = ActiveSetChange.between(old, Set(assignments))
             try db.execute(
@@ -423,7 +507,11 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
                     SELECT source, experiment, variant, COUNT(*) FROM events WHERE reason = 'displayed'
                     GROUP BY source, experiment, variant ORDER BY source, experiment, variant
                     """
-            ).map { ExposureCount(source: $0[0], experiment: $0[1], variant: $0[2], count: $0[3]) }
+            ).map {
+                ExposureCount(
+                    source: try $0.decode(atIndex: 0), experiment: try $0.decode(atIndex: 1),
+                    variant: try $0.decode(atIndex: 2), count: try $0.decode(atIndex: 3))
+            }
         }
     }
 
@@ -446,12 +534,17 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
         return (sql, arguments)
     }
 
-    private static func recordedEvent(_ row: Row) -> RecordedEvent {
-        RecordedEvent(
-            id: row["id"],
+    /// An event row; a value of an unexpected type (text where a time
+    /// belongs, a blob where text does) throws, naming the row, where GRDB's
+    /// subscripts would trap.
+    private static func recordedEvent(_ row: Row) throws -> RecordedEvent {
+        return RecordedEvent(
+            id: try row.decode(forColumn: "id"),
             event: Event(
-                time: row["time"], device: row["device"], source: row["source"], experiment: row["experiment"],
-                variant: row["variant"], key: row["key"], value: row["value"] ?? .string(""),
-                reason: EventReason(rawValue: row["reason"])))
+                time: try row.decode(forColumn: "time"), device: try row.decode(forColumn: "device"),
+                source: try row.decode(forColumn: "source"), experiment: try row.decode(forColumn: "experiment"),
+                variant: try row.decode(forColumn: "variant"), key: try row.decode(forColumn: "key"),
+                value: try row.decode(AssignmentValue?.self, forColumn: "value") ?? .string(""),
+                reason: EventReason(rawValue: try row.decode(forColumn: "reason"))))
     }
 }

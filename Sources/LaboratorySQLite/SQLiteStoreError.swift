@@ -10,6 +10,8 @@ public enum SQLiteStoreError: Error, CustomStringConvertible, Equatable {
     case cannotOpen(path: String, reason: String)
     /// SQLite reported an error (corruption, a full disk, a lock held too long).
     case database(path: String, reason: String)
+    /// A row holds a value of a type its column never gets (edited by hand, damaged).
+    case unexpectedValue(path: String, detail: String)
 
     public var description: String {
         switch self {
@@ -23,6 +25,8 @@ public enum SQLiteStoreError: Error, CustomStringConvertible, Equatable {
             return "\(path): cannot open the state file: \(reason)"
         case .database(let path, let reason):
             return "\(path): state file error: \(reason)"
+        case .unexpectedValue(let path, let detail):
+            return "\(path): the state file holds an unexpected value (\(detail)); it was left as it is"
         }
     }
 }

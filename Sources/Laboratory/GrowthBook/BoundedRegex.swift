@@ -16,6 +16,9 @@ enum BoundedRegex {
     static let maximumProgressReports = 24
     /// Entries kept in each cache before it is emptied.
     private static let cacheLimit = 4_096
+    /// Longer patterns and inputs are matched without being remembered, so
+    /// the caches stay small (4,096 × 1 KiB) whatever a payload holds.
+    private static let cachedLength = 1_024
 
     private struct Caches {
         /// Pattern (with its case flag) → compiled expression, `nil` if invalid.
@@ -36,6 +39,7 @@ enum BoundedRegex {
     static func matches(_ pattern: String, caseInsensitive: Bool, in text: String) -> Bool {
         let patternKey = (caseInsensitive ? "i/" : "/") + pattern
         let resultKey = patternKey + "\u{0}" + text
+        let remembers = pattern.utf8.count <= cachedLength && text.utf8.count <= cachedLength
         let (cached, regex) = caches.withLock { caches -> (Bool?, NSRegularExpression??) in
             (caches.results[resultKey], caches.compiled[patternKey])
         }
@@ -45,9 +49,11 @@ enum BoundedRegex {
             expression = regex
         } else {
             expression = try? NSRegularExpression(pattern: pattern, options: caseInsensitive ? [.caseInsensitive] : [])
-            caches.withLock { caches in
-                if caches.compiled.count >= cacheLimit { caches.compiled = [:] }
-                caches.compiled[patternKey] = .some(expression)
+            if remembers {
+                caches.withLock { caches in
+                    if caches.compiled.count >= cacheLimit { caches.compiled = [:] }
+                    caches.compiled[patternKey] = .some(expression)
+                }
             }
         }
         guard let expression else { return false }
@@ -69,9 +75,11 @@ enum BoundedRegex {
             }
         }
         caches.withLock { caches in
-            if caches.results.count >= cacheLimit { caches.results = [:] }
-            caches.results[resultKey] = matched
-            if exhausted, !caches.gaveUp.contains(pattern), caches.gaveUp.count < 100 { caches.gaveUp.append(pattern) }
+            if remembers {
+                if caches.results.count >= cacheLimit { caches.results = [:] }
+                caches.results[resultKey] = matched
+            }
+            if exhausted, caches.gaveUp.count < 100, !caches.gaveUp.contains(pattern) { caches.gaveUp.append(pattern) }
         }
         return matched
     }

@@ -252,7 +252,12 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
         var parts = ["\(payload.features.count) features", "\(current.experiments.count) experiments", transport.current]
         if let etag = current.etag { parts.insert("etag \(etag)", at: 0) }
         if let fetchedAt = current.fetchedAt {
-            parts.append("last good payload \(Int(clock.now().timeIntervalSince(fetchedAt))) s old")
+            parts.append("last good payload \(Int(max(0, min(clock.now().timeIntervalSince(fetchedAt), 1e15)))) s old")
+        }
+        let gaveUp = BoundedRegex.patternsThatGaveUp
+        if let first = gaveUp.first {
+            parts.append(
+                "\(gaveUp.count) $regex condition(s) took too long and count as false (\(first.prefix(40)))")
         }
         return parts.joined(separator: " · ")
     }

@@ -16,7 +16,9 @@ struct ConsoleCommand: ParsableCommand {
     @Option(help: "Seconds between fetches of a --growthbook URL.") var refreshInterval: Int = 30
 
     func validate() throws {
-        guard refreshInterval > 0 else { throw ValidationError("--refresh-interval must be positive") }
+        guard (1...86_400).contains(refreshInterval) else {
+            throw ValidationError("--refresh-interval must be from 1 to 86400 seconds (a day), not \(refreshInterval)")
+        }
     }
 
     func run() throws {

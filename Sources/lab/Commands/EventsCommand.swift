@@ -150,7 +150,7 @@ struct EventWriter {
 enum SinceParser {
     static func date(_ text: String, now: Date) -> Date? {
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
-        if let unit = text.last.flatMap({ units[$0] }), let amount = Double(text.dropLast()), amount >= 0 {
+        if let unit = text.last.flatMap({ units[$0] }), let amount = Double(text.dropLast()), amount >= 0, amount.isFinite {
             return now.addingTimeInterval(-amount * unit)
         }
         if let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) { return date }

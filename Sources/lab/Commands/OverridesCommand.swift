@@ -25,13 +25,13 @@ struct OverridesExportCommand: ParsableCommand {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(file) + Data("\n".utf8)
         guard let path else {
-            FileHandle.standardOutput.write(data)
-            return
+            return StandardStreams.write(Data(TerminalText.json(String(decoding: data, as: UTF8.self)).utf8), to: STDOUT_FILENO)
         }
         do {
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            // It holds user ids: private to the user, like the state file.
+            try PrivateFile.write(data, to: path)
         } catch {
-            printError("\(path): cannot write: \(error.localizedDescription)")
+            printError("\(path): cannot write: \(error)")
             throw ExitCode(ExitStatus.ioError)
         }
         printLine("Wrote \(file.requests.count) forced variant\(file.requests.count == 1 ? "" : "s") to \(path).")

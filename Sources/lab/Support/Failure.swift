@@ -7,16 +7,17 @@ enum ExitStatus {
     static let dataError: Int32 = 65
     /// A catalog cannot be read.
     static let noInput: Int32 = 66
-    /// The state file cannot be opened or used.
+    /// The state file cannot be opened or used, or output cannot be written.
     static let ioError: Int32 = 74
 }
 
 /// Prints `lab: message` on standard error.
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data("lab: \(message)\n".utf8))
+    StandardStreams.write("lab: " + TerminalText.visible(message) + "\n", to: STDERR_FILENO)
 }
 
-/// Writes a line to standard output and flushes it, for `--follow` readers.
+/// Writes a line to standard output at once, for `--follow` readers; text
+/// from catalogs, payloads and the state file cannot drive the terminal.
 func printLine(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    StandardStreams.write(TerminalText.visible(line) + "\n", to: STDOUT_FILENO)
 }

@@ -10,7 +10,7 @@ enum JSONOutput {
             try container.encode(Timestamp.iso8601(date))
         }
         let data = try encoder.encode(value)
-        printLine(String(decoding: data, as: UTF8.self))
+        StandardStreams.write(TerminalText.json(String(decoding: data, as: UTF8.self)) + "\n", to: STDOUT_FILENO)
     }
 }
 

@@ -75,7 +75,7 @@ struct LabSession {
                 loaded.append((path, catalog))
             case .failure(let error):
                 for diagnostic in error.diagnostics {
-                    FileHandle.standardError.write(Data("\(diagnostic)\n".utf8))
+                    StandardStreams.write(TerminalText.visible(diagnostic.description) + "\n", to: STDERR_FILENO)
                 }
                 failed = true
                 unreadable = unreadable || error.isUnreadable
@@ -84,8 +84,9 @@ struct LabSession {
         var owners: [String: String] = [:]
         for (path, catalog) in loaded {
             if let other = owners[catalog.source] {
-                FileHandle.standardError.write(Data(
-                    "\(path): error: source \"\(catalog.source)\" is also the source of \(other); source names must be unique\n".utf8))
+                StandardStreams.write(TerminalText.visible(
+                    "\(path): error: source \"\(catalog.source)\" is also the source of \(other); source names must be unique") + "\n",
+                    to: STDERR_FILENO)
                 failed = true
             }
             owners[catalog.source] = path

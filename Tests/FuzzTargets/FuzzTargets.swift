@@ -1,0 +1,81 @@
+import Foundation
+
+#if !FUZZING
+import Laboratory
+import LaboratoryRemote
+#endif
+
+/// What each fuzz target does with one input: the parsers that read bytes
+/// from outside, and what runs on what they accept. Shared by the libFuzzer
+/// builds (`Tests/Fuzz/run`) and the test that replays every corpus file,
+/// crashes found once included, on each `swift test`.
+public enum FuzzTargets {
+    /// The targets by the name of their corpus folder.
+    public static let all: [String: @Sendable (Data) -> Void] = [
+        "catalog": catalog, "growthbook": growthBook, "sse": serverSentEvents, "overrides": overrides,
+    ]
+
+    /// A catalog: decoded, then served to a device as an app would.
+    public static func catalog(_ data: Data) {
+        guard let catalog = try? CatalogDecoder().decode(data, file: "fuzz.json") else { return }
+        let store = InMemoryStateStore()
+        guard let device = try? store.device(candidate: Device(id: "fuzz", token: ActiveExperimentsToken(0.25))) else { return }
+        let local = LocalSource(catalog: catalog, store: store, device: device, random: SeededRandomSource(seed: 1))
+        let debug = DebugSource(sources: [local], store: store)
+        let manager = AssignmentsManager(sources: [debug], store: store, events: InMemoryEventSink(), device: device)
+        _ = try? manager.refresh()
+        if let experiment = catalog.experiments.first, let variant = experiment.variants.last {
+            try? debug.activate(variant: variant.name, of: experiment.name)
+            _ = try? manager.refresh()
+        }
+    }
+
+    /// A GrowthBook payload: checked, and when accepted, evaluated for a
+    /// device with sticky buckets, as the source does on every refresh.
+    public static func growthBook(_ data: Data) {
+        if let text = String(data: data, encoding: .utf8) { _ = PayloadLinter().check(text, file: "fuzz.json") }
+        let store = InMemoryStateStore()
+        guard let device = try? store.device(candidate: Device(id: "fuzz", token: ActiveExperimentsToken(0.25))) else { return }
+        let source = GrowthBookSource(
+            store: store, device: device, attributes: ["country": "NZ", "version": "1.2.3"],
+            fetcher: PlainPayloadFetcher(InMemoryFetcher(data)))
+        guard (try? source.accept(data)) != nil else { return }
+        _ = try? source.activeVariants()
+        _ = try? source.activeVariants()
+        _ = source.traces()
+        _ = source.summary
+    }
+
+    /// An event stream, in chunks whose sizes come from the input itself.
+    public static func serverSentEvents(_ data: Data) {
+        var parser = ServerSentEventParser(maximumLineBytes: 4096)
+        let bytes = [UInt8](data)
+        var offset = 0
+        var step = 1
+        while offset < bytes.count {
+            step = Int(bytes[offset] % 17) + 1
+            let end = min(offset + step, bytes.count)
+            guard (try? parser.feed(Data(bytes[offset..<end]))) != nil else { return }
+            offset = end
+        }
+    }
+
+    /// An overrides file: decoded, then imported against a small catalog.
+    public static func overrides(_ data: Data) {
+        guard let file = try? JSONDecoder().decode(OverridesFile.self, from: data),
+              let catalog = try? CatalogDecoder().decode(Data(overridesCatalog.utf8), file: "catalog.json")
+        else { return }
+        let store = InMemoryStateStore()
+        guard let device = try? store.device(candidate: Device(id: "fuzz", token: ActiveExperimentsToken(0.25))) else { return }
+        let debug = DebugSource(sources: [LocalSource(catalog: catalog, store: store, device: device)], store: store)
+        try? debug.importOverrides(file, replacing: data.count % 2 == 0)
+        _ = try? debug.activeVariants()
+        _ = try? debug.exportOverrides()
+    }
+
+    private static let overridesCatalog = """
+        {"source": "Local", "experiments": [{"name": "ButtonColor", "keys": ["buttonColor"], "baseline": "Red",
+          "variants": [{"name": "Red", "assignments": {"buttonColor": "red"}},
+                       {"name": "Blue", "assignments": {"buttonColor": "blue"}}]}]}
+        """
+}

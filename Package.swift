@@ -77,7 +77,12 @@ let package = Package(
         .testTarget(name: "ConsoleCursesTests", dependencies: ["ConsoleCurses", "CNcursesw"]),
         // Drives the built `lab` binary; depends on it so `swift test` builds it first.
         .testTarget(
-            name: "LabEndToEndTests", dependencies: ["lab", "lab-demo", "Laboratory", "LaboratorySQLite", "LabTestSupport"]),
+            name: "LabEndToEndTests",
+            dependencies: [
+                "lab", "lab-demo", "Laboratory", "LaboratorySQLite", "LabTestSupport",
+                // To damage state files and hold their write lock as another process would.
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -93,6 +93,22 @@ struct ConsoleTmuxTests {
         try expectSameModes(before: before, after: after)
     }
 
+    @Test func aCrashGivesTheTerminalBackBeforeTheProcessDies() throws {
+        let lab = try LabHarness()
+        let before = lab.folder + "/stty-before", after = lab.folder + "/stty-after"
+        // Swift's crash reporter would otherwise wait 30 s for a key on a terminal.
+        let tmux = try Tmux(
+            command: "stty -a > '\(before)'; SWIFT_BACKTRACE=interactive=no '\(LabHarness.binary)' console --state '\(lab.state)'; "
+                + "echo \"exit $?\"; stty -a > '\(after)'; sleep 30",
+            environment: lab.environment)
+        defer { tmux.kill() }
+        #expect(tmux.waitFor("Experiments"))
+        // What a stack overflow or a trap delivers; "[c]onsole" matches lab but not the shell.
+        _ = try Subprocess.run("/usr/bin/pkill", ["-SEGV", "-f", "[c]onsole --state \(lab.state)"])
+        #expect(tmux.waitFor("exit 139", timeout: 30), "\(tmux.capture())")
+        try expectSameModes(before: before, after: after)
+    }
+
     @Test func anUnknownOrMissingTermIsAClearError() throws {
         let lab = try LabHarness()
         let tmux = try Tmux(

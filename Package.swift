@@ -82,7 +82,8 @@ let package = Package(
                 "lab", "lab-demo", "Laboratory", "LaboratorySQLite", "LabTestSupport",
                 // To damage state files and hold their write lock as another process would.
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -55,7 +55,8 @@ enum CrashGuard {
                 if previous.sa_flags & SA_SIGINFO != 0, let handler = previous.__sigaction_handler.sa_sigaction {
                     handler(number, info, context)
                 } else if let handler = previous.__sigaction_handler.sa_handler,
-                          unsafeBitCast(handler, to: Int.self) > 1 {  // neither SIG_DFL (0) nor SIG_IGN (1)
+                    unsafeBitCast(handler, to: Int.self) > 1
+                {  // neither SIG_DFL (0) nor SIG_IGN (1)
                     handler(number)
                 }
                 previous = sigaction()
@@ -72,7 +73,10 @@ enum CrashGuard {
 nonisolated(unsafe) private var crashSavedModes = termios()
 nonisolated(unsafe) private var crashSavedModesValid = false
 /// The reset sequence, in fixed storage the handler can read without allocating.
-nonisolated(unsafe) private var crashReset: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+nonisolated(unsafe) private var crashReset:
+    (
+        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+    ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 nonisolated(unsafe) private var crashResetLength = 0
 nonisolated(unsafe) private var crashPreviousActions = Array(repeating: sigaction(), count: 65)

@@ -37,14 +37,21 @@ public final class CursesTerminal: Terminal {
     /// /dev/null and tests read its virtual screen back.
     public static func headless(size: TerminalSize, colors: Bool = false) throws(CursesError) -> CursesTerminal {
         let terminal = try CursesTerminal(
-            type: "xterm-256color", input: fopen("/dev/null", "r"), output: fopen("/dev/null", "w"), ownsFiles: true,
-            colors: colors)
+            type: "xterm-256color",
+            input: fopen("/dev/null", "r"),
+            output: fopen("/dev/null", "w"),
+            ownsFiles: true,
+            colors: colors
+        )
         resizeterm(Int32(size.rows), Int32(size.columns))
         return terminal
     }
 
     private init(
-        type: String, input: UnsafeMutablePointer<FILE>?, output: UnsafeMutablePointer<FILE>?, ownsFiles: Bool,
+        type: String,
+        input: UnsafeMutablePointer<FILE>?,
+        output: UnsafeMutablePointer<FILE>?,
+        ownsFiles: Bool,
         colors: Bool
     ) throws(CursesError) {
         Self.useUTF8Locale()
@@ -144,7 +151,9 @@ public final class CursesTerminal: Terminal {
             pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
             pollfd(fd: pipe.readEnd, events: Int16(POLLIN), revents: 0),
         ]
-        let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(
+            timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+        )
         let ready = poll(&fds, 2, milliseconds)
         if fds[1].revents & Int16(POLLIN) != 0, pipe.drain() { return .terminate }
         if ready < 0 {
@@ -171,7 +180,8 @@ public final class CursesTerminal: Terminal {
         case KEY_MOUSE:
             var event = MEVENT()
             guard getmouse(&event) == OK,
-                  event.bstate & (lab_button1_clicked() | lab_button1_pressed()) != 0 else { return nil }
+                event.bstate & (lab_button1_clicked() | lab_button1_pressed()) != 0
+            else { return nil }
             return .click(row: Int(event.y), column: Int(event.x))
         default:
             return CursesKeys.function(code).map { .key($0) }

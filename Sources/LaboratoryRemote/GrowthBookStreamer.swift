@@ -1,5 +1,6 @@
 import Foundation
 import Laboratory
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

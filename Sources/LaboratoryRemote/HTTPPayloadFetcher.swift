@@ -1,5 +1,6 @@
 import Foundation
 import Laboratory
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -22,7 +23,10 @@ public struct HTTPPayloadFetcher: PayloadFetcher {
     }
 
     public init(
-        url: URL, idleTimeout: TimeInterval = 5, requestTimeout: TimeInterval = 15, maximumBytes: Int = 8 << 20,
+        url: URL,
+        idleTimeout: TimeInterval = 5,
+        requestTimeout: TimeInterval = 15,
+        maximumBytes: Int = 8 << 20,
         maximumRedirects: Int = 5
     ) {
         self.url = url
@@ -48,7 +52,10 @@ public struct HTTPPayloadFetcher: PayloadFetcher {
         configuration.timeoutIntervalForRequest = idleTimeout
         configuration.timeoutIntervalForResource = requestTimeout
         let collector = BodyCollector(
-            maximumBytes: maximumBytes, maximumRedirects: maximumRedirects, requestTimeout: requestTimeout)
+            maximumBytes: maximumBytes,
+            maximumRedirects: maximumRedirects,
+            requestTimeout: requestTimeout
+        )
         let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
         defer { session.invalidateAndCancel() }
         let (response, body) = try await collector.run(session.dataTask(with: request))
@@ -113,7 +120,8 @@ private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked 
                 lock.lock()
                 let running = self.continuation != nil
                 if running, failure == nil {
-                    failure = "the server took longer than \(String(format: "%g", requestTimeout)) s to send the payload"
+                    failure =
+                        "the server took longer than \(String(format: "%g", requestTimeout)) s to send the payload"
                 }
                 lock.unlock()
                 if running { task.cancel() }
@@ -122,7 +130,9 @@ private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked 
     }
 
     func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
         lock.lock()
@@ -148,8 +158,11 @@ private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked 
     }
 
     func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping (URLRequest?) -> Void
     ) {
         lock.lock()
         redirects += 1

@@ -1,6 +1,6 @@
-import _CryptoExtras
 import Crypto
 import Foundation
+import _CryptoExtras
 
 /// Decrypts GrowthBook's `encryptedFeatures`: `"<iv base64>.<ciphertext base64>"`,
 /// AES-CBC with PKCS#7 padding under the client's base64 decryption key (128

@@ -24,8 +24,11 @@ public struct LocalLaboratory: Sendable {
     ///   (change it later with ``LocalSource/setUserID(_:)`` on each of ``locals``).
     /// - Parameter remotes: builds remote sources (GrowthBook) over the same state and device.
     public init(
-        catalogs: [(path: String, catalog: Catalog)], statePath: String, userID: String? = nil,
-        random: any RandomSource = SystemRandomSource(), clock: any Clock = SystemClock(),
+        catalogs: [(path: String, catalog: Catalog)],
+        statePath: String,
+        userID: String? = nil,
+        random: any RandomSource = SystemRandomSource(),
+        clock: any Clock = SystemClock(),
         remotes: (SQLiteStateStore, Device) -> [any ExperimentSource] = { _, _ in [] }
     ) throws {
         store = try SQLiteStateStore(path: statePath)
@@ -33,8 +36,15 @@ public struct LocalLaboratory: Sendable {
         let (store, device) = (self.store, self.device)
         locals = catalogs.map { path, catalog in
             LocalSource(
-                catalog: catalog, store: store, device: device, random: random, clock: clock,
-                fetcher: FileFetcher(path: path), file: path, userID: userID)
+                catalog: catalog,
+                store: store,
+                device: device,
+                random: random,
+                clock: clock,
+                fetcher: FileFetcher(path: path),
+                file: path,
+                userID: userID
+            )
         }
         debug = DebugSource(sources: locals + remotes(store, device), store: store)
         manager = AssignmentsManager(sources: [debug], store: store, events: store, device: device, clock: clock)

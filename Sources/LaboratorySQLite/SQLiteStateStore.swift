@@ -66,7 +66,10 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
         if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
             do {
                 try FileManager.default.createDirectory(
-                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                    atPath: folder,
+                    withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700]
+                )
             } catch {
                 throw .cannotOpen(path: path, reason: "cannot create folder \(folder): \(error.localizedDescription)")
             }
@@ -75,13 +78,14 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
         // FIFO would wait for a writer for ever, and SQLite has no use for the rest.
         var status = stat()
         if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
-            let kind = switch status.st_mode & S_IFMT {
-            case S_IFDIR: "a directory"
-            case S_IFIFO: "a FIFO"
-            case S_IFCHR, S_IFBLK: "a device"
-            case S_IFSOCK: "a socket"
-            default: "not a regular file"
-            }
+            let kind =
+                switch status.st_mode & S_IFMT {
+                case S_IFDIR: "a directory"
+                case S_IFIFO: "a FIFO"
+                case S_IFCHR, S_IFBLK: "a device"
+                case S_IFSOCK: "a socket"
+                default: "not a regular file"
+                }
             throw .cannotOpen(path: path, reason: "it is \(kind); a state file is a regular file")
         }
         // O_EXCL: if another process creates it first, ours is simply not needed.
@@ -152,10 +156,13 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
             let id = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'device'")
             let token = try Self.storedToken(db, path: path)
             let device = Device(
-                id: id ?? candidate.id, token: token.map(ActiveExperimentsToken.init) ?? candidate.token)
+                id: id ?? candidate.id,
+                token: token.map(ActiveExperimentsToken.init) ?? candidate.token
+            )
             try db.execute(
                 sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('device', ?), ('token', ?)",
-                arguments: [device.id, device.token.value])
+                arguments: [device.id, device.token.value]
+            )
             try Self.bumpRevision(db)
             return device
         }
@@ -163,7 +170,8 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
 
     private static func storedDevice(_ db: Database, path: String) throws -> Device? {
         guard let id = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'device'"),
-              let token = try storedToken(db, path: path) else { return nil }
+            let token = try storedToken(db, path: path)
+        else { return nil }
         return Device(id: id, token: ActiveExperimentsToken(token))
     }
 
@@ -176,12 +184,16 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
         case .double(let value)?: return value
         case .string?, .blob?:
             throw SQLiteStoreError.unexpectedValue(
-                path: path, detail: "the device token in table meta is \(stored!.description), not a number")
+                path: path,
+                detail: "the device token in table meta is \(stored!.description), not a number"
+            )
         }
     }
 
     public func resolveChoices(
-        source: String, experiments: [String], at time: Date,
+        source: String,
+        experiments: [String],
+        at time: Date,
         decide: (String, StoredChoice?) -> ChoiceDecision
     ) throws -> [String: StoredChoice] {
         // Decide in a read first: when every decision keeps what is stored, as
@@ -215,7 +227,8 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
             // Prepared once: a first start may draw for thousands of experiments.
             let delete = try db.cachedStatement(sql: "DELETE FROM choices WHERE source = ? AND experiment = ?")
             let insert = try db.cachedStatement(
-                sql: "INSERT OR REPLACE INTO choices (source, experiment, variant, madeAt) VALUES (?, ?, ?, ?)")
+                sql: "INSERT OR REPLACE INTO choices (source, experiment, variant, madeAt) VALUES (?, ?, ?, ?)"
+            )
             for experiment in choices.keys where !listed.contains(experiment) {
                 try delete.execute(arguments: [source, experiment])
                 choices[experiment] = nil
@@ -247,12 +260,16 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
     private static func choices(_ db: Database, source: String) throws -> [String: StoredChoice] {
         // A cursor with columns by position: no row copies, for thousands of rows.
         let rows = try Row.fetchCursor(
-            db, sql: "SELECT experiment, variant, madeAt FROM choices WHERE source = ?", arguments: [source])
+            db,
+            sql: "SELECT experiment, variant, madeAt FROM choices WHERE source = ?",
+            arguments: [source]
+        )
         var choices: [String: StoredChoice] = [:]
         while let row = try rows.next() {
             choices[try row.decode(String.self, atIndex: 0)] = StoredChoice(
                 variant: try row.decode(String.self, atIndex: 1),
-                madeAt: Date(timeIntervalSince1970: try row.decode(Double.self, atIndex: 2)))
+                madeAt: Date(timeIntervalSince1970: try row.decode(Double.self, atIndex: 2))
+            )
         }
         return choices
     }
@@ -266,7 +283,9 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
     public func stabilize(source: String, at time: Date) throws {
         try write { db in
             try db.execute(
-                sql: "INSERT OR IGNORE INTO stabilization (source, time) VALUES (?, ?)", arguments: [source, time])
+                sql: "INSERT OR IGNORE INTO stabilization (source, time) VALUES (?, ?)",
+                arguments: [source, time]
+            )
             if db.changesCount > 0 { try Self.bumpRevision(db) }
         }
     }
@@ -274,11 +293,14 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
     public func debugRequests() throws -> [DebugRequest] {
         try read { db in
             try Row.fetchAll(
-                db, sql: "SELECT source, experiment, variant FROM debug_requests ORDER BY source, experiment"
+                db,
+                sql: "SELECT source, experiment, variant FROM debug_requests ORDER BY source, experiment"
             ).map {
                 DebugRequest(
-                    source: try $0.decode(forColumn: "source"), experiment: try $0.decode(forColumn: "experiment"),
-                    variant: try $0.decode(String?.self, forColumn: "variant"))
+                    source: try $0.decode(forColumn: "source"),
+                    experiment: try $0.decode(forColumn: "experiment"),
+                    variant: try $0.decode(String?.self, forColumn: "variant")
+                )
             }
         }
     }
@@ -287,7 +309,8 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
         try write { db in
             try db.execute(
                 sql: "INSERT OR REPLACE INTO debug_requests (source, experiment, variant) VALUES (?, ?, ?)",
-                arguments: [request.source, request.experiment, request.variant])
+                arguments: [request.source, request.experiment, request.variant]
+            )
             try Self.bumpRevision(db)
         }
     }
@@ -295,7 +318,9 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
     public func removeDebugRequest(source: String, experiment: String) throws {
         try write { db in
             try db.execute(
-                sql: "DELETE FROM debug_requests WHERE source = ? AND experiment = ?", arguments: [source, experiment])
+                sql: "DELETE FROM debug_requests WHERE source = ? AND experiment = ?",
+                arguments: [source, experiment]
+            )
             if db.changesCount > 0 { try Self.bumpRevision(db) }
         }
     }
@@ -315,7 +340,8 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
         try write { db in
             if replacing { try db.execute(sql: "DELETE FROM debug_requests") }
             let insert = try db.cachedStatement(
-                sql: "INSERT OR REPLACE INTO debug_requests (source, experiment, variant) VALUES (?, ?, ?)")
+                sql: "INSERT OR REPLACE INTO debug_requests (source, experiment, variant) VALUES (?, ?, ?)"
+            )
             for request in requests {
                 try insert.execute(arguments: [request.source, request.experiment, request.variant])
             }
@@ -325,12 +351,18 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
 
     public func payload(source: String) throws -> StoredPayload? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT data, etag, fetchedAt FROM payloads WHERE source = ?", arguments: [source])
-                .map {
-                    StoredPayload(
-                        data: try $0.decode(Data.self, atIndex: 0), etag: try $0.decode(String?.self, atIndex: 1),
-                        fetchedAt: Date(timeIntervalSince1970: try $0.decode(Double.self, atIndex: 2)))
-                }
+            try Row.fetchOne(
+                db,
+                sql: "SELECT data, etag, fetchedAt FROM payloads WHERE source = ?",
+                arguments: [source]
+            )
+            .map {
+                StoredPayload(
+                    data: try $0.decode(Data.self, atIndex: 0),
+                    etag: try $0.decode(String?.self, atIndex: 1),
+                    fetchedAt: Date(timeIntervalSince1970: try $0.decode(Double.self, atIndex: 2))
+                )
+            }
         }
     }
 
@@ -338,7 +370,8 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
         try write { db in
             try db.execute(
                 sql: "INSERT OR REPLACE INTO payloads (source, data, etag, fetchedAt) VALUES (?, ?, ?, ?)",
-                arguments: [source, payload.data, payload.etag, payload.fetchedAt.timeIntervalSince1970])
+                arguments: [source, payload.data, payload.etag, payload.fetchedAt.timeIntervalSince1970]
+            )
             try Self.bumpRevision(db)
         }
     }
@@ -363,32 +396,47 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
     public func swapActiveAssignments(_ assignments: [Assignment]) throws -> ActiveSetChange {
         let digest = Self.digest(of: assignments)
         // Most refreshes change nothing: the digest, read without the write lock, says so.
-        let stored = try read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'activeDigest'") }
+        let stored = try read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'activeDigest'")
+        }
         if stored == digest { return ActiveSetChange(entered: [], left: []) }
         return try write { db in
             // Most refreshes change nothing: a digest spares reading every row.
             let stored = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'activeDigest'")
             if stored == digest { return ActiveSetChange(entered: [], left: []) }
-            let rows = try Row.fetchCursor(db, sql: "SELECT source, experiment, variant, key, value FROM active_assignments")
+            let rows = try Row.fetchCursor(
+                db,
+                sql: "SELECT source, experiment, variant, key, value FROM active_assignments"
+            )
             var old = Set<Assignment>(minimumCapacity: assignments.count)
             while let row = try rows.next() {
                 guard let value = Self.decodeValue(try row.decode(String.self, atIndex: 4)) else { continue }
-                old.insert(Assignment(
-                    key: try row.decode(atIndex: 3), value: value, experiment: try row.decode(atIndex: 1),
-                    variant: try row.decode(atIndex: 2), source: try row.decode(atIndex: 0)))
+                old.insert(
+                    Assignment(
+                        key: try row.decode(atIndex: 3),
+                        value: value,
+                        experiment: try row.decode(atIndex: 1),
+                        variant: try row.decode(atIndex: 2),
+                        source: try row.decode(atIndex: 0)
+                    )
+                )
             }
             let change = ActiveSetChange.between(old, Set(assignments))
             try db.execute(
-                sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('activeDigest', ?)", arguments: [digest])
+                sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('activeDigest', ?)",
+                arguments: [digest]
+            )
             guard !change.isEmpty else { return change }
             // Write only the difference: one forced variant must not rewrite thousands of rows.
             let delete = try db.cachedStatement(
-                sql: "DELETE FROM active_assignments WHERE source = ? AND experiment = ? AND key = ?")
+                sql: "DELETE FROM active_assignments WHERE source = ? AND experiment = ? AND key = ?"
+            )
             for assignment in change.left {
                 try delete.execute(arguments: [assignment.source, assignment.experiment, assignment.key])
             }
             let insert = try db.cachedStatement(
-                sql: "INSERT OR REPLACE INTO active_assignments (source, experiment, variant, key, value) VALUES (?, ?, ?, ?, ?)")
+                sql:
+                    "INSERT OR REPLACE INTO active_assignments (source, experiment, variant, key, value) VALUES (?, ?, ?, ?, ?)"
+            )
             for assignment in change.entered {
                 try insert.execute(arguments: [
                     assignment.source, assignment.experiment, assignment.variant, assignment.key,
@@ -410,7 +458,10 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
         var sum: UInt64 = 0
         for assignment in assignments {
             var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-            for field in [assignment.source, assignment.experiment, assignment.variant, assignment.key, encodeValue(assignment.value)] {
+            for field in [
+                assignment.source, assignment.experiment, assignment.variant, assignment.key,
+                encodeValue(assignment.value),
+            ] {
                 for byte in field.utf8 {
                     hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
                 }
@@ -452,13 +503,15 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
 
     public func recordOnce(_ event: Event) throws -> Bool {
         try write { db in
-            let seen = try Bool.fetchOne(
-                db,
-                sql: """
-                    SELECT EXISTS (SELECT 1 FROM events
-                    WHERE device = ? AND experiment = ? AND variant = ? AND reason = ?)
-                    """,
-                arguments: [event.device, event.experiment, event.variant, event.reason.rawValue]) ?? false
+            let seen =
+                try Bool.fetchOne(
+                    db,
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM events
+                        WHERE device = ? AND experiment = ? AND variant = ? AND reason = ?)
+                        """,
+                    arguments: [event.device, event.experiment, event.variant, event.reason.rawValue]
+                ) ?? false
             if seen { return false }
             try Self.insert(event, db)
             return true
@@ -466,10 +519,12 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
     }
 
     private static func insert(_ event: Event, _ db: Database) throws {
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO events (time, device, source, experiment, variant, key, value, reason)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO events (time, device, source, experiment, variant, key, value, reason)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        )
         try statement.execute(
             arguments: [
                 event.time, event.device, event.source, event.experiment, event.variant, event.key, event.value,
@@ -483,7 +538,8 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
         let (filter, arguments) = Self.whereClause(query)
         return try read { db in
             try Row.fetchAll(
-                db, sql: "SELECT * FROM events WHERE id > ?\(filter) ORDER BY id LIMIT ?",
+                db,
+                sql: "SELECT * FROM events WHERE id > ?\(filter) ORDER BY id LIMIT ?",
                 arguments: [id ?? 0] + arguments + [limit]
             ).map(Self.recordedEvent)
         }
@@ -493,7 +549,8 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
         let (filter, arguments) = Self.whereClause(query)
         return try read { db in
             try Row.fetchAll(
-                db, sql: "SELECT * FROM events WHERE 1\(filter) ORDER BY id DESC LIMIT ?",
+                db,
+                sql: "SELECT * FROM events WHERE 1\(filter) ORDER BY id DESC LIMIT ?",
                 arguments: arguments + [limit]
             ).map(Self.recordedEvent)
         }
@@ -509,8 +566,11 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
                     """
             ).map {
                 ExposureCount(
-                    source: try $0.decode(atIndex: 0), experiment: try $0.decode(atIndex: 1),
-                    variant: try $0.decode(atIndex: 2), count: try $0.decode(atIndex: 3))
+                    source: try $0.decode(atIndex: 0),
+                    experiment: try $0.decode(atIndex: 1),
+                    variant: try $0.decode(atIndex: 2),
+                    count: try $0.decode(atIndex: 3)
+                )
             }
         }
     }
@@ -528,7 +588,8 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
             arguments += StatementArguments(query.reasons.map(\.rawValue))
         }
         if !query.experiments.isEmpty {
-            sql += " AND experiment IN (\(Array(repeating: "?", count: query.experiments.count).joined(separator: ", ")))"
+            sql +=
+                " AND experiment IN (\(Array(repeating: "?", count: query.experiments.count).joined(separator: ", ")))"
             arguments += StatementArguments(query.experiments)
         }
         return (sql, arguments)
@@ -538,13 +599,18 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
     /// belongs, a blob where text does) throws, naming the row, where GRDB's
     /// subscripts would trap.
     private static func recordedEvent(_ row: Row) throws -> RecordedEvent {
-        return RecordedEvent(
+        RecordedEvent(
             id: try row.decode(forColumn: "id"),
             event: Event(
-                time: try row.decode(forColumn: "time"), device: try row.decode(forColumn: "device"),
-                source: try row.decode(forColumn: "source"), experiment: try row.decode(forColumn: "experiment"),
-                variant: try row.decode(forColumn: "variant"), key: try row.decode(forColumn: "key"),
+                time: try row.decode(forColumn: "time"),
+                device: try row.decode(forColumn: "device"),
+                source: try row.decode(forColumn: "source"),
+                experiment: try row.decode(forColumn: "experiment"),
+                variant: try row.decode(forColumn: "variant"),
+                key: try row.decode(forColumn: "key"),
                 value: try row.decode(AssignmentValue?.self, forColumn: "value") ?? .string(""),
-                reason: EventReason(rawValue: try row.decode(forColumn: "reason"))))
+                reason: EventReason(rawValue: try row.decode(forColumn: "reason"))
+            )
+        )
     }
 }

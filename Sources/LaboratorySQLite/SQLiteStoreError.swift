@@ -18,7 +18,8 @@ public enum SQLiteStoreError: Error, CustomStringConvertible, Equatable {
         case .notADatabase(let path):
             return "\(path): not a Laboratory state file (it is not a SQLite database); it was left untouched"
         case .foreignDatabase(let path):
-            return "\(path): not a Laboratory state file (it is a SQLite database of another program); it was left untouched"
+            return
+                "\(path): not a Laboratory state file (it is a SQLite database of another program); it was left untouched"
         case .newerVersion(let path, let version):
             return "\(path): state file version \(version) is newer than this program understands"
         case .cannotOpen(let path, let reason):

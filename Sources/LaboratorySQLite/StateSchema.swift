@@ -41,55 +41,57 @@ enum StateSchema {
     }
 
     private static func createVersion1(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE meta (
-                key TEXT PRIMARY KEY NOT NULL,
-                value NOT NULL
-            );
-            CREATE TABLE choices (
-                source TEXT NOT NULL,
-                experiment TEXT NOT NULL,
-                variant TEXT NOT NULL,
-                madeAt REAL NOT NULL, -- Unix time: read back for thousands of rows at once
-                PRIMARY KEY (source, experiment)
-            );
-            CREATE TABLE stabilization (
-                source TEXT PRIMARY KEY NOT NULL,
-                time DATETIME NOT NULL
-            );
-            CREATE TABLE debug_requests (
-                source TEXT NOT NULL,
-                experiment TEXT NOT NULL,
-                variant TEXT,
-                PRIMARY KEY (source, experiment)
-            );
-            CREATE TABLE active_assignments (
-                source TEXT NOT NULL,
-                experiment TEXT NOT NULL,
-                variant TEXT NOT NULL,
-                key TEXT NOT NULL,
-                value TEXT NOT NULL,
-                PRIMARY KEY (source, experiment, key)
-            );
-            CREATE TABLE events (
-                id INTEGER PRIMARY KEY AUTOINCREMENT,
-                time DATETIME NOT NULL,
-                device TEXT NOT NULL,
-                source TEXT NOT NULL,
-                experiment TEXT NOT NULL,
-                variant TEXT NOT NULL,
-                key TEXT NOT NULL,
-                value,
-                reason TEXT NOT NULL
-            );
-            CREATE INDEX events_by_exposure ON events (device, experiment, variant, reason);
-            CREATE TABLE payloads (
-                source TEXT PRIMARY KEY NOT NULL,
-                data BLOB NOT NULL,
-                etag TEXT,
-                fetchedAt REAL NOT NULL
-            );
-            INSERT INTO meta (key, value) VALUES ('revision', 0);
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE meta (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value NOT NULL
+                );
+                CREATE TABLE choices (
+                    source TEXT NOT NULL,
+                    experiment TEXT NOT NULL,
+                    variant TEXT NOT NULL,
+                    madeAt REAL NOT NULL, -- Unix time: read back for thousands of rows at once
+                    PRIMARY KEY (source, experiment)
+                );
+                CREATE TABLE stabilization (
+                    source TEXT PRIMARY KEY NOT NULL,
+                    time DATETIME NOT NULL
+                );
+                CREATE TABLE debug_requests (
+                    source TEXT NOT NULL,
+                    experiment TEXT NOT NULL,
+                    variant TEXT,
+                    PRIMARY KEY (source, experiment)
+                );
+                CREATE TABLE active_assignments (
+                    source TEXT NOT NULL,
+                    experiment TEXT NOT NULL,
+                    variant TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    value TEXT NOT NULL,
+                    PRIMARY KEY (source, experiment, key)
+                );
+                CREATE TABLE events (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    time DATETIME NOT NULL,
+                    device TEXT NOT NULL,
+                    source TEXT NOT NULL,
+                    experiment TEXT NOT NULL,
+                    variant TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    value,
+                    reason TEXT NOT NULL
+                );
+                CREATE INDEX events_by_exposure ON events (device, experiment, variant, reason);
+                CREATE TABLE payloads (
+                    source TEXT PRIMARY KEY NOT NULL,
+                    data BLOB NOT NULL,
+                    etag TEXT,
+                    fetchedAt REAL NOT NULL
+                );
+                INSERT INTO meta (key, value) VALUES ('revision', 0);
+                """
+        )
     }
 }

@@ -15,9 +15,12 @@ enum CatalogGenerator {
                 let variants = ["Control", "Bold", "Quiet"].enumerated().map { offset, variant in
                     #"{"name": "\#(name)\#(variant)", "weight": \#(offset + 1), "assignments": {"\#(keys[0])": "\#(variant.lowercased())", "\#(keys[1])": \#(10 + offset)}}"#
                 }
-                items.append(#"{"name": "\#(name)", "keys": ["\#(keys[0])", "\#(keys[1])"], \#(range)"baseline": "\#(name)Control", "variants": [\#(variants.joined(separator: ", "))]}"#)
+                items.append(
+                    #"{"name": "\#(name)", "keys": ["\#(keys[0])", "\#(keys[1])"], \#(range)"baseline": "\#(name)Control", "variants": [\#(variants.joined(separator: ", "))]}"#
+                )
             }
-            let text = #"{"source": "Source\#(source + 1)", "experiments": [\#n"# + items.joined(separator: ",\n") + "\n]}\n"
+            let text =
+                #"{"source": "Source\#(source + 1)", "experiments": [\#n"# + items.joined(separator: ",\n") + "\n]}\n"
             let path = folder + "/source\(source + 1).json"
             try Data(text.utf8).write(to: URL(fileURLWithPath: path))
             paths.append(path)

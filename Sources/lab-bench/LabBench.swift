@@ -14,7 +14,9 @@ import LaboratorySQLite
 @main
 struct LabBench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "lab-bench", abstract: "Benchmark the console on a generated catalog.")
+        commandName: "lab-bench",
+        abstract: "Benchmark the console on a generated catalog."
+    )
 
     @Option(help: "Experiments in all, spread over the sources.") var experiments = 10_000
     @Option(help: "Sources (one catalog file each).") var sources = 3
@@ -36,9 +38,17 @@ struct LabBench: ParsableCommand {
         for _ in 0..<5 { starts.append(try firstFrame(paths: paths, state: state)) }
         starts.sort { $0.milliseconds < $1.milliseconds }
         let warm = starts[starts.count / 2]
-        print(String(
-            format: "first frame, existing state file (median of 5):       %8.1f ms (min %.1f; catalogs %.1f, state %.1f, draw %.1f)",
-            warm.milliseconds, starts[0].milliseconds, warm.stages.decode, warm.stages.load, warm.stages.draw))
+        print(
+            String(
+                format:
+                    "first frame, existing state file (median of 5):       %8.1f ms (min %.1f; catalogs %.1f, state %.1f, draw %.1f)",
+                warm.milliseconds,
+                starts[0].milliseconds,
+                warm.stages.decode,
+                warm.stages.load,
+                warm.stages.draw
+            )
+        )
 
         var world = warm.state
         world.size = TerminalSize(columns: 100, rows: 30)
@@ -64,8 +74,13 @@ struct LabBench: ParsableCommand {
         let checkStart = DispatchTime.now().uptimeNanoseconds
         let report = CatalogLinter().check(paths: paths)
         let checkTime = Double(DispatchTime.now().uptimeNanoseconds - checkStart) / 1e6
-        print(String(
-            format: "lab check of every catalog (%d diagnostics):                %8.1f ms", report.diagnostics.count, checkTime))
+        print(
+            String(
+                format: "lab check of every catalog (%d diagnostics):                %8.1f ms",
+                report.diagnostics.count,
+                checkTime
+            )
+        )
 
         benchmarkGrowthBook()
 
@@ -92,9 +107,12 @@ struct LabBench: ParsableCommand {
         guard let payload = try? GrowthBookPayload(data, decrypt: nil) else { return print("payload failed") }
         let experiments = payload.experiments.count
         let context = GrowthBookContext(
-            attributes: .object([.init("country", .string("US")), .init("age", .number(30)), .init("plan", .string("pro")),
-                                 .init("version", .string("1.3.0"))]),
-            features: Dictionary(uniqueKeysWithValues: payload.features.map { ($0.key, $0.value) }))
+            attributes: .object([
+                .init("country", .string("US")), .init("age", .number(30)), .init("plan", .string("pro")),
+                .init("version", .string("1.3.0")),
+            ]),
+            features: Dictionary(uniqueKeysWithValues: payload.features.map { ($0.key, $0.value) })
+        )
         let decodeTime = Double(DispatchTime.now().uptimeNanoseconds - decodeStart) / 1e6
         let keys = payload.features.map(\.key)
         var evaluations = 0
@@ -111,7 +129,13 @@ struct LabBench: ParsableCommand {
             }
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        print(String(format: "GrowthBook payload of 1,000 features (%d experiments): decode + index %.1f ms", experiments, decodeTime))
+        print(
+            String(
+                format: "GrowthBook payload of 1,000 features (%d experiments): decode + index %.1f ms",
+                experiments,
+                decodeTime
+            )
+        )
         print(String(format: "GrowthBook feature evaluations: %.0f per second", Double(evaluations) / seconds))
     }
 
@@ -133,12 +157,14 @@ struct LabBench: ParsableCommand {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
         guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { return "(could not start)" }
         var status: Int32 = 0
         waitpid(pid, &status, 0)
-        return ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        return ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").trimmingCharacters(
+            in: .whitespacesAndNewlines
+        )
     }
 
     private struct Start {
@@ -153,11 +179,17 @@ struct LabBench: ParsableCommand {
     private func firstFrame(paths: [String], state path: String) throws -> Start {
         func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
         let start = now()
-        let catalogs = try zip(paths, CatalogDecoder().decode(contentsOf: paths)).map { (path: $0, catalog: try $1.get()) }
+        let catalogs = try zip(paths, CatalogDecoder().decode(contentsOf: paths)).map {
+            (path: $0, catalog: try $1.get())
+        }
         let decoded = now()
         let laboratory = try LocalLaboratory(catalogs: catalogs, statePath: path)
         let environment = LiveConsoleEnvironment(
-            manager: laboratory.manager, debug: laboratory.debug, store: laboratory.store, log: laboratory.store)
+            manager: laboratory.manager,
+            debug: laboratory.debug,
+            store: laboratory.store,
+            log: laboratory.store
+        )
         let state = ConsoleState(size: TerminalSize(columns: 100, rows: 30), data: try environment.load())
         let loaded = now()
         let terminal = try CursesTerminal.headless(size: state.size)
@@ -165,8 +197,10 @@ struct LabBench: ParsableCommand {
         let drawn = now()
         terminal.close()
         return Start(
-            milliseconds: drawn - start, state: state,
-            stages: (decoded - start, loaded - decoded, drawn - loaded))
+            milliseconds: drawn - start,
+            state: state,
+            stages: (decoded - start, loaded - decoded, drawn - loaded)
+        )
     }
 
     private func time(count: Int, _ body: (Int) -> Void) -> [Double] {
@@ -181,7 +215,15 @@ struct LabBench: ParsableCommand {
         let sorted = samples.sorted()
         let mean = samples.reduce(0, +) / Double(max(1, samples.count))
         let p99 = sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
-        print(String(format: "%@: mean %.2f ms, p99 %.2f ms, max %.2f ms (%d presses)",
-                     name.padding(toLength: 38, withPad: " ", startingAt: 0), mean, p99, sorted.last ?? 0, samples.count))
+        print(
+            String(
+                format: "%@: mean %.2f ms, p99 %.2f ms, max %.2f ms (%d presses)",
+                name.padding(toLength: 38, withPad: " ", startingAt: 0),
+                mean,
+                p99,
+                sorted.last ?? 0,
+                samples.count
+            )
+        )
     }
 }

@@ -12,9 +12,11 @@ enum PayloadGenerator {
             case 0:
                 rules = #"[{"condition": {"country": {"$in": ["US", "CA"]}, "age": {"$gte": 18}}, "force": true}]"#
             case 1:
-                rules = #"[{"coverage": 0.4, "hashAttribute": "id", "force": "on"}, {"condition": {"plan": "pro"}, "force": "pro"}]"#
+                rules =
+                    #"[{"coverage": 0.4, "hashAttribute": "id", "force": "on"}, {"condition": {"plan": "pro"}, "force": "pro"}]"#
             default:
-                rules = #"[{"key": "exp-\#(index)", "variations": [0, 1, 2], "weights": [0.5, 0.25, 0.25], "namespace": ["ns", 0, 0.8], "condition": {"version": {"$vgte": "1.2.0"}}}]"#
+                rules =
+                    #"[{"key": "exp-\#(index)", "variations": [0, 1, 2], "weights": [0.5, 0.25, 0.25], "namespace": ["ns", 0, 0.8], "condition": {"version": {"$vgte": "1.2.0"}}}]"#
             }
             items.append(#""feature\#(index)": {"defaultValue": false, "rules": \#(rules)}"#)
         }

@@ -13,7 +13,8 @@ import LaboratorySQLite
 struct LabDemo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lab-demo",
-        abstract: "A demo app: a subscribe screen drawn from Laboratory assignments, live.")
+        abstract: "A demo app: a subscribe screen drawn from Laboratory assignments, live."
+    )
 
     @Option(name: .customLong("catalog"), help: "Catalog files (default: the demo catalog).")
     var catalogs: [String] = []

@@ -22,13 +22,20 @@ struct SubscribeScreen {
         var lines = [
             "┌" + String(repeating: "─", count: width) + "┐",
             row("", width),
-            row(paint(center(title, width), foreground: fontColor, bold: fontSize >= 12), width, visible: center(title, width)),
+            row(
+                paint(center(title, width), foreground: fontColor, bold: fontSize >= 12),
+                width,
+                visible: center(title, width)
+            ),
             row("", width),
             row(center("[ picture: \(image) ]", width), width),
             row(center("Unlock every filter and effect.", width), width),
             row("", width),
-            row(paint(center("  Subscribe  ", width), background: buttonColor), width,
-                visible: center("  Subscribe  ", width)),
+            row(
+                paint(center("  Subscribe  ", width), background: buttonColor),
+                width,
+                visible: center("  Subscribe  ", width)
+            ),
             row("", width),
             "└" + String(repeating: "─", count: width) + "┘",
             "",
@@ -55,7 +62,12 @@ struct SubscribeScreen {
         return String(repeating: " ", count: left) + text
     }
 
-    private func paint(_ text: String, foreground: String? = nil, background: String? = nil, bold: Bool = false) -> String {
+    private func paint(
+        _ text: String,
+        foreground: String? = nil,
+        background: String? = nil,
+        bold: Bool = false
+    ) -> String {
         guard colors else { return text }
         var codes: [String] = []
         if bold { codes.append("1") }

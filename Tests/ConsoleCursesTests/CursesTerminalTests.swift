@@ -1,6 +1,7 @@
 import CNcursesw
 import LaboratoryConsole
 import Testing
+
 @testable import ConsoleCurses
 
 /// ncurses has one global screen, so these run one at a time.

@@ -19,7 +19,9 @@ public enum FuzzTargets {
     public static func catalog(_ data: Data) {
         guard let catalog = try? CatalogDecoder().decode(data, file: "fuzz.json") else { return }
         let store = InMemoryStateStore()
-        guard let device = try? store.device(candidate: Device(id: "fuzz", token: ActiveExperimentsToken(0.25))) else { return }
+        guard let device = try? store.device(candidate: Device(id: "fuzz", token: ActiveExperimentsToken(0.25))) else {
+            return
+        }
         let local = LocalSource(catalog: catalog, store: store, device: device, random: SeededRandomSource(seed: 1))
         let debug = DebugSource(sources: [local], store: store)
         let manager = AssignmentsManager(sources: [debug], store: store, events: InMemoryEventSink(), device: device)
@@ -35,10 +37,15 @@ public enum FuzzTargets {
     public static func growthBook(_ data: Data) {
         if let text = String(data: data, encoding: .utf8) { _ = PayloadLinter().check(text, file: "fuzz.json") }
         let store = InMemoryStateStore()
-        guard let device = try? store.device(candidate: Device(id: "fuzz", token: ActiveExperimentsToken(0.25))) else { return }
+        guard let device = try? store.device(candidate: Device(id: "fuzz", token: ActiveExperimentsToken(0.25))) else {
+            return
+        }
         let source = GrowthBookSource(
-            store: store, device: device, attributes: ["country": "NZ", "version": "1.2.3"],
-            fetcher: PlainPayloadFetcher(InMemoryFetcher(data)))
+            store: store,
+            device: device,
+            attributes: ["country": "NZ", "version": "1.2.3"],
+            fetcher: PlainPayloadFetcher(InMemoryFetcher(data))
+        )
         guard (try? source.accept(data)) != nil else { return }
         _ = try? source.activeVariants()
         _ = try? source.activeVariants()
@@ -63,10 +70,12 @@ public enum FuzzTargets {
     /// An overrides file: decoded, then imported against a small catalog.
     public static func overrides(_ data: Data) {
         guard let file = try? JSONDecoder().decode(OverridesFile.self, from: data),
-              let catalog = try? CatalogDecoder().decode(Data(overridesCatalog.utf8), file: "catalog.json")
+            let catalog = try? CatalogDecoder().decode(Data(overridesCatalog.utf8), file: "catalog.json")
         else { return }
         let store = InMemoryStateStore()
-        guard let device = try? store.device(candidate: Device(id: "fuzz", token: ActiveExperimentsToken(0.25))) else { return }
+        guard let device = try? store.device(candidate: Device(id: "fuzz", token: ActiveExperimentsToken(0.25))) else {
+            return
+        }
         let debug = DebugSource(sources: [LocalSource(catalog: catalog, store: store, device: device)], store: store)
         try? debug.importOverrides(file, replacing: data.count % 2 == 0)
         _ = try? debug.activeVariants()

@@ -45,7 +45,9 @@ import Testing
         let force = try LabHarness.json(try lab.run("force", "ButtonColor", "ButtonColorDarkGray", "--json").stdout)
         #expect(force["message"] as? String == "Forced ButtonColor to ButtonColorDarkGray.")
         let rows = force["assignments"] as? [[String: Any]] ?? []
-        #expect(rows.contains { $0["key"] as? String == "subscribeButtonColor" && $0["value"] as? String == "darkGray" })
+        #expect(
+            rows.contains { $0["key"] as? String == "subscribeButtonColor" && $0["value"] as? String == "darkGray" }
+        )
         let report = try LabHarness.json(try lab.run("report", "subscribeButtonColor", "--json").stdout)
         #expect(report["recorded"] as? Bool == true)
         #expect((report["assignment"] as? [String: Any])?["variant"] as? String == "ButtonColorDarkGray")
@@ -124,18 +126,25 @@ import Testing
         let demo = LabHarness.packageRoot + "/share/laboratory/demo.json"
         #expect(try lab.run("force", "ButtonColor", "ButtonColorBlue", "--catalog", demo).status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: lab.state))
-        let bad = try lab.write("bad.json", """
+        let bad = try lab.write(
+            "bad.json",
+            """
             {
               "source": "Local",
               "experiments": [
                 {"name": "E", "keys": ["k"], "baseline": "A", "variants": [{"name": "A", "assignments": {}}]}
               ]
             }
-            """)
+            """
+        )
         for command in [["assignments"], ["force", "E", "A"], ["reset"], ["stabilize"]] {
             let result = try lab.runRaw(command + ["--catalog", bad, "--state", lab.state])
             #expect(result.status == 65)
-            #expect(result.stderr.contains("\(bad):4:64: error: variant \"A\" of experiment \"E\" does not assign key \"k\""))
+            #expect(
+                result.stderr.contains(
+                    "\(bad):4:64: error: variant \"A\" of experiment \"E\" does not assign key \"k\""
+                )
+            )
             #expect(try Data(contentsOf: URL(fileURLWithPath: lab.state)) == before)
         }
     }
@@ -154,10 +163,13 @@ import Testing
         let clean = try lab.runRaw(["check", LabHarness.packageRoot + "/share/laboratory/demo.json"])
         #expect(clean.status == 0)
         #expect(clean.stdout.contains("no problems"))
-        let bad = try lab.write("range.json", """
+        let bad = try lab.write(
+            "range.json",
+            """
             {"source": "S", "experiments": [{"name": "E", "keys": ["k"], "activeTokenRange": [0.9, 0.1],
               "baseline": "A", "variants": [{"name": "A", "weight": 0, "assignments": {"k": 1}}]}]}
-            """)
+            """
+        )
         let result = try lab.runRaw(["check", bad])
         #expect(result.status == 1)
         #expect(result.stdout.contains("\(bad):1:82: error: \"activeTokenRange\" of experiment \"E\" is reversed"))
@@ -171,7 +183,11 @@ import Testing
         let demo = LabHarness.packageRoot + "/share/laboratory/demo.json"
         let result = try lab.runRaw(["check", demo, "--growthbook", payload])
         #expect(result.status == 1)
-        #expect(result.stdout.contains("\(payload):1:15: error: feature \"subscribeButtonColor\" is also assigned by experiment \"Local/ButtonColor\""))
+        #expect(
+            result.stdout.contains(
+                "\(payload):1:15: error: feature \"subscribeButtonColor\" is also assigned by experiment \"Local/ButtonColor\""
+            )
+        )
         #expect(try lab.runRaw(["check", "--growthbook", payload]).status == 0)
     }
 
@@ -186,7 +202,8 @@ import Testing
                 "experiments": [
                     {"name": "Fresh", "keys": ["freshKey"], "baseline": "A",
                      "variants": [{"name": "A", "assignments": {"freshKey": 1}}]},
-                """)
+                """
+        )
         let path = try lab.write("extended.json", extended)
         let result = try lab.runRaw(["assignments", "--json", "--catalog", path, "--state", lab.state])
         let rows = try LabHarness.json(result.stdout)["assignments"] as? [[String: Any]] ?? []
@@ -196,16 +213,21 @@ import Testing
 
     @Test func aUserLevelExperimentFollowsTheUserAcrossStateFiles() throws {
         let lab = try LabHarness()
-        let catalog = try lab.write("users.json", """
+        let catalog = try lab.write(
+            "users.json",
+            """
             {"source": "Accounts", "experiments": [{"name": "CheckoutFlow", "keys": ["checkoutSteps"],
               "subject": "user", "baseline": "Long", "whitelist": {"employee-1": "Short"},
               "variants": [{"name": "Long", "assignments": {"checkoutSteps": 5}},
                            {"name": "Medium", "assignments": {"checkoutSteps": 3}},
                            {"name": "Short", "assignments": {"checkoutSteps": 1}}]}]}
-            """)
+            """
+        )
         func variant(state: String, user: String?) throws -> String? {
             let attributes = user.map { ["--attribute", "userId=\($0)"] } ?? []
-            let result = try lab.runRaw(["assignments", "--json", "--catalog", catalog, "--state", lab.folder + "/" + state] + attributes)
+            let result = try lab.runRaw(
+                ["assignments", "--json", "--catalog", catalog, "--state", lab.folder + "/" + state] + attributes
+            )
             #expect(result.status == 0, "\(result.stderr)")
             let rows = try LabHarness.json(result.stdout)["assignments"] as? [[String: Any]] ?? []
             return rows.first { $0["key"] as? String == "checkoutSteps" }?["variant"] as? String
@@ -218,7 +240,10 @@ import Testing
         #expect(try variant(state: "phone.sqlite", user: nil) == nil)
         #expect(try variant(state: "tablet.sqlite", user: "employee-1") == "Short")
 
-        let experiments = try lab.runRaw(["experiments", "--json", "--catalog", catalog, "--state", lab.folder + "/phone.sqlite", "--attribute", "userId=employee-1"])
+        let experiments = try lab.runRaw([
+            "experiments", "--json", "--catalog", catalog, "--state", lab.folder + "/phone.sqlite", "--attribute",
+            "userId=employee-1",
+        ])
         let row = try #require((try LabHarness.json(experiments.stdout)["experiments"] as? [[String: Any]])?.first)
         #expect(row["subject"] as? String == "user")
         #expect(row["bucketing"] as? String == "hash")

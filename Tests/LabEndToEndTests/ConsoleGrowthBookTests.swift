@@ -8,13 +8,18 @@ struct ConsoleGrowthBookTests {
     /// Everyone in variation `winner` (weights all on it; no meta, so no sticky buckets).
     static func payload(winner: Int) -> Data {
         let weights = winner == 0 ? "[1, 0]" : "[0, 1]"
-        return Data(#"{"features": {"color": {"defaultValue": "red", "rules": [{"key": "color-test", "variations": ["red", "blue"], "weights": \#(weights)}]}}}"#.utf8)
+        return Data(
+            #"{"features": {"color": {"defaultValue": "red", "rules": [{"key": "color-test", "variations": ["red", "blue"], "weights": \#(weights)}]}}}"#
+                .utf8
+        )
     }
 
     /// `lab console` with these arguments, opened on its Experiments screen.
     static func experimentsScreen(_ lab: LabHarness, _ arguments: String) throws -> Tmux {
         let tmux = try Tmux(
-            command: "'\(LabHarness.binary)' console \(arguments) --state '\(lab.state)'", environment: lab.environment)
+            command: "'\(LabHarness.binary)' console \(arguments) --state '\(lab.state)'",
+            environment: lab.environment
+        )
         #expect(tmux.waitFor("Experiments"))
         try tmux.send("Enter")
         return tmux
@@ -43,7 +48,9 @@ struct ConsoleGrowthBookTests {
         // Within the refresh interval (1 s) plus a poll, on a busy machine.
         #expect(Date().timeIntervalSince(changed) < 5)
         // Another command serves the payload the console stored, without fetching.
-        let result = try lab.runRaw(["assignments", "--json", "--growthbook", server.url.absoluteString, "--state", lab.state])
+        let result = try lab.runRaw([
+            "assignments", "--json", "--growthbook", server.url.absoluteString, "--state", lab.state,
+        ])
         let rows = try LabHarness.json(result.stdout)["assignments"] as? [[String: Any]] ?? []
         #expect(rows.first { $0["key"] as? String == "color" }?["variant"] as? String == "1")
     }
@@ -64,7 +71,9 @@ extension ConsoleGrowthBookTests {
         let lab = try LabHarness()
         // Polling every minute: only the stream can bring the change in time.
         let tmux = try Self.experimentsScreen(
-            lab, "--growthbook 'http://127.0.0.1:\(server.port)' --client-key KEY --refresh-interval 60")
+            lab,
+            "--growthbook 'http://127.0.0.1:\(server.port)' --client-key KEY --refresh-interval 60"
+        )
         defer { tmux.kill() }
         #expect(Self.showsColorTest(tmux, "0"), "\(tmux.capture())")
         winner.value = 1
@@ -76,7 +85,10 @@ extension ConsoleGrowthBookTests {
 
 extension ConsoleGrowthBookTests {
     @Test func escapeSequencesFromTheServerAreShownEscapedAndRulesExplained() throws {
-        let hostile = Data(#"{"features": {"title": {"defaultValue": "x", "rules": [{"key": "title-test", "variations": ["\u001b[2J\u001b]0;pwned\u0007", "plain"], "weights": [1, 0]}]}}}"#.utf8)
+        let hostile = Data(
+            #"{"features": {"title": {"defaultValue": "x", "rules": [{"key": "title-test", "variations": ["\u001b[2J\u001b]0;pwned\u0007", "plain"], "weights": [1, 0]}]}}}"#
+                .utf8
+        )
         let server = try TestHTTPServer { _ in .response(status: 200, headers: [:], body: hostile) }
         defer { server.stop() }
         let lab = try LabHarness()
@@ -97,7 +109,15 @@ final class Box: @unchecked Sendable {
     init(_ value: Int) { stored = value }
 
     var value: Int {
-        get { lock.lock(); defer { lock.unlock() }; return stored }
-        set { lock.lock(); stored = newValue; lock.unlock() }
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return stored
+        }
+        set {
+            lock.lock()
+            stored = newValue
+            lock.unlock()
+        }
     }
 }

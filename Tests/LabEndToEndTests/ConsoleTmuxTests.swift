@@ -2,11 +2,15 @@ import Foundation
 import Testing
 
 /// Drives the real `lab console` in tmux at 100×30, as a person would.
-@Suite(.enabled(if: Tmux.isAvailable, "tmux is not installed: apt-get install tmux to run the console end-to-end tests"))
+@Suite(
+    .enabled(if: Tmux.isAvailable, "tmux is not installed: apt-get install tmux to run the console end-to-end tests")
+)
 struct ConsoleTmuxTests {
     private func console(_ lab: LabHarness) throws -> Tmux {
         let tmux = try Tmux(
-            command: "'\(LabHarness.binary)' console --state '\(lab.state)'", environment: lab.environment)
+            command: "'\(LabHarness.binary)' console --state '\(lab.state)'",
+            environment: lab.environment
+        )
         guard tmux.waitFor("Experiments") else {
             tmux.kill()
             throw HarnessError("the console did not start: \(tmux.capture())")
@@ -56,11 +60,13 @@ struct ConsoleTmuxTests {
 
     @Test func ctrlCGivesTheTerminalBackAsItWas() throws {
         let lab = try LabHarness()
-        let before = lab.folder + "/stty-before", after = lab.folder + "/stty-after"
+        let before = lab.folder + "/stty-before"
+        let after = lab.folder + "/stty-after"
         let tmux = try Tmux(
             command: "stty -a > '\(before)'; '\(LabHarness.binary)' console --state '\(lab.state)'; "
                 + "echo \"exit $?\"; stty -a > '\(after)'; sleep 30",
-            environment: lab.environment)
+            environment: lab.environment
+        )
         defer { tmux.kill() }
         #expect(tmux.waitFor("Experiments"))
         try tmux.send("Enter")
@@ -82,12 +88,14 @@ struct ConsoleTmuxTests {
 
     @Test func sigtermGivesTheTerminalBackToo() throws {
         let lab = try LabHarness()
-        let before = lab.folder + "/stty-before", after = lab.folder + "/stty-after"
+        let before = lab.folder + "/stty-before"
+        let after = lab.folder + "/stty-after"
         // "[c]onsole" matches lab's command line but not the shell's own.
         let tmux = try Tmux(
             command: "stty -a > '\(before)'; (sleep 1; pkill -TERM -f '[c]onsole --state \(lab.state)') & "
                 + "'\(LabHarness.binary)' console --state '\(lab.state)'; echo \"exit $?\"; stty -a > '\(after)'; sleep 30",
-            environment: lab.environment)
+            environment: lab.environment
+        )
         defer { tmux.kill() }
         #expect(tmux.waitFor("exit 0"), "\(tmux.capture())")
         try expectSameModes(before: before, after: after)
@@ -95,12 +103,15 @@ struct ConsoleTmuxTests {
 
     @Test func aCrashGivesTheTerminalBackBeforeTheProcessDies() throws {
         let lab = try LabHarness()
-        let before = lab.folder + "/stty-before", after = lab.folder + "/stty-after"
+        let before = lab.folder + "/stty-before"
+        let after = lab.folder + "/stty-after"
         // Swift's crash reporter would otherwise wait 30 s for a key on a terminal.
         let tmux = try Tmux(
-            command: "stty -a > '\(before)'; SWIFT_BACKTRACE=interactive=no '\(LabHarness.binary)' console --state '\(lab.state)'; "
+            command:
+                "stty -a > '\(before)'; SWIFT_BACKTRACE=interactive=no '\(LabHarness.binary)' console --state '\(lab.state)'; "
                 + "echo \"exit $?\"; stty -a > '\(after)'; sleep 30",
-            environment: lab.environment)
+            environment: lab.environment
+        )
         defer { tmux.kill() }
         #expect(tmux.waitFor("Experiments"))
         // What a stack overflow or a trap delivers; "[c]onsole" matches lab but not the shell.
@@ -114,7 +125,8 @@ struct ConsoleTmuxTests {
         let tmux = try Tmux(
             command: "TERM=vt9000 '\(LabHarness.binary)' console --state '\(lab.state)'; echo \"exit $?\"; "
                 + "env -u TERM '\(LabHarness.binary)' console --state '\(lab.state)'; echo \"exit $?\"; sleep 30",
-            environment: lab.environment)
+            environment: lab.environment
+        )
         defer { tmux.kill() }
         #expect(tmux.waitFor { $0.components(separatedBy: "exit 1").count == 3 }, "\(tmux.capture())")
         let screen = tmux.capture()

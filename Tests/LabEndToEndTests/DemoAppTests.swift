@@ -10,10 +10,18 @@ import Testing
         let lab = try LabHarness()
         #expect(try lab.run("force", "SubscriptionScreenTheme", "SubscriptionScreenThemeLargeYellow").status == 0)
         for _ in 0..<2 {
-            let result = try Subprocess.run(Self.binary, ["--once", "--state", lab.state], environment: lab.environment)
+            let result = try Subprocess.run(
+                Self.binary,
+                ["--once", "--state", lab.state],
+                environment: lab.environment
+            )
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("G O   P R E M I U M"))
-            #expect(result.stdout.contains("subscribeScreenFontColor = yellow   (SubscriptionScreenTheme / SubscriptionScreenThemeLargeYellow)"))
+            #expect(
+                result.stdout.contains(
+                    "subscribeScreenFontColor = yellow   (SubscriptionScreenTheme / SubscriptionScreenThemeLargeYellow)"
+                )
+            )
         }
         let events = try LabHarness.json(try lab.runRaw(["events", "--json", "--state", lab.state]).stdout)
         let displayed = (events["events"] as? [[String: Any]] ?? []).filter {

@@ -9,8 +9,10 @@ import Testing
         let lab = try LabHarness()
         _ = try lab.assignments()
         let follower = try Subprocess.start(
-            LabHarness.binary, ["events", "--follow", "--format", "jsonl", "--reason", "initiated", "--state", lab.state],
-            environment: lab.environment)
+            LabHarness.binary,
+            ["events", "--follow", "--format", "jsonl", "--reason", "initiated", "--state", lab.state],
+            environment: lab.environment
+        )
         defer { kill(follower.pid, SIGTERM) }
         usleep(300_000)
         #expect(try lab.run("report", "subscribeButtonColor", "--reason", "initiated").status == 0)
@@ -62,7 +64,12 @@ import Testing
         for (variant, count) in counts {
             for index in 0..<count {
                 let assignment = Assignment(
-                    key: "subscribeButtonColor", value: "x", experiment: "ButtonColor", variant: variant, source: "Local")
+                    key: "subscribeButtonColor",
+                    value: "x",
+                    experiment: "ButtonColor",
+                    variant: variant,
+                    source: "Local"
+                )
                 events.append(Event(assignment, reason: .displayed, device: "\(variant)-\(index)", time: Date()))
             }
         }

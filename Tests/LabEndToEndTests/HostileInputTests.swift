@@ -9,7 +9,8 @@ import Testing
 /// terminals: every failure is a message and an exit status, never a trap,
 /// and nothing saved is lost. Time bounds only prove termination.
 @Suite struct HostileInputTests {
-    private static let hugeVariation = #"{"features":{"f":{"defaultValue":0,"rules":[{"key":"e","variations":[0,[1e20]]}]}}}"#
+    private static let hugeVariation =
+        #"{"features":{"f":{"defaultValue":0,"rules":[{"key":"e","variations":[0,[1e20]]}]}}}"#
     private static let hugeBucketVersion =
         #"{"features":{"f":{"defaultValue":0,"rules":[{"key":"e","variations":[0,1],"bucketVersion":1e19}]}}}"#
     private static let good = #"{"features":{"f":{"defaultValue":0,"rules":[{"key":"e","variations":[0,1]}]}}}"#
@@ -36,7 +37,9 @@ import Testing
         let events = try store.latestEvents(limit: 1000).count
         // What an older release could have stored: a payload today's checks refuse.
         try store.setPayload(
-            StoredPayload(data: Data(Self.hugeBucketVersion.utf8), etag: "\"old\"", fetchedAt: Date()), source: "GrowthBook")
+            StoredPayload(data: Data(Self.hugeBucketVersion.utf8), etag: "\"old\"", fetchedAt: Date()),
+            source: "GrowthBook"
+        )
 
         let server = try TestHTTPServer { _ in .response(status: 503, headers: [:], body: Data()) }
         defer { server.stop() }
@@ -62,11 +65,14 @@ import Testing
     @Test func noTextCommandPrintsControlCharactersFromItsData() throws {
         let lab = try LabHarness()
         let evil = "\u{1B}]0;pwned\u{07}\u{1B}[2J"
-        let catalog = try lab.write("evil.json", """
+        let catalog = try lab.write(
+            "evil.json",
+            """
             {"source": "Local", "experiments": [{"name": "Evil\\u001b[31m", "keys": ["evilKey"], "baseline": "A\\u001b[2J",
               "variants": [{"name": "A\\u001b[2J", "assignments": {"evilKey": "\\u001b]0;pwned\\u0007"}},
                            {"name": "B\\u009b", "assignments": {"evilKey": "\\u001b[H"}}]}]}
-            """)
+            """
+        )
         let results = [
             try lab.run("assignments", "--catalog", catalog),
             try lab.run("experiments", "--catalog", catalog),
@@ -100,14 +106,17 @@ import Testing
     @Test func writingToAFullDiskOrAClosedPipeIsAnErrorNotATrap() throws {
         let lab = try LabHarness()
         let full = try Subprocess.run(
-            "/bin/sh", ["-c", "'\(LabHarness.binary)' experiments --state '\(lab.state)' > /dev/full"],
-            environment: lab.environment)
+            "/bin/sh",
+            ["-c", "'\(LabHarness.binary)' experiments --state '\(lab.state)' > /dev/full"],
+            environment: lab.environment
+        )
         #expect(full.status == 74)
         #expect(full.stderr.contains("cannot write to standard output"), "\(full.stderr)")
         // A closed standard output, and a pipe whose reader is gone before lab writes
         // (the sleep only orders the two; nothing is timed).
         for redirect in ["1>&-", "| true"] {
-            let command = redirect == "| true"
+            let command =
+                redirect == "| true"
                 ? "{ sleep 1; '\(LabHarness.binary)' experiments --state '\(lab.state)'; echo \"lab exit $?\" >&2; } | true"
                 : "'\(LabHarness.binary)' experiments --state '\(lab.state)' \(redirect); echo \"lab exit $?\" >&2"
             let result = try Subprocess.run("/bin/sh", ["-c", command], environment: lab.environment)
@@ -120,7 +129,9 @@ import Testing
         let lab = try LabHarness()
         #expect(try lab.run("report", "subscribeButtonColor").status == 0)
         let queue = try DatabaseQueue(path: lab.state)
-        let revision = try queue.read { db in try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'revision'") }
+        let revision = try queue.read { db in
+            try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'revision'")
+        }
         try queue.write { db in try db.execute(sql: "UPDATE events SET time = 'garbage' WHERE id = 1") }
         let events = try lab.run("events")
         #expect(events.status == 74)
@@ -135,7 +146,10 @@ import Testing
         #expect(start.status == 74)
         #expect(start.stderr.contains("token"), "\(start.stderr)")
         // The failed commands changed nothing.
-        #expect(try queue.read { db in try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'revision'") } == revision)
+        #expect(
+            try queue.read { db in try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'revision'") }
+                == revision
+        )
     }
 
     @Test func aFIFOADirectoryOrADeviceIsRefusedAtOnce() throws {

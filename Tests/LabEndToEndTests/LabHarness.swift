@@ -4,7 +4,8 @@ import Foundation
 struct LabHarness {
     /// The `lab` executable, built next to the test bundle by `swift test`.
     static let binary: String = {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
         // The test runner may live inside an .xctest folder.

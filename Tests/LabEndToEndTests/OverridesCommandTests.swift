@@ -30,12 +30,15 @@ import Testing
         let lab = try LabHarness()
         #expect(try lab.run("force", "ButtonColor", "ButtonColorBlue").status == 0)
         let before = try lab.run("experiments", "--json").stdout
-        let file = try lab.write("bad.json", """
+        let file = try lab.write(
+            "bad.json",
+            """
             {"version": 1, "requests": [
               {"source": "Local", "experiment": "ProfileRedesign", "variant": "NewProfileV1"},
               {"source": "Local", "experiment": "ButtonColor", "variant": "ButtonColorPurple"},
               {"source": "Local", "experiment": "NoSuchExperiment", "variant": null}]}
-            """)
+            """
+        )
         let result = try lab.run("overrides", "import", file, "--replace")
         #expect(result.status == 1)
         #expect(result.stderr.contains("Local/ButtonColor: no variant \"ButtonColorPurple\""))
@@ -48,7 +51,9 @@ import Testing
         let export = try lab.run("overrides", "export", "--attribute", "userId=qa-7")
         let document = try LabHarness.json(export.stdout)
         #expect((document["attributes"] as? [String: String]) == ["userId": "qa-7"])
-        #expect(try LabHarness.json(try lab.run("overrides", "export").stdout)["attributes"] as? [String: String] == [:])
+        #expect(
+            try LabHarness.json(try lab.run("overrides", "export").stdout)["attributes"] as? [String: String] == [:]
+        )
         let file = try lab.write("with-user.json", export.stdout)
         #expect(try lab.run("overrides", "import", file).status == 0)
         let stored = try LabHarness.json(try lab.run("overrides", "export").stdout)

@@ -32,7 +32,8 @@ enum Subprocess {
             return Result(
                 status: code,
                 stdout: (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "",
-                stderr: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")
+                stderr: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
+            )
         }
     }
 
@@ -43,7 +44,11 @@ enum Subprocess {
     }
 
     /// Starts `executable` with standard input from /dev/null.
-    static func start(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Running {
+    static func start(
+        _ executable: String,
+        _ arguments: [String],
+        environment: [String: String] = [:]
+    ) throws -> Running {
         let base = NSTemporaryDirectory() + "lab-e2e-\(UUID().uuidString)"
         let running = Running(pid: 0, stdoutPath: base + ".out", stderrPath: base + ".err")
         var actions = posix_spawn_file_actions_t()
@@ -58,8 +63,7 @@ enum Subprocess {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv + envp { free(pointer) }
         }
         // The test runner's threads block signals; a child must not inherit
         // that mask (a tmux server that cannot see signals never exits).

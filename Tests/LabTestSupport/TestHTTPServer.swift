@@ -77,7 +77,10 @@ public final class TestHTTPServer: @unchecked Sendable {
             for (name, value) in headers { text += "\(name): \(value)\r\n" }
             write(client, Data((text + "\r\n").utf8) + body)
         case .truncated(let declared, let sent):
-            write(client, Data("HTTP/1.1 200 OK\r\nContent-Length: \(declared)\r\nConnection: close\r\n\r\n".utf8) + sent)
+            write(
+                client,
+                Data("HTTP/1.1 200 OK\r\nContent-Length: \(declared)\r\nConnection: close\r\n\r\n".utf8) + sent
+            )
         case .hang:
             Thread.sleep(forTimeInterval: 5)
         case .trickle(let interval, let count):

@@ -1,6 +1,7 @@
 import Foundation
 import Laboratory
 import Testing
+
 @testable import LaboratoryConsole
 
 @Suite struct ConsoleReducerTests {
@@ -81,7 +82,11 @@ import Testing
         #expect(world.pending == [.force(source: "Local", experiment: "ButtonColor", variant: "ButtonColorBlue")])
         #expect(world.state.route == .experiments)
         try await world.settle()
-        #expect(try world.store.debugRequests() == [DebugRequest(source: "Local", experiment: "ButtonColor", variant: "ButtonColorBlue")])
+        #expect(
+            try world.store.debugRequests() == [
+                DebugRequest(source: "Local", experiment: "ButtonColor", variant: "ButtonColorBlue")
+            ]
+        )
         let row = try #require(world.lines.first { $0.hasPrefix(" ButtonColor ") })
         #expect(row.contains("ButtonColorBlue"))
         #expect(row.contains(" F "))
@@ -119,7 +124,11 @@ import Testing
         #expect(world.lines[28].hasPrefix(" /BUTT"))
         world.press(.backspace, .backspace, .backspace, .backspace)
         world.type("pagecount")  // a key name
-        #expect(world.state.rows.filter(\.isSelectable).map { $0.columns[0] } == ["OnboardingLongFlow", "OnboardingShortFlow"])
+        #expect(
+            world.state.rows.filter(\.isSelectable).map { $0.columns[0] } == [
+                "OnboardingLongFlow", "OnboardingShortFlow",
+            ]
+        )
         world.type("zzz")
         #expect(world.text.contains("nothing matches \"pagecountzzz\""))
         world.press(.escape)
@@ -268,9 +277,16 @@ import Testing
         world.press(.enter, .down, .down)
         #expect(world.highlighted == "OnboardingShortFlow")
         // The detail pane names the other experiment, the key and the rule.
-        #expect(world.pane.contains(
-            "conflict: shares onboardingPageCount with Local/OnboardingLongFlow; OnboardingLongFlow wins because a forced experiment wins over one that is not"))
-        #expect(world.pane.contains("result: the app uses its baseline, OnboardingShortFlowFivePages (the experiment was set aside)"))
+        #expect(
+            world.pane.contains(
+                "conflict: shares onboardingPageCount with Local/OnboardingLongFlow; OnboardingLongFlow wins because a forced experiment wins over one that is not"
+            )
+        )
+        #expect(
+            world.pane.contains(
+                "result: the app uses its baseline, OnboardingShortFlowFivePages (the experiment was set aside)"
+            )
+        )
         #expect(world.lines[28].contains("conflict: Local/OnboardingShortFlow shares onboardingPageCount"))
     }
 
@@ -310,17 +326,29 @@ import Testing
     @Test func resolvedAndWhitelistedExperimentsAreMarked() async throws {
         let experiments = [
             Experiment(
-                name: "Resolved", keys: ["a"],
-                variants: [Variant(name: "Old", assignments: ["a": 1]), Variant(name: "Winner", assignments: ["a": 2])],
-                baseline: "Old", winner: "Winner"),
+                name: "Resolved",
+                keys: ["a"],
+                variants: [
+                    Variant(name: "Old", assignments: ["a": 1]), Variant(name: "Winner", assignments: ["a": 2]),
+                ],
+                baseline: "Old",
+                winner: "Winner"
+            ),
             Experiment(
-                name: "Pinned", keys: ["b"],
+                name: "Pinned",
+                keys: ["b"],
                 variants: [Variant(name: "Off", assignments: ["b": 0]), Variant(name: "On", assignments: ["b": 1])],
-                baseline: "Off", subject: .user, whitelist: ["device-1": "On"]),
+                baseline: "Off",
+                subject: .user,
+                whitelist: ["device-1": "On"]
+            ),
             Experiment(
-                name: "PinnedDevice", keys: ["c"],
+                name: "PinnedDevice",
+                keys: ["c"],
                 variants: [Variant(name: "Off", assignments: ["c": 0]), Variant(name: "On", assignments: ["c": 1])],
-                baseline: "Off", whitelist: ["device-1": "On"]),
+                baseline: "Off",
+                whitelist: ["device-1": "On"]
+            ),
         ]
         let world = try ConsoleWorld([Catalog(source: "Local", experiments: experiments)])
         world.press(.enter)

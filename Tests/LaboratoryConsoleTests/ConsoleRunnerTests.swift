@@ -1,6 +1,7 @@
 import Foundation
 import Laboratory
 import Testing
+
 @testable import LaboratoryConsole
 
 /// The whole loop on an in-memory terminal: keys in, effects performed in the
@@ -32,17 +33,28 @@ import Testing
         let world = try ConsoleWorld.demo()
         let terminal = InMemoryTerminal()
         let runner = ConsoleRunner(
-            terminal: terminal, environment: world.environment, pollInterval: .milliseconds(20),
-            timeZone: TimeZone(identifier: "UTC")!)
+            terminal: terminal,
+            environment: world.environment,
+            pollInterval: .milliseconds(20),
+            timeZone: TimeZone(identifier: "UTC")!
+        )
         let finished = start(runner)
 
         terminal.type(.enter, .enter, .down, .enter)
         #expect(try await eventually { try world.store.debugRequests().first?.variant == "ButtonColorBlue" })
-        #expect(await eventually { terminal.screen.lines.contains { $0.contains("Forced ButtonColor to ButtonColorBlue.") } })
+        #expect(
+            await eventually {
+                terminal.screen.lines.contains { $0.contains("Forced ButtonColor to ButtonColorBlue.") }
+            }
+        )
 
         // Another process forces something: the screen changes with no key pressed.
         try world.debug.activate(variant: "NewProfileV2", of: "ProfileRedesign")
-        #expect(await eventually { terminal.screen.lines.contains { $0.hasPrefix(" ProfileRedesign") && $0.contains("NewProfileV2") } })
+        #expect(
+            await eventually {
+                terminal.screen.lines.contains { $0.hasPrefix(" ProfileRedesign") && $0.contains("NewProfileV2") }
+            }
+        )
 
         terminal.type(.character("q"))
         let state = await finished.result()

@@ -1,5 +1,6 @@
 import Foundation
 import Laboratory
+
 @testable import LaboratoryConsole
 
 /// A console over an in-memory framework: keys go in, screens come out.
@@ -26,10 +27,15 @@ final class ConsoleWorld {
         state = ConsoleState(size: size, data: try environment.load(), timeZone: TimeZone(identifier: "UTC")!)
     }
 
-    static func demo(token: Double = 0.3, size: TerminalSize = TerminalSize(columns: 100, rows: 30)) throws -> ConsoleWorld {
+    static func demo(
+        token: Double = 0.3,
+        size: TerminalSize = TerminalSize(columns: 100, rows: 30)
+    ) throws -> ConsoleWorld {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let catalog = try CatalogDecoder().decode(contentsOf: root.appendingPathComponent("share/laboratory/demo.json").path)
+        let catalog = try CatalogDecoder().decode(
+            contentsOf: root.appendingPathComponent("share/laboratory/demo.json").path
+        )
         return try ConsoleWorld([catalog], token: token, size: size)
     }
 
@@ -86,12 +92,21 @@ final class ConsoleWorld {
 
 extension Catalog {
     /// A one-source catalog built from (experiment, variants) pairs with one key each.
-    static func simple(source: String = "Local", _ experiments: [(String, [String])], key: (String) -> String = { "\($0.prefix(1).lowercased())\($0.dropFirst())Key" }) -> Catalog {
-        Catalog(source: source, experiments: experiments.map { name, variants in
-            Experiment(
-                name: name, keys: [key(name)],
-                variants: variants.map { Variant(name: $0, assignments: [key(name): .string($0.lowercased())]) },
-                baseline: variants[0])
-        })
+    static func simple(
+        source: String = "Local",
+        _ experiments: [(String, [String])],
+        key: (String) -> String = { "\($0.prefix(1).lowercased())\($0.dropFirst())Key" }
+    ) -> Catalog {
+        Catalog(
+            source: source,
+            experiments: experiments.map { name, variants in
+                Experiment(
+                    name: name,
+                    keys: [key(name)],
+                    variants: variants.map { Variant(name: $0, assignments: [key(name): .string($0.lowercased())]) },
+                    baseline: variants[0]
+                )
+            }
+        )
     }
 }

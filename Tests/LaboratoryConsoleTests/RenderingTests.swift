@@ -1,5 +1,6 @@
 import Laboratory
 import Testing
+
 @testable import LaboratoryConsole
 
 @Suite struct RenderingTests {
@@ -31,9 +32,14 @@ import Testing
     }
 
     @Test func wideCharactersTakeTwoColumnsAndKeepColumnsAligned() throws {
-        let catalog = Catalog.simple([("实验颜色", ["红色", "蓝色"]), ("Emoji🎉Test", ["Party🥳", "Plain"])], key: { _ in "k" + String(Int.random(in: 0..<1)) })
-        let world = try ConsoleWorld([Catalog(source: "Local", experiments: [catalog.experiments[0]]),
-                                      Catalog(source: "Fun", experiments: [catalog.experiments[1]])])
+        let catalog = Catalog.simple(
+            [("实验颜色", ["红色", "蓝色"]), ("Emoji🎉Test", ["Party🥳", "Plain"])],
+            key: { _ in "k" + String(Int.random(in: 0..<1)) }
+        )
+        let world = try ConsoleWorld([
+            Catalog(source: "Local", experiments: [catalog.experiments[0]]),
+            Catalog(source: "Fun", experiments: [catalog.experiments[1]]),
+        ])
         world.press(.enter)
         let screen = world.screen
         // The divider sits in the same column on every row: wide text did not shift it.

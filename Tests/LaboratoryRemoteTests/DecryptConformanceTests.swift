@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LaboratoryRemote
 
 /// GrowthBook's `decrypt` cases from `../shared/conformance/growthbook/cases.json`.
@@ -18,17 +19,21 @@ import Testing
 
     static let cases: [Case] = {
         guard let data = FileManager.default.contents(atPath: path),
-              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let rows = root["decrypt"] as? [[Any]] else { return [] }
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let rows = root["decrypt"] as? [[Any]]
+        else { return [] }
         return rows.compactMap { row in
             guard row.count == 4, let name = row[0] as? String, let encrypted = row[1] as? String,
-                  let key = row[2] as? String else { return nil }
+                let key = row[2] as? String
+            else { return nil }
             return Case(name: name, encrypted: encrypted, key: key, expected: row[3] as? String)
         }
     }()
 
-    @Test(.enabled(if: !cases.isEmpty, "GrowthBook cases not found at ../shared/conformance/growthbook/cases.json"),
-          arguments: cases)
+    @Test(
+        .enabled(if: !cases.isEmpty, "GrowthBook cases not found at ../shared/conformance/growthbook/cases.json"),
+        arguments: cases
+    )
     func decrypt(_ testCase: Case) {
         let result = try? PayloadDecryption.decrypt(testCase.encrypted, key: testCase.key)
         #expect(result == testCase.expected)

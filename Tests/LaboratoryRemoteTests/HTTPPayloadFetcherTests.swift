@@ -2,16 +2,25 @@ import Foundation
 import LabTestSupport
 import Laboratory
 import Testing
+
 @testable import LaboratoryRemote
 
 /// The HTTP fetcher and the GrowthBook source against a real server on
 /// 127.0.0.1 that answers well, badly, or not at all.
 @Suite struct HTTPPayloadFetcherTests {
-    static let payload = Data(#"{"features": {"color": {"defaultValue": "red", "rules": [{"key": "color-test", "variations": ["red", "blue"]}]}}}"#.utf8)
+    static let payload = Data(
+        #"{"features": {"color": {"defaultValue": "red", "rules": [{"key": "color-test", "variations": ["red", "blue"]}]}}}"#
+            .utf8
+    )
 
-    private func source(_ url: URL, store: InMemoryStateStore, idleTimeout: TimeInterval = 5) throws -> GrowthBookSource {
+    private func source(_ url: URL, store: InMemoryStateStore, idleTimeout: TimeInterval = 5) throws -> GrowthBookSource
+    {
         let device = try store.device(candidate: Device(id: "device-1", token: ActiveExperimentsToken(0.5)))
-        return GrowthBookSource(store: store, device: device, fetcher: HTTPPayloadFetcher(url: url, idleTimeout: idleTimeout, requestTimeout: 3))
+        return GrowthBookSource(
+            store: store,
+            device: device,
+            fetcher: HTTPPayloadFetcher(url: url, idleTimeout: idleTimeout, requestTimeout: 3)
+        )
     }
 
     @Test func fetchesRevalidatesWithTheETagAndKeepsThePayload() async throws {
@@ -42,8 +51,10 @@ import Testing
         ("hangs", .hang, "did not answer in time"),
         ("50 MiB", .response(status: 200, headers: [:], body: Data(count: 50 << 20)), "larger than 8 MiB"),
         // URLSession would inflate a gzip bomb in full before the cap saw it.
-        ("gzip body", .response(status: 200, headers: ["Content-Encoding": "gzip"], body: Data(count: 4096)),
-         "sent a gzip body though none was asked for"),
+        (
+            "gzip body", .response(status: 200, headers: ["Content-Encoding": "gzip"], body: Data(count: 4096)),
+            "sent a gzip body though none was asked for"
+        ),
         // A byte every half second keeps the idle timer happy; the whole-request deadline does not wait.
         ("trickles", .trickle(every: 0.5, count: 120), "took longer than 3 s"),
     ])
@@ -95,4 +106,3 @@ final class Locked<Value>: @unchecked Sendable {
 
     var value: Value { withLock { $0 } }
 }
-

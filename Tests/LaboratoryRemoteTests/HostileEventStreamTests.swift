@@ -1,6 +1,7 @@
 import Foundation
 import LabTestSupport
 import Testing
+
 @testable import LaboratoryRemote
 
 /// Event streams built to exhaust memory or a core. Time bounds only prove
@@ -10,9 +11,11 @@ import Testing
         var parser = ServerSentEventParser()
         #expect(try parser.feed(Data("data: a\r".utf8)).isEmpty)
         #expect(try parser.feed(Data("\n\r".utf8)) == [ServerSentEvent(type: "message", data: "a")])
-        #expect(try parser.feed(Data("event: features\rdata: b\r\rdata: c\n\n".utf8)) == [
-            ServerSentEvent(type: "features", data: "b"), ServerSentEvent(type: "message", data: "c"),
-        ])
+        #expect(
+            try parser.feed(Data("event: features\rdata: b\r\rdata: c\n\n".utf8)) == [
+                ServerSentEvent(type: "features", data: "b"), ServerSentEvent(type: "message", data: "c"),
+            ]
+        )
     }
 
     @Test func aStreamWithoutNewlinesIsRefusedOnceItPassesTheCap() {
@@ -59,7 +62,8 @@ import Testing
 
     @Test func aStormOfUpdateEventsCostsOneOrTwoFetches() async throws {
         let connections = Counter()
-        let storm = String(repeating: "event: features-updated\ndata: {}\n\n", count: 200)
+        let storm =
+            String(repeating: "event: features-updated\ndata: {}\n\n", count: 200)
             + String(repeating: "event: features\ndata: {\"features\": {}}\n\n", count: 200)
         let server = try TestHTTPServer { _ in
             let body = connections.next() == 1 ? storm : ": quiet\n\n"
@@ -70,12 +74,17 @@ import Testing
         let refetches = Counter()
         let streamer = GrowthBookStreamer(
             url: GrowthBookStreamer.streamURL(host: URL(string: "http://127.0.0.1:\(server.port)")!, clientKey: "k"),
-            initialBackoff: 0.05, maximumBackoff: 0.2)
+            initialBackoff: 0.05,
+            maximumBackoff: 0.2
+        )
         let task = Task(executorPreference: QueueExecutor()) {
-            await streamer.run(payload: { _ in _ = payloads.next() }, refetch: {
-                _ = refetches.next()
-                try? await Task.sleep(for: .milliseconds(50))  // a fetch takes a while
-            })
+            await streamer.run(
+                payload: { _ in _ = payloads.next() },
+                refetch: {
+                    _ = refetches.next()
+                    try? await Task.sleep(for: .milliseconds(50))  // a fetch takes a while
+                }
+            )
         }
         defer { task.cancel() }
         // The second connection starts only once the first one's events were all handled.

@@ -1,6 +1,7 @@
 import Foundation
 import LabTestSupport
 import Testing
+
 @testable import LaboratoryRemote
 
 @Suite struct ServerSentEventsTests {
@@ -8,16 +9,19 @@ import Testing
         var parser = ServerSentEventParser()
         #expect(try parser.feed(Data(": keep-alive\r\nevent: features\r\ndata: {\"a\"".utf8)).isEmpty)
         #expect(try parser.feed(Data(":1}\r\n\r\n".utf8)) == [ServerSentEvent(type: "features", data: #"{"a":1}"#)])
-        #expect(try parser.feed(Data("data: one\ndata: two\n\nevent: features-updated\ndata:\n\n".utf8)) == [
-            ServerSentEvent(type: "message", data: "one\ntwo"),
-            ServerSentEvent(type: "features-updated", data: ""),
-        ])
+        #expect(
+            try parser.feed(Data("data: one\ndata: two\n\nevent: features-updated\ndata:\n\n".utf8)) == [
+                ServerSentEvent(type: "message", data: "one\ntwo"),
+                ServerSentEvent(type: "features-updated", data: ""),
+            ]
+        )
     }
 
     @Test func theStreamerAppliesPayloadsRefetchesAndReconnects() async throws {
         let connections = Counter()
         let server = try TestHTTPServer { _ in
-            let body = connections.next() == 1
+            let body =
+                connections.next() == 1
                 ? "event: features\ndata: {\"features\": {}}\n\n"
                 : "event: features-updated\ndata: {}\n\n"
             return .response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data(body.utf8))
@@ -27,7 +31,9 @@ import Testing
         let refetches = Counter()
         let streamer = GrowthBookStreamer(
             url: GrowthBookStreamer.streamURL(host: URL(string: "http://127.0.0.1:\(server.port)")!, clientKey: "k"),
-            initialBackoff: 0.05, maximumBackoff: 0.2)
+            initialBackoff: 0.05,
+            maximumBackoff: 0.2
+        )
         // On an executor of its own: suites that block the shared task pool
         // (waiting on child processes) must not stall the stream.
         let task = Task(executorPreference: QueueExecutor()) {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Laboratory
 import Testing
+
 @testable import LaboratorySQLite
 
 @Suite struct SQLiteStateStoreTests {
@@ -125,7 +126,8 @@ import Testing
                     for round in 0..<200 {
                         try? store.record([Event(assignment, reason: .initiated, device: "d\(index)", time: Date())])
                         try? store.setDebugRequest(
-                            DebugRequest(source: "S\(index)", experiment: "E\(round)", variant: "V"))
+                            DebugRequest(source: "S\(index)", experiment: "E\(round)", variant: "V")
+                        )
                     }
                 }
             }
@@ -136,7 +138,10 @@ import Testing
 }
 
 @Suite struct ActiveValueEncodingTests {
-    @Test(arguments: [AssignmentValue.string("blue"), .string(""), .string("s:tricky"), .number(12), .number(-0.25), .bool(true), .bool(false)])
+    @Test(arguments: [
+        AssignmentValue.string("blue"), .string(""), .string("s:tricky"), .number(12), .number(-0.25), .bool(true),
+        .bool(false),
+    ])
     func roundTrips(value: AssignmentValue) {
         #expect(SQLiteStateStore.decodeValue(SQLiteStateStore.encodeValue(value)) == value)
     }

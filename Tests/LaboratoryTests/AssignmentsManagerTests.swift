@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Laboratory
 
 @Suite struct AssignmentsManagerTests {
@@ -14,27 +15,35 @@ import Testing
     }
 
     @Test func aConflictIsResolvedBySourceOrderThenNameAndReported() throws {
-        let first = Catalog(source: "Local", experiments: [
-            Fixtures.experiment("Zeta", keys: ["color"]),
-            Fixtures.experiment("Alpha", keys: ["color", "size"]),
-        ])
+        let first = Catalog(
+            source: "Local",
+            experiments: [
+                Fixtures.experiment("Zeta", keys: ["color"]),
+                Fixtures.experiment("Alpha", keys: ["color", "size"]),
+            ]
+        )
         let second = Catalog(source: "Promo", experiments: [Fixtures.experiment("Aardvark", keys: ["size"])])
         let world = try World([first, second])
         let snapshot = try world.manager.refresh()
         // Alpha sorts before Zeta in the first source: it wins both keys;
         // Promo comes later, so its experiment loses despite its name.
         #expect(snapshot.assignments.map(\.experiment) == ["Alpha", "Alpha"])
-        #expect(snapshot.conflicts.map(\.description) == [
-            "Local/Zeta shares color with Local/Alpha, which wins",
-            "Promo/Aardvark shares size with Local/Alpha, which wins",
-        ])
+        #expect(
+            snapshot.conflicts.map(\.description) == [
+                "Local/Zeta shares color with Local/Alpha, which wins",
+                "Promo/Aardvark shares size with Local/Alpha, which wins",
+            ]
+        )
         #expect(snapshot.conflicts(involving: "Local", "Alpha").count == 2)
     }
 
     @Test func aForcedExperimentWinsAConflict() throws {
-        let catalog = Catalog(source: "Local", experiments: [
-            Fixtures.experiment("Alpha"), Fixtures.experiment("Beta"),
-        ])
+        let catalog = Catalog(
+            source: "Local",
+            experiments: [
+                Fixtures.experiment("Alpha"), Fixtures.experiment("Beta"),
+            ]
+        )
         let world = try World([catalog])
         try world.debug.activate(variant: "Blue", of: "Beta")
         let snapshot = try world.manager.refresh()
@@ -44,10 +53,13 @@ import Testing
     }
 
     @Test func experimentsInDisjointRangesShareAKeyWithoutConflict() throws {
-        let catalog = Catalog(source: "Local", experiments: [
-            Fixtures.experiment("Low", range: TokenRange(lower: 0, upper: 0.5)),
-            Fixtures.experiment("High", range: TokenRange(lower: 0.5, upper: 1)),
-        ])
+        let catalog = Catalog(
+            source: "Local",
+            experiments: [
+                Fixtures.experiment("Low", range: TokenRange(lower: 0, upper: 0.5)),
+                Fixtures.experiment("High", range: TokenRange(lower: 0.5, upper: 1)),
+            ]
+        )
         for token in [0.2, 0.7] {
             let snapshot = try World([catalog], token: token).manager.refresh()
             #expect(snapshot.conflicts.isEmpty)

@@ -1,10 +1,12 @@
 import Foundation
 import Testing
+
 @testable import Laboratory
 
 @Suite struct CatalogDecoderTests {
     @Test func decodesTheDesignExample() throws {
-        let catalog = try Fixtures.decode("""
+        let catalog = try Fixtures.decode(
+            """
             {
               "source": "Local",
               "experiments": [
@@ -22,7 +24,8 @@ import Testing
                 }
               ]
             }
-            """)
+            """
+        )
         #expect(catalog.source == "Local")
         let experiment = try #require(catalog.experiments.first)
         #expect(experiment.keys == ["subscribeScreenFontColor", "subscribeScreenFontSize"])
@@ -38,18 +41,24 @@ import Testing
     }
 
     @Test func weightDefaultsToOneAndBooleansDecode() throws {
-        let catalog = try Fixtures.decode("""
+        let catalog = try Fixtures.decode(
+            """
             {"source": "S", "experiments": [{"name": "E", "keys": ["on"], "baseline": "Off",
               "variants": [{"name": "Off", "assignments": {"on": false}}]}]}
-            """)
+            """
+        )
         #expect(catalog.experiments[0].variants[0].weight == 1)
         #expect(catalog.experiments[0].variants[0].assignments["on"] == .bool(false))
     }
 
     /// A catalog with one experiment whose lines are known, so positions are exact.
-    private func catalog(range: String = "[0.0, 0.5]", baseline: String = "Small",
-                         weight: String = "2", second: String = #"{"fontColor": "yellow", "fontSize": 12}"#,
-                         extra: String = "") -> String {
+    private func catalog(
+        range: String = "[0.0, 0.5]",
+        baseline: String = "Small",
+        weight: String = "2",
+        second: String = #"{"fontColor": "yellow", "fontSize": 12}"#,
+        extra: String = ""
+    ) -> String {
         """
         {
           "source": "Local",
@@ -72,59 +81,77 @@ import Testing
     }
 
     @Test func reportsAVariantThatMissesAKey() {
-        #expect(Fixtures.problems(catalog(second: #"{"fontColor": "yellow"}"#)) == [
-            "12:9: variant \"Large\" of experiment \"Theme\" does not assign key \"fontSize\""
-        ])
+        #expect(
+            Fixtures.problems(catalog(second: #"{"fontColor": "yellow"}"#)) == [
+                "12:9: variant \"Large\" of experiment \"Theme\" does not assign key \"fontSize\""
+            ]
+        )
     }
 
     @Test func reportsAVariantThatAddsAKey() {
-        #expect(Fixtures.problems(catalog(second: #"{"fontColor": "y", "fontSize": 1, "bold": true}"#)) == [
-            "13:60: variant \"Large\" of experiment \"Theme\" assigns key \"bold\", which is not one of the experiment's keys"
-        ])
+        #expect(
+            Fixtures.problems(catalog(second: #"{"fontColor": "y", "fontSize": 1, "bold": true}"#)) == [
+                "13:60: variant \"Large\" of experiment \"Theme\" assigns key \"bold\", which is not one of the experiment's keys"
+            ]
+        )
     }
 
     @Test func reportsABaselineThatNamesNoVariant() {
-        #expect(Fixtures.problems(catalog(baseline: "Medium")) == [
-            "8:19: baseline \"Medium\" of experiment \"Theme\" names no variant (variants: Small, Large)"
-        ])
+        #expect(
+            Fixtures.problems(catalog(baseline: "Medium")) == [
+                "8:19: baseline \"Medium\" of experiment \"Theme\" names no variant (variants: Small, Large)"
+            ]
+        )
     }
 
     @Test(arguments: ["0", "-1"])
     func reportsANonPositiveWeight(weight: String) {
-        #expect(Fixtures.problems(catalog(weight: weight)) == [
-            "10:38: weight of variant \"Small\" of experiment \"Theme\" must be positive, found \(weight)"
-        ])
+        #expect(
+            Fixtures.problems(catalog(weight: weight)) == [
+                "10:38: weight of variant \"Small\" of experiment \"Theme\" must be positive, found \(weight)"
+            ]
+        )
     }
 
     @Test func reportsAWeightThatIsNotANumber() {
-        #expect(Fixtures.problems(catalog(weight: "\"2\"")) == [
-            "10:38: weight of variant \"Small\" of experiment \"Theme\" must be a positive number, found a string"
-        ])
+        #expect(
+            Fixtures.problems(catalog(weight: "\"2\"")) == [
+                "10:38: weight of variant \"Small\" of experiment \"Theme\" must be a positive number, found a string"
+            ]
+        )
     }
 
     @Test func reportsATokenRangeOutsideTheUnitInterval() {
-        #expect(Fixtures.problems(catalog(range: "[0.5, 1.5]")) == [
-            "7:27: \"activeTokenRange\" of experiment \"Theme\" must lie in [0, 1], found [0.5, 1.5]"
-        ])
+        #expect(
+            Fixtures.problems(catalog(range: "[0.5, 1.5]")) == [
+                "7:27: \"activeTokenRange\" of experiment \"Theme\" must lie in [0, 1], found [0.5, 1.5]"
+            ]
+        )
     }
 
     @Test func reportsAReversedTokenRange() {
-        #expect(Fixtures.problems(catalog(range: "[0.6, 0.2]")) == [
-            "7:27: \"activeTokenRange\" of experiment \"Theme\" is reversed: start 0.6 is after end 0.2"
-        ])
+        #expect(
+            Fixtures.problems(catalog(range: "[0.6, 0.2]")) == [
+                "7:27: \"activeTokenRange\" of experiment \"Theme\" is reversed: start 0.6 is after end 0.2"
+            ]
+        )
     }
 
     @Test func reportsAMalformedTokenRange() {
-        #expect(Fixtures.problems(catalog(range: "[0.5]")) == [
-            "7:27: \"activeTokenRange\" of experiment \"Theme\" must be [start, end] with two numbers"
-        ])
+        #expect(
+            Fixtures.problems(catalog(range: "[0.5]")) == [
+                "7:27: \"activeTokenRange\" of experiment \"Theme\" must be [start, end] with two numbers"
+            ]
+        )
     }
 
     @Test func reportsADuplicateVariantName() {
         let extra = ",\n        { \"name\": \"Small\", \"assignments\": {\"fontColor\": \"red\", \"fontSize\": 9} }"
-        #expect(Fixtures.problems(catalog(extra: extra)) == [
-            "14:9: variant \"Small\" of experiment \"Theme\" is defined twice (first at line 10)"
-        ])
+        #expect(
+            Fixtures.problems(catalog(extra: extra)) == [
+                "14:9: variant \"Small\" of experiment \"Theme\" is defined twice (first at line 10)"
+            ]
+        )
     }
 
     @Test func reportsADuplicateExperimentName() {
@@ -138,9 +165,11 @@ import Testing
     }
 
     @Test func reportsMalformedJSONWithItsPosition() {
-        #expect(Fixtures.problems("{\n  \"source\": \"S\",\n  \"experiments\": [,]\n}") == [
-            "3:19: malformed JSON: expected a value, found character ','"
-        ])
+        #expect(
+            Fixtures.problems("{\n  \"source\": \"S\",\n  \"experiments\": [,]\n}") == [
+                "3:19: malformed JSON: expected a value, found character ','"
+            ]
+        )
     }
 
     @Test func reportsUnknownAndMistypedFields() {
@@ -150,11 +179,13 @@ import Testing
                "variants": [{"name": "A", "wieght": 2, "assignments": {"k": null}}]}
             ]}
             """
-        #expect(Fixtures.problems(json) == [
-            "1:12: \"source\" of the catalog must be a string, found a number",
-            "3:31: unknown field \"wieght\" in variant \"A\" of experiment \"E\" (expected one of \"assignments\", \"name\", \"weight\")",
-            "3:65: value of key \"k\" in variant \"A\" of experiment \"E\" must be a string, number or boolean, found null",
-        ])
+        #expect(
+            Fixtures.problems(json) == [
+                "1:12: \"source\" of the catalog must be a string, found a number",
+                "3:31: unknown field \"wieght\" in variant \"A\" of experiment \"E\" (expected one of \"assignments\", \"name\", \"weight\")",
+                "3:65: value of key \"k\" in variant \"A\" of experiment \"E\" must be a string, number or boolean, found null",
+            ]
+        )
     }
 
     @Test func reportsEveryProblemNotOnlyTheFirst() {
@@ -167,7 +198,10 @@ import Testing
             _ = try CatalogDecoder().decode(Data("[]".utf8), file: "demo.json")
             Issue.record("expected an error")
         } catch {
-            #expect(error.description == "demo.json:1:1: error: the catalog must be a JSON object with \"source\" and \"experiments\", found an array")
+            #expect(
+                error.description
+                    == "demo.json:1:1: error: the catalog must be a JSON object with \"source\" and \"experiments\", found an array"
+            )
         }
     }
 

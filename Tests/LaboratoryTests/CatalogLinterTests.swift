@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Laboratory
 
 @Suite struct CatalogLinterTests {
@@ -23,43 +24,61 @@ import Testing
     }
 
     @Test func theDemoCatalogIsClean() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let report = CatalogLinter().check(paths: [root.appendingPathComponent("share/laboratory/demo.json").path])
         #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
     }
 
     @Test func sharedKeysInOverlappingRangesAreAnErrorAcrossFiles() throws {
-        let first = try file("first.json", """
+        let first = try file(
+            "first.json",
+            """
             {"source": "Local", "experiments": [
               {"name": "Onboarding", "keys": ["pageCount"], "activeTokenRange": [0.0, 0.6], "baseline": "A",
                "variants": [{"name": "A", "assignments": {"pageCount": 3}}]}]}
-            """)
-        let second = try file("second.json", """
+            """
+        )
+        let second = try file(
+            "second.json",
+            """
             {"source": "Promo", "experiments": [
               {"name": "Welcome", "keys": ["pageCount"], "activeTokenRange": [0.5, 1.0], "baseline": "A",
                "variants": [{"name": "A", "assignments": {"pageCount": 5}}]},
               {"name": "Apart", "keys": ["pageCount"], "activeTokenRange": [0.6, 0.7], "baseline": "A",
                "variants": [{"name": "A", "assignments": {"pageCount": 1}}]}]}
-            """)
-        #expect(check([first, second]) == [
-            "second.json:2:32: error: experiments \"Promo/Welcome\" and \"Local/Onboarding\" (\(first):2:3) share key \"pageCount\" and can be active together on tokens [0.5, 0.6)",
-            "second.json:4:30: error: experiments \"Promo/Apart\" and \"Promo/Welcome\" (\(second):2:3) share key \"pageCount\" and can be active together on tokens [0.6, 0.7)",
-        ])
+            """
+        )
+        #expect(
+            check([first, second]) == [
+                "second.json:2:32: error: experiments \"Promo/Welcome\" and \"Local/Onboarding\" (\(first):2:3) share key \"pageCount\" and can be active together on tokens [0.5, 0.6)",
+                "second.json:4:30: error: experiments \"Promo/Apart\" and \"Promo/Welcome\" (\(second):2:3) share key \"pageCount\" and can be active together on tokens [0.6, 0.7)",
+            ]
+        )
     }
 
     @Test func userAndDeviceLevelExperimentsSharingAKeyAlwaysOverlap() throws {
-        let path = try file("mixed.json", """
+        let path = try file(
+            "mixed.json",
+            """
             {"source": "Local", "experiments": [
               {"name": "DeviceSide", "keys": ["k"], "activeTokenRange": [0.0, 0.1], "baseline": "A",
                "variants": [{"name": "A", "assignments": {"k": 1}}]},
               {"name": "UserSide", "keys": ["k"], "subject": "user", "activeTokenRange": [0.9, 1.0], "baseline": "A",
                "variants": [{"name": "A", "assignments": {"k": 2}}]}]}
-            """)
-        #expect(check([path]).first?.contains("can be active together on any token (one is user-level, the other device-level)") == true)
+            """
+        )
+        #expect(
+            check([path]).first?.contains(
+                "can be active together on any token (one is user-level, the other device-level)"
+            ) == true
+        )
     }
 
     @Test func warningsForConventionsSharesTwinsAndEmptyRanges() throws {
-        let path = try file("style.json", """
+        let path = try file(
+            "style.json",
+            """
             {"source": "Local", "experiments": [
               {"name": "button_color", "keys": ["ButtonColor"], "baseline": "red", "activeTokenRange": [0.3, 0.3],
                "variants": [{"name": "red", "weight": 200, "assignments": {"ButtonColor": "red"}},
@@ -67,15 +86,18 @@ import Testing
               {"name": "Profile", "keys": ["layout"], "baseline": "Control",
                "variants": [{"name": "Control", "assignments": {"layout": "a"}},
                             {"name": "ControlCheck", "assignments": {"layout": "a"}}]}]}
-            """)
-        #expect(check([path]) == [
-            "style.json:2:3: warning: experiment \"button_color\": experiment names are UpperCamelCase",
-            "style.json:2:37: warning: key \"ButtonColor\" of experiment \"button_color\": keys are lowerCamelCase",
-            "style.json:3:17: warning: variant \"red\" of experiment \"button_color\": variant names are UpperCamelCase",
-            "style.json:4:44: warning: variant \"Blue\" of experiment \"button_color\" gets 0.5 % of draws, under 1 %",
-            "style.json:4:17: warning: variants \"red\" and \"Blue\" of experiment \"button_color\" assign the same values; name one as an A/A check (for example \"redCheck\") if that is the intent",
-            "style.json:2:92: warning: experiment \"button_color\" can never be active: its token range [0.3, 0.3) is empty",
-        ])
+            """
+        )
+        #expect(
+            check([path]) == [
+                "style.json:2:3: warning: experiment \"button_color\": experiment names are UpperCamelCase",
+                "style.json:2:37: warning: key \"ButtonColor\" of experiment \"button_color\": keys are lowerCamelCase",
+                "style.json:3:17: warning: variant \"red\" of experiment \"button_color\": variant names are UpperCamelCase",
+                "style.json:4:44: warning: variant \"Blue\" of experiment \"button_color\" gets 0.5 % of draws, under 1 %",
+                "style.json:4:17: warning: variants \"red\" and \"Blue\" of experiment \"button_color\" assign the same values; name one as an A/A check (for example \"redCheck\") if that is the intent",
+                "style.json:2:92: warning: experiment \"button_color\" can never be active: its token range [0.3, 0.3) is empty",
+            ]
+        )
     }
 
     @Test func structuralErrorsAndUnreadableFilesAreReported() throws {
@@ -83,6 +105,9 @@ import Testing
         let report = CatalogLinter().check(paths: [broken, folder + "/missing.json"])
         #expect(report.errors == 2)
         #expect(report.unreadable == [folder + "/missing.json"])
-        #expect(report.diagnostics[0].description == "\(broken):1:33: error: malformed JSON: expected a value, found character '}'")
+        #expect(
+            report.diagnostics[0].description
+                == "\(broken):1:33: error: malformed JSON: expected a value, found character '}'"
+        )
     }
 }

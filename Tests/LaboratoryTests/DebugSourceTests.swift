@@ -1,11 +1,15 @@
 import Testing
+
 @testable import Laboratory
 
 @Suite struct DebugSourceTests {
-    let catalog = Catalog(source: "Local", experiments: [
-        Fixtures.experiment("E", variants: [("A", 1), ("B", 1)]),
-        Fixtures.experiment("Ranged", keys: ["size"], range: TokenRange(lower: 0, upper: 0.1)),
-    ])
+    let catalog = Catalog(
+        source: "Local",
+        experiments: [
+            Fixtures.experiment("E", variants: [("A", 1), ("B", 1)]),
+            Fixtures.experiment("Ranged", keys: ["size"], range: TokenRange(lower: 0, upper: 0.1)),
+        ]
+    )
 
     @Test func listsEveryExperimentActiveOrNot() throws {
         let world = try World([catalog], token: 0.5)
@@ -88,11 +92,13 @@ import Testing
         #expect(try world.value("color") == "A-color")
         #expect(try world.debug.entries()[0].isStale)
         let stale = try world.debug.staleRequests()
-        #expect(stale.map(\.reason) == [
-            "experiment \"E\" has no variant \"Gone\"",
-            "source \"Local\" has no experiment \"Removed\"",
-            "source \"Remote\" is not loaded",
-        ])
+        #expect(
+            stale.map(\.reason) == [
+                "experiment \"E\" has no variant \"Gone\"",
+                "source \"Local\" has no experiment \"Removed\"",
+                "source \"Remote\" is not loaded",
+            ]
+        )
         // A stale request can still be dropped by name.
         try world.debug.removeRequest(experiment: "Removed")
         #expect(try world.debug.staleRequests().count == 2)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Laboratory
 
 /// Many fresh devices over the demo catalog, with a seeded generator so the
@@ -12,9 +13,11 @@ import Testing
         for index in 0..<devices {
             let store = InMemoryStateStore()
             let device = try store.device(
-                candidate: Device(id: "d\(index)", token: .draw(using: random)))
+                candidate: Device(id: "d\(index)", token: .draw(using: random))
+            )
             let source = LocalSource(catalog: catalog, store: store, device: device, random: random)
-            if let active = try source.activeVariants().first(where: { $0.experiment.name == "SubscriptionPromptImage" }) {
+            if let active = try source.activeVariants().first(where: { $0.experiment.name == "SubscriptionPromptImage" }
+            ) {
                 counts[active.variant.name, default: 0] += 1
             }
         }

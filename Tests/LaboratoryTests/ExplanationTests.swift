@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Laboratory
 
 /// `lab explain` and the console's detail pane, for local experiments.
@@ -8,26 +9,40 @@ import Testing
         let snapshot = try world.manager.refresh()
         let entry = try #require(try world.debug.entries().first { $0.experiment.name == experiment })
         let explanation = Explanation(
-            entry: entry, snapshot: snapshot, device: world.device, userID: nil,
-            draw: try world.locals[0].choices()[experiment], stabilizedAt: try world.locals[0].stabilization(),
-            time: { _ in "12:00:00" })
+            entry: entry,
+            snapshot: snapshot,
+            device: world.device,
+            userID: nil,
+            draw: try world.locals[0].choices()[experiment],
+            stabilizedAt: try world.locals[0].stabilization(),
+            time: { _ in "12:00:00" }
+        )
         return explanation.steps.map { "\($0.label): \($0.detail)" }
     }
 
-    private let catalog = Catalog(source: "Local", experiments: [
-        Fixtures.experiment("Ranged", variants: [("Red", 1), ("Blue", 1)], range: TokenRange(lower: 0.2, upper: 0.4)),
-    ])
+    private let catalog = Catalog(
+        source: "Local",
+        experiments: [
+            Fixtures.experiment(
+                "Ranged",
+                variants: [("Red", 1), ("Blue", 1)],
+                range: TokenRange(lower: 0.2, upper: 0.4)
+            )
+        ]
+    )
 
     @Test func insideTheRange() throws {
         let steps = try explain(try World([catalog], token: 0.3), "Ranged")
-        #expect(steps == [
-            "experiment: device-level, random bucketing, running, baseline Red",
-            "subject: this device, device-1",
-            "token: device token 0.3000 is inside the range [0.2, 0.4)",
-            "draw: drew Red at 12:00:00",
-            "source: Local runs Red (drawn)",
-            "result: the app gets Red: color = Red-color",
-        ])
+        #expect(
+            steps == [
+                "experiment: device-level, random bucketing, running, baseline Red",
+                "subject: this device, device-1",
+                "token: device token 0.3000 is inside the range [0.2, 0.4)",
+                "draw: drew Red at 12:00:00",
+                "source: Local runs Red (drawn)",
+                "result: the app gets Red: color = Red-color",
+            ]
+        )
     }
 
     @Test func outsideTheRange() throws {
@@ -54,12 +69,18 @@ import Testing
     }
 
     @Test func stabilizedAndHashed() throws {
-        let hashed = Catalog(source: "Local", experiments: [
-            Experiment(
-                name: "Hashed", keys: ["k"],
-                variants: [Variant(name: "A", assignments: ["k": 1]), Variant(name: "B", assignments: ["k": 2])],
-                baseline: "A", bucketing: .hash),
-        ])
+        let hashed = Catalog(
+            source: "Local",
+            experiments: [
+                Experiment(
+                    name: "Hashed",
+                    keys: ["k"],
+                    variants: [Variant(name: "A", assignments: ["k": 1]), Variant(name: "B", assignments: ["k": 2])],
+                    baseline: "A",
+                    bucketing: .hash
+                )
+            ]
+        )
         let world = try World([hashed])
         try world.manager.stabilize()
         let steps = try explain(world, "Hashed")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Laboratory
 
 @Suite struct ExposureSummaryTests {
@@ -10,12 +11,14 @@ import Testing
     }
 
     private let buttonColor = Experiment(
-        name: "ButtonColor", keys: ["color"],
+        name: "ButtonColor",
+        keys: ["color"],
         variants: [
             Variant(name: "Red", weight: 1, assignments: ["color": "red"]),
             Variant(name: "Blue", weight: 1, assignments: ["color": "blue"]),
         ],
-        baseline: "Red")
+        baseline: "Red"
+    )
 
     private func summary(red: Int, blue: Int) -> ExposureSummary {
         let counts = [
@@ -51,7 +54,10 @@ import Testing
             Event(assignment, reason: .displayed, device: "d", time: Date(timeIntervalSince1970: 200)),
         ])
         #expect(try sink.latestEvents(matching: EventQuery(reasons: [.displayed]), limit: 10).count == 1)
-        #expect(try sink.events(matching: EventQuery(since: Date(timeIntervalSince1970: 150)), after: nil, limit: 10).count == 1)
+        #expect(
+            try sink.events(matching: EventQuery(since: Date(timeIntervalSince1970: 150)), after: nil, limit: 10).count
+                == 1
+        )
         #expect(try sink.events(matching: EventQuery(experiments: ["Other"]), after: nil, limit: 10).isEmpty)
         #expect(try sink.exposureCounts() == [ExposureCount(source: "S", experiment: "E", variant: "V", count: 1)])
     }

@@ -4,17 +4,24 @@ import Laboratory
 /// Builders for the small catalogs and worlds the unit tests use.
 enum Fixtures {
     static func experiment(
-        _ name: String, keys: [String] = ["color"], variants: [(String, Double)] = [("Red", 1), ("Blue", 1)],
+        _ name: String,
+        keys: [String] = ["color"],
+        variants: [(String, Double)] = [("Red", 1), ("Blue", 1)],
         range: TokenRange? = nil
     ) -> Experiment {
         Experiment(
-            name: name, keys: keys,
+            name: name,
+            keys: keys,
             variants: variants.map { variantName, weight in
                 Variant(
-                    name: variantName, weight: weight,
-                    assignments: Dictionary(uniqueKeysWithValues: keys.map { ($0, .string("\(variantName)-\($0)")) }))
+                    name: variantName,
+                    weight: weight,
+                    assignments: Dictionary(uniqueKeysWithValues: keys.map { ($0, .string("\(variantName)-\($0)")) })
+                )
             },
-            baseline: variants[0].0, activeTokenRange: range)
+            baseline: variants[0].0,
+            activeTokenRange: range
+        )
     }
 
     static func decode(_ json: String, file: String = "test.json") throws -> Catalog {
@@ -50,8 +57,11 @@ struct World {
     let manager: AssignmentsManager
 
     init(
-        _ catalogs: [Catalog], token: Double = 0.5, draws: any RandomSource = FixedRandomSource(0),
-        store: InMemoryStateStore = InMemoryStateStore(), fetchers: [InMemoryFetcher]? = nil
+        _ catalogs: [Catalog],
+        token: Double = 0.5,
+        draws: any RandomSource = FixedRandomSource(0),
+        store: InMemoryStateStore = InMemoryStateStore(),
+        fetchers: [InMemoryFetcher]? = nil
     ) throws {
         self.store = store
         events = InMemoryEventSink()
@@ -61,8 +71,13 @@ struct World {
         let clock = self.clock
         locals = catalogs.enumerated().map { index, catalog in
             LocalSource(
-                catalog: catalog, store: store, device: device, random: draws, clock: clock,
-                fetcher: fetchers?[index])
+                catalog: catalog,
+                store: store,
+                device: device,
+                random: draws,
+                clock: clock,
+                fetcher: fetchers?[index]
+            )
         }
         debug = DebugSource(sources: locals, store: store)
         manager = AssignmentsManager(sources: [debug], store: store, events: events, device: device, clock: clock)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Laboratory
 
 /// GrowthBook's cross-SDK cases, run as its JavaScript SDK runs them
@@ -13,7 +14,8 @@ enum GrowthBookCases {
 
     static let root: JSONValue? = {
         guard let data = FileManager.default.contents(atPath: path),
-              let text = String(data: data, encoding: .utf8) else { return nil }
+            let text = String(data: data, encoding: .utf8)
+        else { return nil }
         return try? JSONValue.parse(text)
     }()
 
@@ -56,10 +58,15 @@ struct GrowthBookConformanceTests {
         let arguments = values[1].elements ?? []
         let weights = arguments[2].elements?.compactMap(\.numberValue)
         let ranges = BucketMath.bucketRanges(
-            count: Int(arguments[0].numberValue ?? 0), coverage: arguments[1].numberValue ?? 1, weights: weights)
+            count: Int(arguments[0].numberValue ?? 0),
+            coverage: arguments[1].numberValue ?? 1,
+            weights: weights
+        )
         let expected = (values[2].elements ?? []).map { pair in (pair.elements ?? []).compactMap(\.numberValue) }
-        #expect(ranges.map { [GrowthBookCases.floored($0.start), GrowthBookCases.floored($0.end)] }
-            == expected.map { $0.map(GrowthBookCases.floored) })
+        #expect(
+            ranges.map { [GrowthBookCases.floored($0.start), GrowthBookCases.floored($0.end)] }
+                == expected.map { $0.map(GrowthBookCases.floored) }
+        )
     }
 
     @Test(arguments: GrowthBookCases.section("chooseVariation"))
@@ -80,7 +87,11 @@ struct GrowthBookConformanceTests {
         let result = BucketMath.inNamespace(
             values[1].stringValue ?? "",
             namespace: BucketMath.Namespace(
-                id: namespace[0].stringValue ?? "", start: namespace[1].numberValue ?? 0, end: namespace[2].numberValue ?? 0))
+                id: namespace[0].stringValue ?? "",
+                start: namespace[1].numberValue ?? 0,
+                end: namespace[2].numberValue ?? 0
+            )
+        )
         #expect(result == values[3].boolValue)
     }
 
@@ -88,7 +99,10 @@ struct GrowthBookConformanceTests {
     func getEqualWeights(_ testCase: GrowthBookCases.Case) {
         let values = testCase.values
         let weights = BucketMath.equalWeights(Int(values[0].numberValue ?? 0))
-        #expect(weights.map(GrowthBookCases.floored) == (values[1].elements ?? []).compactMap(\.numberValue).map(GrowthBookCases.floored))
+        #expect(
+            weights.map(GrowthBookCases.floored)
+                == (values[1].elements ?? []).compactMap(\.numberValue).map(GrowthBookCases.floored)
+        )
     }
 
     @Test(arguments: GrowthBookCases.section("run"))
@@ -103,9 +117,19 @@ struct GrowthBookConformanceTests {
 
     @Test func theComparisonIsNotVacuous() {
         #expect(!GrowthBookCases.same(.object([.init("a", .number(1))]), .object([.init("a", .number(2))])))
-        #expect(!GrowthBookCases.same(.object([.init("a", .number(1)), .init("b", .bool(true))]), .object([.init("a", .number(1))])))
+        #expect(
+            !GrowthBookCases.same(
+                .object([.init("a", .number(1)), .init("b", .bool(true))]),
+                .object([.init("a", .number(1))])
+            )
+        )
         #expect(!GrowthBookCases.same(.object([]), .object([.init("a", .null)])))
-        #expect(GrowthBookCases.same(.object([.init("b", .null), .init("a", .number(1))]), .object([.init("a", .number(1))])))
+        #expect(
+            GrowthBookCases.same(
+                .object([.init("b", .null), .init("a", .number(1))]),
+                .object([.init("a", .number(1))])
+            )
+        )
     }
 
     @Test(arguments: GrowthBookCases.section("stickyBucket"))
@@ -114,8 +138,10 @@ struct GrowthBookConformanceTests {
         var evaluator = GrowthBookEvaluator(context: GrowthBookContext(json: values[1]))
         evaluator.loadStickyBuckets(from: values[2].elements ?? [])
         let result = evaluator.evaluateFeature(values[3].stringValue ?? "")
-        #expect(GrowthBookCases.same(result.experimentResult?.json ?? .null, values[4]),
-                "got \(JavaScript.stringify(result.experimentResult?.json) ?? "null")")
+        #expect(
+            GrowthBookCases.same(result.experimentResult?.json ?? .null, values[4]),
+            "got \(JavaScript.stringify(result.experimentResult?.json) ?? "null")"
+        )
         let docs = JSONValue.object((evaluator.stickyBucketDocs ?? [:]).map { .init($0.key, $0.value) })
         #expect(GrowthBookCases.same(docs, values[5]), "got \(JavaScript.stringify(docs) ?? "")")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Laboratory
 
 /// The GrowthBook remote source on payloads served from memory.
@@ -24,7 +25,11 @@ import Testing
         return Data("{\"features\": {\(features)}}".utf8)
     }
 
-    private func source(_ fetcher: InMemoryFetcher, store: InMemoryStateStore = InMemoryStateStore(), id: String = "device-1") throws -> GrowthBookSource {
+    private func source(
+        _ fetcher: InMemoryFetcher,
+        store: InMemoryStateStore = InMemoryStateStore(),
+        id: String = "device-1"
+    ) throws -> GrowthBookSource {
         let device = try store.device(candidate: Device(id: id, token: ActiveExperimentsToken(0.5)))
         return GrowthBookSource(store: store, device: device, fetcher: PlainPayloadFetcher(fetcher))
     }
@@ -44,7 +49,11 @@ import Testing
         let force = try #require(source.experiments.first { $0.name == "banner: force" })
         #expect(force.variants.map(\.name) == ["Default", "Forced"])
         #expect(force.variants[1].assignments == ["banner": true])
-        #expect(try source.activeVariants().contains { $0.experiment.name == "banner: force" && $0.variant.name == "Forced" })
+        #expect(
+            try source.activeVariants().contains {
+                $0.experiment.name == "banner: force" && $0.variant.name == "Forced"
+            }
+        )
     }
 
     @Test func activeExactlyWhereGrowthBookPutsTheDevice() async throws {
@@ -55,9 +64,12 @@ import Testing
             try await source.update()
             let active = try #require(try source.activeVariants().first { $0.experiment.name == "checkout-test" })
             // The same device through GrowthBook's own evaluator.
-            var evaluator = GrowthBookEvaluator(context: GrowthBookContext(
-                attributes: .object([.init("id", .string("device-\(index)"))]),
-                features: try GrowthBookPayload(payload(), decrypt: nil).featureMap))
+            var evaluator = GrowthBookEvaluator(
+                context: GrowthBookContext(
+                    attributes: .object([.init("id", .string("device-\(index)"))]),
+                    features: try GrowthBookPayload(payload(), decrypt: nil).featureMap
+                )
+            )
             let expected = evaluator.evaluateFeature("buttonColor").experimentResult?.variationId
             #expect(active.experiment.variants.firstIndex(of: active.variant) == expected)
             seen.insert(active.variant.name)
@@ -88,7 +100,9 @@ import Testing
         for index in 0..<40 where blueSource == nil {
             let candidate = try source(fetcher, store: InMemoryStateStore(), id: "d\(index)")
             try await candidate.update()
-            if try candidate.activeVariants().first(where: { $0.experiment.name == "checkout-test" })?.variant.name == "Blue" {
+            if try candidate.activeVariants().first(where: { $0.experiment.name == "checkout-test" })?.variant.name
+                == "Blue"
+            {
                 blueSource = candidate
             }
         }
@@ -116,10 +130,12 @@ import Testing
 
     @Test func stickyBucketsKeepAVariationWhenWeightsChange() async throws {
         func payload(_ weights: String) -> Data {
-            Data("""
+            Data(
+                """
                 {"features": {"color": {"defaultValue": "red", "rules": [{"key": "sticky-test", "hashAttribute": "id",
                   "variations": ["red", "blue"], "weights": \(weights), "meta": [{"key": "0"}, {"key": "1"}]}]}}}
-                """.utf8)
+                """.utf8
+            )
         }
         let store = InMemoryStateStore()
         let fetcher = InMemoryFetcher(payload("[0, 1]"))
@@ -135,16 +151,22 @@ import Testing
     }
 
     @Test func explainsEachRuleInOrder() async throws {
-        let payload = Data("""
+        let payload = Data(
+            """
             {"features": {"cta": {"defaultValue": "grey", "rules": [
               {"condition": {"country": "CA"}, "force": "red"},
               {"coverage": 0, "force": "orange"},
               {"key": "cta-test", "variations": ["grey", "green"], "namespace": ["ns", 0, 1], "coverage": 1}]}}}
-            """.utf8)
+            """.utf8
+        )
         let store = InMemoryStateStore()
         let device = try store.device(candidate: Device(id: "device-1", token: ActiveExperimentsToken(0.5)))
         let source = GrowthBookSource(
-            store: store, device: device, attributes: ["country": "US"], fetcher: PlainPayloadFetcher(InMemoryFetcher(payload)))
+            store: store,
+            device: device,
+            attributes: ["country": "US"],
+            fetcher: PlainPayloadFetcher(InMemoryFetcher(payload))
+        )
         try await source.update()
         let steps = source.trace(experiment: "cta-test")
         #expect(steps.contains("  condition {\"country\":\"CA\"} is false: skipped"))

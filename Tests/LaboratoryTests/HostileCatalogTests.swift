@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Laboratory
 
 /// Catalogs built to be slow: decoding and serving them stays linear. The

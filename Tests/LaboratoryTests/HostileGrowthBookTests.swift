@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Laboratory
 
 /// GrowthBook payloads built to crash, hang or poison: each loads and
@@ -7,7 +8,10 @@ import Testing
 /// rule named, and the last good payload stays. Time bounds here only prove
 /// termination: each is about a hundred times what the code needs.
 @Suite struct HostileGrowthBookTests {
-    private func source(_ data: Data, store: InMemoryStateStore = InMemoryStateStore()) throws -> (GrowthBookSource, InMemoryFetcher) {
+    private func source(
+        _ data: Data,
+        store: InMemoryStateStore = InMemoryStateStore()
+    ) throws -> (GrowthBookSource, InMemoryFetcher) {
         let fetcher = InMemoryFetcher(data)
         let device = try store.device(candidate: Device(id: "device-1", token: ActiveExperimentsToken(0.5)))
         return (GrowthBookSource(store: store, device: device, fetcher: PlainPayloadFetcher(fetcher)), fetcher)
@@ -40,7 +44,11 @@ import Testing
         let good = Self.payload(#""f": {"defaultValue": 0, "rules": [{"key": "e", "variations": [0, 1]}]}"#)
         let (source, fetcher) = try source(good)
         try await source.update()
-        fetcher.serve(Self.payload(#""f": {"defaultValue": 0, "rules": [{"key": "e", "variations": [0, 1], "\#(member)": \#(value)}]}"#))
+        fetcher.serve(
+            Self.payload(
+                #""f": {"defaultValue": 0, "rules": [{"key": "e", "variations": [0, 1], "\#(member)": \#(value)}]}"#
+            )
+        )
         let error = await #expect(throws: GrowthBookPayload.Invalid.self) { try await source.update() }
         #expect(error?.description.contains("rule 1 of feature \"f\"") == true, "\(String(describing: error))")
         #expect(error?.description.contains(member) == true)
@@ -50,18 +58,22 @@ import Testing
     @Test func theRuntimeRefusesWhatLabCheckCallsAnError() throws {
         let text = #"{"features": {"f": {"rules": [{"key": "e", "variations": [0, 1], "bucketVersion": 1e19}]}}}"#
         let errors = PayloadLinter().check(text, file: "p.json").filter { $0.severity == .error }
-        #expect(errors.map(\.description) == [
-            "p.json:1:83: error: \"bucketVersion\" of rule 1 of feature \"f\" must be a whole number from 0 to 2147483647"
-        ])
+        #expect(
+            errors.map(\.description) == [
+                "p.json:1:83: error: \"bucketVersion\" of rule 1 of feature \"f\" must be a whole number from 0 to 2147483647"
+            ]
+        )
         #expect(throws: GrowthBookPayload.Invalid.self) { try GrowthBookPayload(Data(text.utf8), decrypt: nil) }
     }
 
     /// The evaluator itself never traps, whatever a context or experiment holds.
     @Test func theEvaluatorHandlesHugeNumbersAsJavaScriptDoes() throws {
-        let context = try JSONValue.parse(#"""
+        let context = try JSONValue.parse(
+            #"""
             {"attributes": {"id": "u1"}, "forcedVariations": {"a": 1e19, "b": 1.5, "c": -1e300},
              "features": {"f": {"defaultValue": 1, "rules": [{"key": "e", "variations": [0, 1], "hashVersion": 1e19}]}}}
-            """#)
+            """#
+        )
         var evaluator = GrowthBookEvaluator(context: GrowthBookContext(json: context), stickyBucketDocs: [:])
         #expect(evaluator.evaluateFeature("f").source == .defaultValue)  // no hash of version 1e19: not in it
         for experiment in [
@@ -71,13 +83,17 @@ import Testing
         ] {
             _ = evaluator.run(try JSONValue.parse(experiment))
         }
-        #expect(evaluator.run(try JSONValue.parse(#"{"key": "x", "variations": [0, 1], "force": 1e19}"#)).inExperiment == false)
+        #expect(
+            evaluator.run(try JSONValue.parse(#"{"key": "x", "variations": [0, 1], "force": 1e19}"#)).inExperiment
+                == false
+        )
     }
 
     @Test(arguments: [
-        (1e20, "100000000000000000000"), (1e21, "1e+21"), (123456789012345680000, "123456789012345680000"),
-        (9223372036854775808, "9223372036854776000"), (-0.0, "0"), (1.5e-7, "1.5e-7"), (0.000001, "0.000001"),
-        (1.7976931348623157e308, "1.7976931348623157e+308"), (5e-324, "5e-324"), (12.5, "12.5"), (-3, "-3"),
+        (1e20, "100000000000000000000"), (1e21, "1e+21"), (Double("123456789012345680000")!, "123456789012345680000"),
+        (9_223_372_036_854_775_808, "9223372036854776000"), (-0.0, "0"), (1.5e-7, "1.5e-7"), (0.000001, "0.000001"),
+        (1.7976931348623157e308, "1.7976931348623157e+308"), (Double.leastNonzeroMagnitude, "5e-324"), (12.5, "12.5"),
+        (-3, "-3"),
         (0.1, "0.1"), (1e16, "10000000000000000"), (4.35, "4.35"),
     ])
     func numbersPrintAsJavaScriptPrintsThem(_ number: Double, _ expected: String) {
@@ -88,7 +104,9 @@ import Testing
 
     @Test func aStoredPayloadThatNoLongerLoadsIsSetAsideUntilAGoodOneArrives() async throws {
         let store = InMemoryStateStore()
-        let bad = Self.payload(#""f": {"defaultValue": 0, "rules": [{"key": "e", "variations": [0, 1], "bucketVersion": 1e19}]}"#)
+        let bad = Self.payload(
+            #""f": {"defaultValue": 0, "rules": [{"key": "e", "variations": [0, 1], "bucketVersion": 1e19}]}"#
+        )
         try store.setPayload(StoredPayload(data: bad, etag: "\"v1\"", fetchedAt: Date()), source: "GrowthBook")
         let good = Self.payload(#""f": {"defaultValue": 0, "rules": [{"key": "e", "variations": [0, 1]}]}"#)
         let (source, _) = try source(good, store: store)
@@ -119,7 +137,7 @@ import Testing
         let payload = try GrowthBookPayload(Self.payload(features), decrypt: nil)
         #expect(payload.warnings.contains { $0.message.contains("chain of 64 prerequisites") })
         var evaluator = GrowthBookEvaluator(context: GrowthBookContext(features: payload.featureMap))
-        let elapsed = try Self.duration {
+        let elapsed = Self.duration {
             // Deeper than the evaluator follows: counted as a cycle, as GrowthBook reports one.
             #expect(evaluator.evaluateFeature("f0").source == .cyclicPrerequisite)
             // Near the end the chain is short enough: f1000 does not exist, so the gate closes.
@@ -130,10 +148,12 @@ import Testing
 
     @Test func prerequisitesThatFanOutAreEvaluatedOnceEach() throws {
         // Each level names the next one twice: 2^30 paths, 31 features.
-        let features = (0..<30).map { level in
-            let parent = #"{"id": "l\#(level + 1)", "condition": {"value": true}}"#
-            return #""l\#(level)": {"defaultValue": true, "rules": [{"parentConditions": [\#(parent), \#(parent)], "force": true}]}"#
-        }.joined(separator: ",") + #", "l30": {"defaultValue": true}"#
+        let features =
+            (0..<30).map { level in
+                let parent = #"{"id": "l\#(level + 1)", "condition": {"value": true}}"#
+                return
+                    #""l\#(level)": {"defaultValue": true, "rules": [{"parentConditions": [\#(parent), \#(parent)], "force": true}]}"#
+            }.joined(separator: ",") + #", "l30": {"defaultValue": true}"#
         let payload = try GrowthBookPayload(Self.payload(features), decrypt: nil)
         var evaluator = GrowthBookEvaluator(context: GrowthBookContext(features: payload.featureMap))
         let elapsed = Self.duration { #expect(evaluator.evaluateFeature("l0").source == .force) }
@@ -144,7 +164,8 @@ import Testing
         // Every feature names the next twice and the last names the first: no result is cycle-free.
         let features = (0..<40).map { level in
             let parent = #"{"id": "c\#((level + 1) % 40)", "condition": {"value": true}}"#
-            return #""c\#(level)": {"defaultValue": true, "rules": [{"parentConditions": [\#(parent), \#(parent)], "force": true}]}"#
+            return
+                #""c\#(level)": {"defaultValue": true, "rules": [{"parentConditions": [\#(parent), \#(parent)], "force": true}]}"#
         }.joined(separator: ",")
         let payload = try GrowthBookPayload(Self.payload(features), decrypt: nil)
         #expect(payload.warnings.contains { $0.message.contains("lead back") })
@@ -159,16 +180,24 @@ import Testing
         }.joined(separator: ",")
         let payload = try GrowthBookPayload(Self.payload(features), decrypt: nil)
         let id = "0123456789abcdef-0123456789abcdef-0123"
-        var evaluator = GrowthBookEvaluator(context: GrowthBookContext(
-            attributes: .object([.init("id", .string(id))]), features: payload.featureMap))
+        var evaluator = GrowthBookEvaluator(
+            context: GrowthBookContext(
+                attributes: .object([.init("id", .string(id))]),
+                features: payload.featureMap
+            )
+        )
         let elapsed = Self.duration {
             for index in 0..<40 { #expect(evaluator.evaluateFeature("r\(index)").value == .string("off")) }
         }
         #expect(elapsed < .seconds(60))
         #expect(BoundedRegex.patternsThatGaveUp.contains("^([0-9a-fA-F-]+)+x7$"))
         // A pattern that matches still does, at once.
-        #expect(ConditionEvaluator.evaluate(
-            try JSONValue.parse(#"{"id": {"$regex": "^[0-9a-f-]+$"}}"#), attributes: .object([.init("id", .string(id))])))
+        #expect(
+            ConditionEvaluator.evaluate(
+                try JSONValue.parse(#"{"id": {"$regex": "^[0-9a-f-]+$"}}"#),
+                attributes: .object([.init("id", .string(id))])
+            )
+        )
     }
 
     @Test func stickyBucketingIsLinearInTheNumberOfFeatures() async throws {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Laboratory
 
 @Suite struct JSONNodeParserTests {
@@ -41,10 +42,20 @@ import Testing
     }
 
     @Test func columnsCountCharactersNotBytes() {
-        #expect(throws: JSONNodeParser.SyntaxError(message: "invalid literal, expected 'true'", position: SourcePosition(line: 1, column: 8))) {
+        #expect(
+            throws: JSONNodeParser.SyntaxError(
+                message: "invalid literal, expected 'true'",
+                position: SourcePosition(line: 1, column: 8)
+            )
+        ) {
             try JSONNodeParser.parse("{\"实验\": tru}")
         }
-        #expect(throws: JSONNodeParser.SyntaxError(message: "expected ',' or '}' in the object, found character '🎉'", position: SourcePosition(line: 1, column: 9))) {
+        #expect(
+            throws: JSONNodeParser.SyntaxError(
+                message: "expected ',' or '}' in the object, found character '🎉'",
+                position: SourcePosition(line: 1, column: 9)
+            )
+        ) {
             try JSONNodeParser.parse("{\"é\": 1 🎉}")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Laboratory
 
 @Suite struct LocalSourceTests {
@@ -24,7 +25,10 @@ import Testing
 
     @Test func drawsByWeightOnceAndKeepsTheDraw() throws {
         let draws = ScriptedRandomSource([0.8])
-        let world = try World([catalog(Fixtures.experiment("E", variants: [("A", 2), ("B", 1), ("C", 1)]))], draws: draws)
+        let world = try World(
+            [catalog(Fixtures.experiment("E", variants: [("A", 2), ("B", 1), ("C", 1)]))],
+            draws: draws
+        )
         #expect(try world.value("color") == "C-color")
         #expect(try world.value("color") == "C-color")
         #expect(draws.used == 1)
@@ -43,7 +47,9 @@ import Testing
     @Test func aRemovedVariantMakesTheDeviceDrawAgain() throws {
         let store = InMemoryStateStore()
         let before = Fixtures.experiment("E", variants: [("A", 1), ("B", 1)])
-        #expect(try World([catalog(before)], draws: ScriptedRandomSource([0.9]), store: store).value("color") == "B-color")
+        #expect(
+            try World([catalog(before)], draws: ScriptedRandomSource([0.9]), store: store).value("color") == "B-color"
+        )
         let after = Fixtures.experiment("E", variants: [("A", 1), ("C", 1)])
         let world = try World([catalog(after)], draws: ScriptedRandomSource([0.9]), store: store)
         #expect(try world.value("color") == "C-color")
@@ -53,8 +59,12 @@ import Testing
         let store = InMemoryStateStore()
         let experiment = Fixtures.experiment("E", variants: [("A", 1), ("B", 1)])
         _ = try World([catalog(experiment)], draws: ScriptedRandomSource([0.9]), store: store).value("color")
-        _ = try World([catalog(Fixtures.experiment("Other", keys: ["size"]))], draws: ScriptedRandomSource([0.1]), store: store)
-            .value("size")
+        _ = try World(
+            [catalog(Fixtures.experiment("Other", keys: ["size"]))],
+            draws: ScriptedRandomSource([0.1]),
+            store: store
+        )
+        .value("size")
         #expect(try store.choices(source: "Local")["E"] == nil)
         // Back again, it draws afresh.
         let world = try World([catalog(experiment)], draws: ScriptedRandomSource([0.1]), store: store)
@@ -66,8 +76,10 @@ import Testing
         let wide = Fixtures.experiment("E", range: TokenRange(lower: 0, upper: 0.5))
         _ = try World([catalog(wide)], token: 0.3, draws: ScriptedRandomSource([0.9]), store: store).value("color")
         let narrow = Fixtures.experiment("E", range: TokenRange(lower: 0, upper: 0.1))
-        #expect(try World([catalog(narrow)], token: 0.3, draws: ScriptedRandomSource([]), store: store).value("color")
-            == "Blue-color")
+        #expect(
+            try World([catalog(narrow)], token: 0.3, draws: ScriptedRandomSource([]), store: store).value("color")
+                == "Blue-color"
+        )
         // A device outside both ranges never drew, and stays inactive.
         #expect(try World([catalog(narrow)], token: 0.3).value("color") == nil)
     }
@@ -77,7 +89,9 @@ import Testing
         var experiment = Fixtures.experiment("E")
         _ = try World([catalog(experiment)], draws: ScriptedRandomSource([0.1]), store: store).value("color")
         experiment.variants[0].assignments["color"] = "crimson"
-        #expect(try World([catalog(experiment)], draws: ScriptedRandomSource([]), store: store).value("color") == "crimson")
+        #expect(
+            try World([catalog(experiment)], draws: ScriptedRandomSource([]), store: store).value("color") == "crimson"
+        )
     }
 
     @Test func stabilizationKeepsDrawsAndExposesNoNewExperiment() throws {
@@ -96,11 +110,18 @@ import Testing
     @Test func updateReloadsTheCatalogAndKeepsTheLastGoodOneOnFailure() async throws {
         let fetcher = InMemoryFetcher()
         let world = try World(
-            [catalog(Fixtures.experiment("E"))], draws: ScriptedRandomSource([0.1, 0.1]), fetchers: [fetcher])
-        fetcher.serve(Data("""
-            {"source": "Local", "experiments": [{"name": "F", "keys": ["size"], "baseline": "S",
-              "variants": [{"name": "S", "assignments": {"size": 9}}]}]}
-            """.utf8))
+            [catalog(Fixtures.experiment("E"))],
+            draws: ScriptedRandomSource([0.1, 0.1]),
+            fetchers: [fetcher]
+        )
+        fetcher.serve(
+            Data(
+                """
+                {"source": "Local", "experiments": [{"name": "F", "keys": ["size"], "baseline": "S",
+                  "variants": [{"name": "S", "assignments": {"size": 9}}]}]}
+                """.utf8
+            )
+        )
         let statuses = await world.manager.update()
         #expect(statuses["Local"].map { if case .ok = $0 { true } else { false } } == true)
         #expect(world.manager.value(for: "size") == 9)

@@ -1,28 +1,49 @@
 import Foundation
 import Testing
+
 @testable import Laboratory
 
 /// User- and device-level experiments, hash bucketing and ramping,
 /// whitelists, resolved experiments, typed split tests and strategies.
 @Suite struct ParityTests {
     private func experiment(
-        _ name: String = "Checkout", subject: Subject = .device, bucketing: Bucketing? = .hash,
-        weights: [(String, Double)] = [("Control", 90), ("Treatment", 10)], whitelist: [String: String] = [:],
-        winner: String? = nil, range: TokenRange? = nil
+        _ name: String = "Checkout",
+        subject: Subject = .device,
+        bucketing: Bucketing? = .hash,
+        weights: [(String, Double)] = [("Control", 90), ("Treatment", 10)],
+        whitelist: [String: String] = [:],
+        winner: String? = nil,
+        range: TokenRange? = nil
     ) -> Experiment {
         Experiment(
-            name: name, keys: ["checkoutFlow"],
+            name: name,
+            keys: ["checkoutFlow"],
             variants: weights.map { Variant(name: $0.0, weight: $0.1, assignments: ["checkoutFlow": .string($0.0)]) },
-            baseline: weights[0].0, activeTokenRange: range, subject: subject, bucketing: bucketing,
-            whitelist: whitelist, winner: winner)
+            baseline: weights[0].0,
+            activeTokenRange: range,
+            subject: subject,
+            bucketing: bucketing,
+            whitelist: whitelist,
+            winner: winner
+        )
     }
 
     /// One device: its own store, id and token, optionally a logged-in user.
-    private func device(_ id: String, token: Double, user: String?, _ experiment: Experiment, store: InMemoryStateStore = InMemoryStateStore()) throws -> LocalSource {
+    private func device(
+        _ id: String,
+        token: Double,
+        user: String?,
+        _ experiment: Experiment,
+        store: InMemoryStateStore = InMemoryStateStore()
+    ) throws -> LocalSource {
         let device = try store.device(candidate: Device(id: id, token: ActiveExperimentsToken(token)))
         return LocalSource(
-            catalog: Catalog(source: "Local", experiments: [experiment]), store: store, device: device,
-            random: SeededRandomSource(seed: 1), userID: user)
+            catalog: Catalog(source: "Local", experiments: [experiment]),
+            store: store,
+            device: device,
+            random: SeededRandomSource(seed: 1),
+            userID: user
+        )
     }
 
     private func variant(_ source: LocalSource) throws -> String? {
@@ -104,14 +125,21 @@ import Testing
 
     @Test func whitelistedSubjectsKeepTheirVariantThroughRamping() throws {
         let pins = ["device-vip": "Treatment"]
-        for weights in [[("Control", 99.0), ("Treatment", 1.0)], [("Control", 1.0), ("Treatment", 99.0)], [("Control", 50.0), ("Treatment", 50.0)]] {
+        for weights in [
+            [("Control", 99.0), ("Treatment", 1.0)], [("Control", 1.0), ("Treatment", 99.0)],
+            [("Control", 50.0), ("Treatment", 50.0)],
+        ] {
             let source = try device("device-vip", token: 0.5, user: nil, experiment(weights: weights, whitelist: pins))
             let active = try #require(try source.activeVariants().first)
             #expect(active.variant.name == "Treatment")
             #expect(active.basis == .whitelisted)
         }
         // Users too, and whatever the token range says.
-        let userPins = experiment(subject: .user, whitelist: ["employee-1": "Control"], range: TokenRange(lower: 0, upper: 0))
+        let userPins = experiment(
+            subject: .user,
+            whitelist: ["employee-1": "Control"],
+            range: TokenRange(lower: 0, upper: 0)
+        )
         #expect(try variant(device("d", token: 0.5, user: "employee-1", userPins)) == "Control")
         #expect(try variant(device("d", token: 0.5, user: "someone", userPins)) == nil)
     }
@@ -123,7 +151,13 @@ import Testing
         _ = try variant(first)
         let drawn = try #require(try store.choices(source: "Local")["Checkout"]?.variant)
         let winner = drawn == "A" ? "B" : "A"
-        let resolved = try device("d", token: 0.5, user: nil, experiment(bucketing: .random, weights: [("A", 1), ("B", 1)], winner: winner), store: store)
+        let resolved = try device(
+            "d",
+            token: 0.5,
+            user: nil,
+            experiment(bucketing: .random, weights: [("A", 1), ("B", 1)], winner: winner),
+            store: store
+        )
         let active = try #require(try resolved.activeVariants().first)
         #expect(active.variant.name == winner)
         #expect(active.basis == .resolved)
@@ -141,15 +175,22 @@ import Testing
     }
 
     enum CheckoutTest: SplitTest {
-        enum Group: String, CaseIterable, Sendable { case control = "Control", controlCheck = "ControlCheck", treatment = "Treatment" }
+        enum Group: String, CaseIterable, Sendable {
+            case control = "Control"
+            case controlCheck = "ControlCheck"
+            case treatment = "Treatment"
+        }
         static let experiment = "Checkout"
         static let baseline = Group.control
     }
 
     @Test func aTypedSplitTestReturnsEnumCasesAndRecordsOneHit() throws {
-        let catalog = Catalog(source: "Local", experiments: [
-            experiment(bucketing: .random, weights: [("Control", 1), ("ControlCheck", 1), ("Treatment", 1)])
-        ])
+        let catalog = Catalog(
+            source: "Local",
+            experiments: [
+                experiment(bucketing: .random, weights: [("Control", 1), ("ControlCheck", 1), ("Treatment", 1)])
+            ]
+        )
         let world = try World([catalog], draws: FixedRandomSource(0.9))
         try world.manager.refresh()
         let test = world.manager.splitTest(CheckoutTest.self)
@@ -167,7 +208,10 @@ import Testing
 
     @Test func anInactiveOrUnknownSplitTestGivesTheBaseline() throws {
         enum Retired: SplitTest {
-            enum Group: String, CaseIterable, Sendable { case old = "Old", new = "New" }
+            enum Group: String, CaseIterable, Sendable {
+                case old = "Old"
+                case new = "New"
+            }
             static let experiment = "RetiredLongAgo"
             static let baseline = Group.old
         }
@@ -179,7 +223,10 @@ import Testing
     }
 
     @Test func strategiesAreChosenOncePerVariantWithTheBaselineAsFallback() throws {
-        let world = try World([Catalog(source: "Local", experiments: [experiment(bucketing: .random)])], draws: FixedRandomSource(0.95))
+        let world = try World(
+            [Catalog(source: "Local", experiments: [experiment(bucketing: .random)])],
+            draws: FixedRandomSource(0.95)
+        )
         try world.manager.refresh()
         let flow = world.manager.strategy(for: "Checkout", ["Treatment": "one-page"], default: "classic")
         #expect(flow == "one-page")
@@ -188,28 +235,34 @@ import Testing
     }
 
     @Test func catalogFieldsDecodeAndMistakesAreReported() throws {
-        let catalog = try Fixtures.decode("""
+        let catalog = try Fixtures.decode(
+            """
             {"source": "S", "experiments": [{"name": "E", "keys": ["k"], "baseline": "A", "subject": "user",
               "whitelist": {"employee-1": "B"}, "status": "resolved", "winner": "B",
               "variants": [{"name": "A", "assignments": {"k": 1}}, {"name": "B", "assignments": {"k": 2}}]}]}
-            """)
+            """
+        )
         let experiment = catalog.experiments[0]
         #expect(experiment.subject == .user && experiment.bucketing == .hash)
         #expect(experiment.whitelist == ["employee-1": "B"] && experiment.winner == "B")
 
-        let problems = Fixtures.problems("""
+        let problems = Fixtures.problems(
+            """
             {"source": "S", "experiments": [{"name": "E", "keys": ["k"], "baseline": "A", "subject": "team",
               "bucketing": "hash", "whitelist": {"x": "Z"}, "status": "resolved",
               "variants": [{"name": "A", "assignments": {"k": 1}}]},
               {"name": "F", "keys": ["k"], "baseline": "A", "subject": "user", "bucketing": "random", "winner": "A",
               "variants": [{"name": "A", "assignments": {"k": 1}}]}]}
-            """)
-        #expect(problems == [
-            "1:90: \"subject\" of experiment \"E\" must be \"device\" or \"user\", found \"team\"",
-            "2:43: whitelist of experiment \"E\" pins \"x\" to \"Z\", which is not one of its variants",
-            "2:59: experiment \"E\" is resolved but names no \"winner\"",
-            "4:81: experiment \"F\" is user-level, so it needs \"bucketing\": \"hash\" to give one user the same variant on every device",
-            "4:101: experiment \"F\" names a \"winner\" but its \"status\" is not \"resolved\"",
-        ])
+            """
+        )
+        #expect(
+            problems == [
+                "1:90: \"subject\" of experiment \"E\" must be \"device\" or \"user\", found \"team\"",
+                "2:43: whitelist of experiment \"E\" pins \"x\" to \"Z\", which is not one of its variants",
+                "2:59: experiment \"E\" is resolved but names no \"winner\"",
+                "4:81: experiment \"F\" is user-level, so it needs \"bucketing\": \"hash\" to give one user the same variant on every device",
+                "4:101: experiment \"F\" names a \"winner\" but its \"status\" is not \"resolved\"",
+            ]
+        )
     }
 }

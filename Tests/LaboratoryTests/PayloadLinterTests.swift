@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Laboratory
 
 @Suite struct PayloadLinterTests {
@@ -9,7 +10,11 @@ import Testing
     }
 
     @Test func aCleanPayloadHasNoProblems() {
-        #expect(check(#"{"features": {"f": {"defaultValue": 1, "rules": [{"key": "e", "variations": [1, 2], "weights": [0.5, 0.5], "coverage": 0.5, "namespace": ["ns", 0, 0.5], "condition": {"a": 1}}]}}}"#).isEmpty)
+        #expect(
+            check(
+                #"{"features": {"f": {"defaultValue": 1, "rules": [{"key": "e", "variations": [1, 2], "weights": [0.5, 0.5], "coverage": 0.5, "namespace": ["ns", 0, 0.5], "condition": {"a": 1}}]}}}"#
+            ).isEmpty
+        )
     }
 
     @Test func reportsEveryRuleMistakeWithItsPosition() {
@@ -17,23 +22,36 @@ import Testing
             {"features": {"cta": {"rules": [{"variations": ["a"], "coverage": 2, "namespace": ["ns", 0.9, 0.1],
               "condition": [1], "weights": [0.3, 0.3]}]}}}
             """
-        #expect(check(text) == [
-            "1:48: warning: rule 1 of feature \"cta\" has 1 variation(s); GrowthBook runs no experiment with fewer than two",
-            "2:32: warning: weights of rule 1 of feature \"cta\" do not give one number per variation; GrowthBook splits equally instead",
-            "1:67: error: \"coverage\" of rule 1 of feature \"cta\" must be a number from 0 to 1",
-            "1:83: error: \"namespace\" of rule 1 of feature \"cta\" must be [id, start, end] with 0 <= start <= end <= 1",
-            "2:16: error: \"condition\" of rule 1 of feature \"cta\" must be an object, found an array",
-        ])
+        #expect(
+            check(text) == [
+                "1:48: warning: rule 1 of feature \"cta\" has 1 variation(s); GrowthBook runs no experiment with fewer than two",
+                "2:32: warning: weights of rule 1 of feature \"cta\" do not give one number per variation; GrowthBook splits equally instead",
+                "1:67: error: \"coverage\" of rule 1 of feature \"cta\" must be a number from 0 to 1",
+                "1:83: error: \"namespace\" of rule 1 of feature \"cta\" must be [id, start, end] with 0 <= start <= end <= 1",
+                "2:16: error: \"condition\" of rule 1 of feature \"cta\" must be an object, found an array",
+            ]
+        )
     }
 
     @Test func weightsThatDoNotAddUpAreAWarning() {
-        #expect(check(#"{"features": {"f": {"rules": [{"variations": [1, 2], "weights": [0.7, 0.7]}]}}}"#)
-            == ["1:65: warning: weights of rule 1 of feature \"f\" add up to 1.4, not 1; GrowthBook splits equally instead"])
+        #expect(
+            check(#"{"features": {"f": {"rules": [{"variations": [1, 2], "weights": [0.7, 0.7]}]}}}"#)
+                == [
+                    "1:65: warning: weights of rule 1 of feature \"f\" add up to 1.4, not 1; GrowthBook splits equally instead"
+                ]
+        )
     }
 
     @Test func aFeatureACatalogAlsoAssignsIsAnError() {
-        #expect(check(#"{"features": {"color": {"defaultValue": "red"}}}"#, catalogKeys: ["color": "experiment \"Local/Button\""])
-            == ["1:15: error: feature \"color\" is also assigned by experiment \"Local/Button\"; the two can be active together"])
+        #expect(
+            check(
+                #"{"features": {"color": {"defaultValue": "red"}}}"#,
+                catalogKeys: ["color": "experiment \"Local/Button\""]
+            )
+                == [
+                    "1:15: error: feature \"color\" is also assigned by experiment \"Local/Button\"; the two can be active together"
+                ]
+        )
     }
 
     @Test func malformedAndEncryptedPayloads() {

@@ -31,12 +31,14 @@ public struct ExposureSummary: Sendable, Hashable {
     /// Summaries for every experiment with exposures; variants the catalog no
     /// longer has are shown with an expected share of 0.
     public static func summaries(
-        counts: [ExposureCount], experiments: [(source: String, experiment: Experiment)]
+        counts: [ExposureCount],
+        experiments: [(source: String, experiment: Experiment)]
     ) -> [ExposureSummary] {
         let grouped = Dictionary(grouping: counts) { "\($0.source)\u{0}\($0.experiment)" }
         return grouped.values.compactMap { group -> ExposureSummary? in
             guard let first = group.first else { return nil }
-            let definition = experiments.first { $0.source == first.source && $0.experiment.name == first.experiment }?.experiment
+            let definition = experiments.first { $0.source == first.source && $0.experiment.name == first.experiment }?
+                .experiment
             var names = definition?.variants.map(\.name) ?? []
             for count in group where !names.contains(count.variant) { names.append(count.variant) }
             let observed = names.map { name in group.first { $0.variant == name }?.count ?? 0 }
@@ -46,13 +48,20 @@ public struct ExposureSummary: Sendable, Hashable {
             let statistic = ChiSquare.statistic(observed: observed, expectedShares: weights)
             let rows = names.indices.map { index in
                 Row(
-                    variant: names[index], exposures: observed[index],
+                    variant: names[index],
+                    exposures: observed[index],
                     expectedShare: weightTotal > 0 ? weights[index] / weightTotal : 0,
-                    observedShare: total > 0 ? Double(observed[index]) / Double(total) : 0)
+                    observedShare: total > 0 ? Double(observed[index]) / Double(total) : 0
+                )
             }
             return ExposureSummary(
-                source: first.source, experiment: first.experiment, rows: rows, total: total, chiSquare: statistic,
-                pValue: ChiSquare.pValue(statistic, degrees: weights.filter { $0 > 0 }.count - 1))
+                source: first.source,
+                experiment: first.experiment,
+                rows: rows,
+                total: total,
+                chiSquare: statistic,
+                pValue: ChiSquare.pValue(statistic, degrees: weights.filter { $0 > 0 }.count - 1)
+            )
         }.sorted { ($0.source, $0.experiment) < ($1.source, $1.experiment) }
     }
 }

@@ -27,7 +27,8 @@ public struct CatalogDecoder: Sendable {
         let unreadable = { (reason: String) in
             CatalogError(
                 diagnostics: [Diagnostic(file: name, position: nil, message: "cannot read the file: \(reason)")],
-                isUnreadable: true)
+                isUnreadable: true
+            )
         }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
@@ -75,9 +76,11 @@ public struct CatalogDecoder: Sendable {
         guard let catalog, !diagnostics.contains(where: { $0.severity == .error }) else {
             // Stable by position: problems at one place keep the order they were found in.
             let origin = SourcePosition(line: 0, column: 0)
-            throw CatalogError(diagnostics: diagnostics.enumerated().sorted {
-                ($0.element.position ?? origin, $0.offset) < ($1.element.position ?? origin, $1.offset)
-            }.map(\.element))
+            throw CatalogError(
+                diagnostics: diagnostics.enumerated().sorted {
+                    ($0.element.position ?? origin, $0.offset) < ($1.element.position ?? origin, $1.offset)
+                }.map(\.element)
+            )
         }
         return LocatedCatalog(file: file, catalog: catalog, locations: reader.value.locations ?? [:])
     }

@@ -59,9 +59,14 @@ public struct CatalogLinter: Sendable {
         var diagnostics: [Diagnostic] = []
         for located in catalogs {
             if let other = owners[located.catalog.source] {
-                diagnostics.append(Diagnostic(
-                    file: located.file, position: SourcePosition(line: 1, column: 1),
-                    message: "source \"\(located.catalog.source)\" is also the source of \(other); source names must be unique"))
+                diagnostics.append(
+                    Diagnostic(
+                        file: located.file,
+                        position: SourcePosition(line: 1, column: 1),
+                        message:
+                            "source \"\(located.catalog.source)\" is also the source of \(other); source names must be unique"
+                    )
+                )
             }
             owners[located.catalog.source] = located.file
         }
@@ -72,7 +77,8 @@ public struct CatalogLinter: Sendable {
     /// experiments draw their token from the user id, so any device range can
     /// meet them; resolved experiments run everywhere.
     private func reach(_ experiment: Experiment) -> TokenRange {
-        experiment.isResolved ? TokenRange(lower: 0, upper: 1) : experiment.activeTokenRange ?? TokenRange(lower: 0, upper: 1)
+        experiment.isResolved
+            ? TokenRange(lower: 0, upper: 1) : experiment.activeTokenRange ?? TokenRange(lower: 0, upper: 1)
     }
 
     private func sharedKeys(_ catalogs: [LocatedCatalog]) -> [Diagnostic] {
@@ -83,7 +89,9 @@ public struct CatalogLinter: Sendable {
         var byKey: [String: [Entry]] = [:]
         for located in catalogs {
             for experiment in located.catalog.experiments {
-                for key in experiment.keys { byKey[key, default: []].append(Entry(catalog: located, experiment: experiment)) }
+                for key in experiment.keys {
+                    byKey[key, default: []].append(Entry(catalog: located, experiment: experiment))
+                }
             }
         }
         var diagnostics: [Diagnostic] = []
@@ -95,17 +103,23 @@ public struct CatalogLinter: Sendable {
                     let (a, b) = (reach(earlier.experiment), reach(later.experiment))
                     let mixedSubjects = earlier.experiment.subject != later.experiment.subject
                     guard mixedSubjects || a.overlaps(b) else { continue }
-                    let overlap = mixedSubjects
+                    let overlap =
+                        mixedSubjects
                         ? "on any token (one is user-level, the other device-level)"
                         : "on tokens \(TokenRange(lower: max(a.lower, b.lower), upper: min(a.upper, b.upper)))"
                     let first = earlier.catalog.locations[earlier.experiment.name]
-                    let place = "\(earlier.catalog.file):\(first.map { "\($0.position.line):\($0.position.column)" } ?? "1:1")"
+                    let place =
+                        "\(earlier.catalog.file):\(first.map { "\($0.position.line):\($0.position.column)" } ?? "1:1")"
                     let location = later.catalog.locations[later.experiment.name]
-                    diagnostics.append(Diagnostic(
-                        file: later.catalog.file, position: location?.keys[key] ?? location?.position,
-                        message: "experiments \"\(later.catalog.catalog.source)/\(later.experiment.name)\" and "
-                            + "\"\(earlier.catalog.catalog.source)/\(earlier.experiment.name)\" (\(place)) share key \"\(key)\" "
-                            + "and can be active together \(overlap)"))
+                    diagnostics.append(
+                        Diagnostic(
+                            file: later.catalog.file,
+                            position: location?.keys[key] ?? location?.position,
+                            message: "experiments \"\(later.catalog.catalog.source)/\(later.experiment.name)\" and "
+                                + "\"\(earlier.catalog.catalog.source)/\(earlier.experiment.name)\" (\(place)) share key \"\(key)\" "
+                                + "and can be active together \(overlap)"
+                        )
+                    )
                 }
             }
         }
@@ -138,7 +152,8 @@ public struct CatalogLinter: Sendable {
                     let share = variant.weight / total * 100
                     warn(
                         "variant \"\(variant.name)\" of \(what) gets \(Self.format(share)) % of draws, under 1 %",
-                        at: location?.weights[variant.name] ?? position)
+                        at: location?.weights[variant.name] ?? position
+                    )
                 }
             }
             for (index, variant) in experiment.variants.enumerated() {
@@ -147,7 +162,8 @@ public struct CatalogLinter: Sendable {
                     warn(
                         "variants \"\(earlier.name)\" and \"\(variant.name)\" of \(what) assign the same values; "
                             + "name one as an A/A check (for example \"\(earlier.name)Check\") if that is the intent",
-                        at: location?.variants[variant.name])
+                        at: location?.variants[variant.name]
+                    )
                 }
             }
             if let range = experiment.activeTokenRange, range.share == 0, !experiment.isResolved {

@@ -22,7 +22,10 @@ struct CatalogReader {
 
     mutating func read(_ root: JSONNode) -> Catalog? {
         guard case .object(let members) = root.kind else {
-            error("the catalog must be a JSON object with \"source\" and \"experiments\", found \(root.kindName)", at: root.position)
+            error(
+                "the catalog must be a JSON object with \"source\" and \"experiments\", found \(root.kindName)",
+                at: root.position
+            )
             return nil
         }
         checkMembers(members, allowed: ["source", "experiments"], in: "the catalog")
@@ -43,7 +46,10 @@ struct CatalogReader {
     mutating func readExperiment(_ element: JSONNode) {
         guard let experiment = experiment(element) else { return }
         if let first = seenExperiments[experiment.name] {
-            error("experiment \"\(experiment.name)\" is defined twice (first at line \(first.line))", at: element.position)
+            error(
+                "experiment \"\(experiment.name)\" is defined twice (first at line \(first.line))",
+                at: element.position
+            )
             return
         }
         seenExperiments[experiment.name] = element.position
@@ -62,15 +68,21 @@ struct CatalogReader {
         func what() -> String { "experiment \"\(name)\"" }
         checkMembers(
             members,
-            allowed: ["name", "keys", "variants", "baseline", "activeTokenRange", "subject", "bucketing", "whitelist",
-                      "status", "winner"],
-            in: what())
+            allowed: [
+                "name", "keys", "variants", "baseline", "activeTokenRange", "subject", "bucketing", "whitelist",
+                "status", "winner",
+            ],
+            in: what()
+        )
         let keys = readKeys(of: node, in: what())
         let range = node[member: "activeTokenRange"].flatMap { readTokenRange($0, in: what()) }
         let baseline = requiredString("baseline", of: node, in: what())
         guard let variantsNode = required("variants", of: node, in: what()) else { return nil }
         guard case .array(let elements) = variantsNode.kind else {
-            error("\"variants\" of \(what()) must be an array, found \(variantsNode.kindName)", at: variantsNode.position)
+            error(
+                "\"variants\" of \(what()) must be an array, found \(variantsNode.kindName)",
+                at: variantsNode.position
+            )
             return nil
         }
         if elements.isEmpty { error("\(what()) has no variants", at: variantsNode.position) }
@@ -79,7 +91,10 @@ struct CatalogReader {
         for element in elements {
             guard let variant = readVariant(element, experiment: name, keys: keys) else { continue }
             if let first = seen[variant.name] {
-                error("variant \"\(variant.name)\" of \(what()) is defined twice (first at line \(first.line))", at: element.position)
+                error(
+                    "variant \"\(variant.name)\" of \(what()) is defined twice (first at line \(first.line))",
+                    at: element.position
+                )
                 continue
             }
             seen[variant.name] = element.position
@@ -87,25 +102,46 @@ struct CatalogReader {
         }
         guard let keys, let baseline else { return nil }
         if !elements.isEmpty, seen[baseline] == nil {
-            error("baseline \"\(baseline)\" of \(what()) names no variant (variants: \(variants.map(\.name).joined(separator: ", ")))", at: node[member: "baseline"]!.position)
+            error(
+                "baseline \"\(baseline)\" of \(what()) names no variant (variants: \(variants.map(\.name).joined(separator: ", ")))",
+                at: node[member: "baseline"]!.position
+            )
         }
         let subject = readChoice("subject", of: node, in: what(), default: Subject.device)
         let bucketing = readChoice(
-            "bucketing", of: node, in: what(), default: subject == .user ? Bucketing.hash : .random)
+            "bucketing",
+            of: node,
+            in: what(),
+            default: subject == .user ? Bucketing.hash : .random
+        )
         if subject == .user, bucketing == .random, let node = node[member: "bucketing"] {
-            error("\(what()) is user-level, so it needs \"bucketing\": \"hash\" to give one user the same variant on every device", at: node.position)
+            error(
+                "\(what()) is user-level, so it needs \"bucketing\": \"hash\" to give one user the same variant on every device",
+                at: node.position
+            )
         }
         let names = Set(variants.map(\.name))
         let whitelist = readWhitelist(of: node, variants: names, in: what())
         let winner = readResolution(of: node, variants: names, in: what())
         return Experiment(
-            name: name, keys: keys, variants: variants, baseline: baseline, activeTokenRange: range, subject: subject,
-            bucketing: bucketing, whitelist: whitelist, winner: winner)
+            name: name,
+            keys: keys,
+            variants: variants,
+            baseline: baseline,
+            activeTokenRange: range,
+            subject: subject,
+            bucketing: bucketing,
+            whitelist: whitelist,
+            winner: winner
+        )
     }
 
     /// A string member that must be one of an enumeration's raw values.
     private mutating func readChoice<T: RawRepresentable & CaseIterable>(
-        _ name: String, of node: JSONNode, in what: @autoclosure () -> String, default fallback: T
+        _ name: String,
+        of node: JSONNode,
+        in what: @autoclosure () -> String,
+        default fallback: T
     ) -> T where T.RawValue == String {
         guard let value = node[member: name] else { return fallback }
         let choices = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
@@ -119,21 +155,32 @@ struct CatalogReader {
 
     /// `"whitelist": {"<subject id>": "<variant>"}`.
     private mutating func readWhitelist(
-        of node: JSONNode, variants: Set<String>, in what: @autoclosure () -> String
+        of node: JSONNode,
+        variants: Set<String>,
+        in what: @autoclosure () -> String
     ) -> [String: String] {
         guard let value = node[member: "whitelist"] else { return [:] }
         guard case .object(let pairs) = value.kind else {
-            error("\"whitelist\" of \(what()) must be an object of subject id → variant, found \(value.kindName)", at: value.position)
+            error(
+                "\"whitelist\" of \(what()) must be an object of subject id → variant, found \(value.kindName)",
+                at: value.position
+            )
             return [:]
         }
         var whitelist: [String: String] = [:]
         for pair in pairs {
             guard case .string(let variant) = pair.value.kind else {
-                error("whitelist of \(what()) must pin \"\(pair.name)\" to a variant name, found \(pair.value.kindName)", at: pair.value.position)
+                error(
+                    "whitelist of \(what()) must pin \"\(pair.name)\" to a variant name, found \(pair.value.kindName)",
+                    at: pair.value.position
+                )
                 continue
             }
             if !variants.contains(variant) {
-                error("whitelist of \(what()) pins \"\(pair.name)\" to \"\(variant)\", which is not one of its variants", at: pair.value.position)
+                error(
+                    "whitelist of \(what()) pins \"\(pair.name)\" to \"\(variant)\", which is not one of its variants",
+                    at: pair.value.position
+                )
                 continue
             }
             whitelist[pair.name] = variant
@@ -143,15 +190,22 @@ struct CatalogReader {
 
     /// `"status": "resolved"` with its `"winner"`; the winner, or `nil` while running.
     private mutating func readResolution(
-        of node: JSONNode, variants: Set<String>, in what: @autoclosure () -> String
+        of node: JSONNode,
+        variants: Set<String>,
+        in what: @autoclosure () -> String
     ) -> String? {
-        let resolved = node[member: "status"] != nil && readChoice("status", of: node, in: what(), default: Status.running) == .resolved
+        let resolved =
+            node[member: "status"] != nil
+            && readChoice("status", of: node, in: what(), default: Status.running) == .resolved
         guard let winnerNode = node[member: "winner"] else {
             if resolved { error("\(what()) is resolved but names no \"winner\"", at: node[member: "status"]!.position) }
             return nil
         }
         guard case .string(let winner) = winnerNode.kind else {
-            error("\"winner\" of \(what()) must be a variant name, found \(winnerNode.kindName)", at: winnerNode.position)
+            error(
+                "\"winner\" of \(what()) must be a variant name, found \(winnerNode.kindName)",
+                at: winnerNode.position
+            )
             return nil
         }
         guard resolved else {
@@ -174,7 +228,10 @@ struct CatalogReader {
     private mutating func readKeys(of node: JSONNode, in what: @autoclosure () -> String) -> [String]? {
         guard let keysNode = required("keys", of: node, in: what()) else { return nil }
         guard case .array(let elements) = keysNode.kind else {
-            error("\"keys\" of \(what()) must be an array of strings, found \(keysNode.kindName)", at: keysNode.position)
+            error(
+                "\"keys\" of \(what()) must be an array of strings, found \(keysNode.kindName)",
+                at: keysNode.position
+            )
             return nil
         }
         if elements.isEmpty { error("\(what()) has no keys", at: keysNode.position) }
@@ -198,7 +255,7 @@ struct CatalogReader {
 
     private mutating func readTokenRange(_ node: JSONNode, in what: @autoclosure () -> String) -> TokenRange? {
         guard case .array(let elements) = node.kind, elements.count == 2,
-              case .number(let lower) = elements[0].kind, case .number(let upper) = elements[1].kind
+            case .number(let lower) = elements[0].kind, case .number(let upper) = elements[1].kind
         else {
             error("\"activeTokenRange\" of \(what()) must be [start, end] with two numbers", at: node.position)
             return nil
@@ -208,7 +265,10 @@ struct CatalogReader {
             return nil
         }
         if lower > upper {
-            error("\"activeTokenRange\" of \(what()) is reversed: start \(lower) is after end \(upper)", at: node.position)
+            error(
+                "\"activeTokenRange\" of \(what()) is reversed: start \(lower) is after end \(upper)",
+                at: node.position
+            )
             return nil
         }
         return TokenRange(lower: lower, upper: upper)
@@ -229,14 +289,23 @@ struct CatalogReader {
             if case .number(let value) = weightNode.kind, value > 0 {
                 weight = value
             } else if case .number(let value) = weightNode.kind {
-                error("weight of \(what()) must be positive, found \(AssignmentValue.number(value))", at: weightNode.position)
+                error(
+                    "weight of \(what()) must be positive, found \(AssignmentValue.number(value))",
+                    at: weightNode.position
+                )
             } else {
-                error("weight of \(what()) must be a positive number, found \(weightNode.kindName)", at: weightNode.position)
+                error(
+                    "weight of \(what()) must be a positive number, found \(weightNode.kindName)",
+                    at: weightNode.position
+                )
             }
         }
         guard let assignmentsNode = required("assignments", of: node, in: what()) else { return nil }
         guard case .object(let pairs) = assignmentsNode.kind else {
-            error("\"assignments\" of \(what()) must be an object, found \(assignmentsNode.kindName)", at: assignmentsNode.position)
+            error(
+                "\"assignments\" of \(what()) must be an object, found \(assignmentsNode.kindName)",
+                at: assignmentsNode.position
+            )
             return nil
         }
         var assignments: [String: AssignmentValue] = [:]
@@ -249,14 +318,20 @@ struct CatalogReader {
                 continue
             }
             if let keySet, !keySet.contains(pair.name) {
-                error("\(what()) assigns key \"\(pair.name)\", which is not one of the experiment's keys", at: pair.position)
+                error(
+                    "\(what()) assigns key \"\(pair.name)\", which is not one of the experiment's keys",
+                    at: pair.position
+                )
             }
             switch pair.value.kind {
             case .string(let value): assignments[pair.name] = .string(value)
             case .number(let value): assignments[pair.name] = .number(value)
             case .bool(let value): assignments[pair.name] = .bool(value)
             default:
-                error("value of key \"\(pair.name)\" in \(what()) must be a string, number or boolean, found \(pair.value.kindName)", at: pair.value.position)
+                error(
+                    "value of key \"\(pair.name)\" in \(what()) must be a string, number or boolean, found \(pair.value.kindName)",
+                    at: pair.value.position
+                )
             }
         }
         for key in keys ?? [] where !assigned.contains(key) {
@@ -273,7 +348,11 @@ struct CatalogReader {
         return nil
     }
 
-    private mutating func requiredString(_ name: String, of node: JSONNode, in what: @autoclosure () -> String) -> String? {
+    private mutating func requiredString(
+        _ name: String,
+        of node: JSONNode,
+        in what: @autoclosure () -> String
+    ) -> String? {
         guard let value = required(name, of: node, in: what()) else { return nil }
         guard case .string(let string) = value.kind else {
             error("\"\(name)\" of \(what()) must be a string, found \(value.kindName)", at: value.position)
@@ -285,12 +364,19 @@ struct CatalogReader {
     /// Reports unknown and repeated fields. Only allowed names can repeat
     /// unnoticed, and there are a handful of them, so a short list of those
     /// seen keeps this linear however many members a hostile object has.
-    private mutating func checkMembers(_ members: [JSONNode.Member], allowed: [String], in what: @autoclosure () -> String) {
+    private mutating func checkMembers(
+        _ members: [JSONNode.Member],
+        allowed: [String],
+        in what: @autoclosure () -> String
+    ) {
         var seen: [String] = []
         for member in members {
             if !allowed.contains(member.name) {
                 let expected = allowed.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-                error("unknown field \"\(member.name)\" in \(what()) (expected one of \(expected))", at: member.position)
+                error(
+                    "unknown field \"\(member.name)\" in \(what()) (expected one of \(expected))",
+                    at: member.position
+                )
             } else if seen.contains(member.name) {
                 error("field \"\(member.name)\" appears twice in \(what())", at: member.position)
             } else {

@@ -17,7 +17,9 @@ public enum DemoCatalog {
                 folder = folder.deletingLastPathComponent()
             }
         }
-        candidates.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(relativePath))
+        candidates.append(
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(relativePath)
+        )
         return candidates.first { FileManager.default.fileExists(atPath: $0.path) }?.path
     }
 }

@@ -34,7 +34,9 @@ public struct JSONNodeParser {
     /// array). A catalog of thousands of experiments then never exists as one
     /// tree: each experiment's tree is read into the model and freed.
     public static func parse(
-        _ text: String, streaming member: String, element: @escaping (JSONNode) -> Void
+        _ text: String,
+        streaming member: String,
+        element: @escaping (JSONNode) -> Void
     ) throws(SyntaxError) -> JSONNode {
         var parser = JSONNodeParser(text: text)
         parser.streamedMember = member
@@ -100,9 +102,15 @@ public struct JSONNodeParser {
         case UInt8(ascii: "{"): return JSONNode(kind: try parseObject(depth: depth + 1), position: start)
         case UInt8(ascii: "["): return JSONNode(kind: try parseArray(depth: depth + 1), position: start)
         case UInt8(ascii: "\""): return JSONNode(kind: .string(try parseString()), position: start)
-        case UInt8(ascii: "t"): try parseLiteral("true"); return JSONNode(kind: .bool(true), position: start)
-        case UInt8(ascii: "f"): try parseLiteral("false"); return JSONNode(kind: .bool(false), position: start)
-        case UInt8(ascii: "n"): try parseLiteral("null"); return JSONNode(kind: .null, position: start)
+        case UInt8(ascii: "t"):
+            try parseLiteral("true")
+            return JSONNode(kind: .bool(true), position: start)
+        case UInt8(ascii: "f"):
+            try parseLiteral("false")
+            return JSONNode(kind: .bool(false), position: start)
+        case UInt8(ascii: "n"):
+            try parseLiteral("null")
+            return JSONNode(kind: .null, position: start)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return JSONNode(kind: .number(try parseNumber()), position: start)
         default: throw error("expected a value, found \(describePeek())")

@@ -12,8 +12,14 @@ public struct Event: Sendable, Hashable {
     public var reason: EventReason
 
     public init(
-        time: Date, device: String, source: String, experiment: String, variant: String, key: String,
-        value: AssignmentValue, reason: EventReason
+        time: Date,
+        device: String,
+        source: String,
+        experiment: String,
+        variant: String,
+        key: String,
+        value: AssignmentValue,
+        reason: EventReason
     ) {
         self.time = time
         self.device = device
@@ -28,8 +34,15 @@ public struct Event: Sendable, Hashable {
     /// An event about one assignment.
     public init(_ assignment: Assignment, reason: EventReason, device: String, time: Date) {
         self.init(
-            time: time, device: device, source: assignment.source, experiment: assignment.experiment,
-            variant: assignment.variant, key: assignment.key, value: assignment.value, reason: reason)
+            time: time,
+            device: device,
+            source: assignment.source,
+            experiment: assignment.experiment,
+            variant: assignment.variant,
+            key: assignment.key,
+            value: assignment.value,
+            reason: reason
+        )
     }
 }
 

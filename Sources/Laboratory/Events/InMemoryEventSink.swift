@@ -44,7 +44,9 @@ public final class InMemoryEventSink: EventSink, EventLog, @unchecked Sendable {
             }) {
                 counts[index].count += 1
             } else {
-                counts.append(ExposureCount(source: event.source, experiment: event.experiment, variant: event.variant, count: 1))
+                counts.append(
+                    ExposureCount(source: event.source, experiment: event.experiment, variant: event.variant, count: 1)
+                )
             }
         }
         return counts

@@ -61,7 +61,9 @@ enum BoundedRegex {
         var reports = 0
         var exhausted = false
         expression.enumerateMatches(
-            in: text, options: [.reportProgress], range: NSRange(text.startIndex..., in: text)
+            in: text,
+            options: [.reportProgress],
+            range: NSRange(text.startIndex..., in: text)
         ) { match, _, stop in
             if match != nil {
                 matched = true

@@ -6,7 +6,9 @@ import Foundation
 public enum ConditionEvaluator {
     /// Whether `attributes` satisfy `condition`; `savedGroups` serve `$inGroup`.
     public static func evaluate(
-        _ condition: JSONValue, attributes: JSONValue, savedGroups: [String: [JSONValue]] = [:]
+        _ condition: JSONValue,
+        attributes: JSONValue,
+        savedGroups: [String: [JSONValue]] = [:]
     ) -> Bool {
         guard let members = condition.members else { return false }
         for member in members {
@@ -68,7 +70,10 @@ public enum ConditionEvaluator {
     }
 
     private static func operation(
-        _ name: String, actual: JSONValue?, expected: JSONValue, _ groups: [String: [JSONValue]]
+        _ name: String,
+        actual: JSONValue?,
+        expected: JSONValue,
+        _ groups: [String: [JSONValue]]
     ) -> Bool {
         switch name {
         case "$veq": return Version.compare(actual, expected) { $0 == 0 }

@@ -17,8 +17,13 @@ public struct GrowthBookContext: Sendable {
     public var contextualBandits: [String: JSONValue] = [:]
 
     public init(
-        attributes: JSONValue = .object([]), features: [String: JSONValue] = [:], forcedVariations: [String: Int] = [:],
-        savedGroups: [String: [JSONValue]] = [:], enabled: Bool = true, qaMode: Bool = false, url: String? = nil
+        attributes: JSONValue = .object([]),
+        features: [String: JSONValue] = [:],
+        forcedVariations: [String: Int] = [:],
+        savedGroups: [String: [JSONValue]] = [:],
+        enabled: Bool = true,
+        qaMode: Bool = false,
+        url: String? = nil
     ) {
         self.attributes = attributes
         self.features = features
@@ -40,9 +45,14 @@ public struct GrowthBookContext: Sendable {
         var groups: [String: [JSONValue]] = [:]
         for member in json["savedGroups"]?.members ?? [] { groups[member.key] = member.value.elements ?? [] }
         self.init(
-            attributes: json["attributes"] ?? .object([]), features: features, forcedVariations: forced,
-            savedGroups: groups, enabled: json["enabled"]?.boolValue ?? true, qaMode: json["qaMode"]?.boolValue ?? false,
-            url: json["url"]?.stringValue)
+            attributes: json["attributes"] ?? .object([]),
+            features: features,
+            forcedVariations: forced,
+            savedGroups: groups,
+            enabled: json["enabled"]?.boolValue ?? true,
+            qaMode: json["qaMode"]?.boolValue ?? false,
+            url: json["url"]?.stringValue
+        )
         for member in json["contextualBandits"]?.members ?? [] { contextualBandits[member.key] = member.value }
     }
 }

@@ -43,7 +43,8 @@ public struct GrowthBookEvaluator: Sendable {
         var docs: [String: StickyBucketDocument] = [:]
         for json in documents {
             guard let document = StickyBucketDocument(json: json),
-                  wanted[document.attributeName] == document.attributeValue else { continue }
+                wanted[document.attributeName] == document.attributeValue
+            else { continue }
             let key = "\(document.attributeName)||\(document.attributeValue)"
             if docs[key] == nil { docs[key] = document }
         }
@@ -96,8 +97,12 @@ public struct GrowthBookEvaluator: Sendable {
             return FeatureResult(value: .null, source: .unknownFeature, ruleId: "")
         }
         rules: for (ruleIndex, rule) in (feature["rules"]?.elements ?? []).enumerated() {
-            note("\(id) rule \(ruleIndex + 1): " + (rule["force"] != nil ? "force \(JavaScript.stringify(rule["force"]) ?? "")"
-                : "experiment \(rule["key"]?.stringValue ?? id)"))
+            note(
+                "\(id) rule \(ruleIndex + 1): "
+                    + (rule["force"] != nil
+                        ? "force \(JavaScript.stringify(rule["force"]) ?? "")"
+                        : "experiment \(rule["key"]?.stringValue ?? id)")
+            )
             for parent in rule["parentConditions"]?.elements ?? [] {
                 var branch = seen
                 let parentResult = evaluateFeature(parent["id"]?.stringValue ?? "", seen: &branch)
@@ -105,8 +110,10 @@ public struct GrowthBookEvaluator: Sendable {
                     return FeatureResult(value: .null, source: .cyclicPrerequisite, ruleId: "")
                 }
                 let passed = ConditionEvaluator.evaluate(
-                    parent["condition"] ?? .object([]), attributes: .object([.init("value", parentResult.value)]),
-                    savedGroups: context.savedGroups)
+                    parent["condition"] ?? .object([]),
+                    attributes: .object([.init("value", parentResult.value)]),
+                    savedGroups: context.savedGroups
+                )
                 if !passed {
                     if JavaScript.truthy(parent["gate"]) {
                         return FeatureResult(value: .null, source: .prerequisite, ruleId: "")
@@ -126,10 +133,13 @@ public struct GrowthBookEvaluator: Sendable {
                 }
                 let seed = rule["seed"]?.stringValue ?? id
                 if !isIncludedInRollout(
-                    seed: seed, hashAttribute: rule["hashAttribute"]?.stringValue,
-                    fallbackAttribute: rule["fallbackAttribute"]?.stringValue, range: rule["range"],
-                    coverage: rule["coverage"]?.numberValue, hashVersion: rule["hashVersion"])
-                {
+                    seed: seed,
+                    hashAttribute: rule["hashAttribute"]?.stringValue,
+                    fallbackAttribute: rule["fallbackAttribute"]?.stringValue,
+                    range: rule["range"],
+                    coverage: rule["coverage"]?.numberValue,
+                    hashVersion: rule["hashVersion"]
+                ) {
                     note("  not in the rollout (coverage \(rule["coverage"]?.numberValue.map { String($0) } ?? "-"))")
                     continue
                 }
@@ -149,8 +159,12 @@ public struct GrowthBookEvaluator: Sendable {
             if result.inExperiment && result.passthrough != true {
                 note("  decides: variation \(result.variationId) = \(JavaScript.stringify(result.value) ?? "")")
                 return FeatureResult(
-                    value: result.value, source: .experiment, ruleId: ruleId, experiment: experiment,
-                    experimentResult: result)
+                    value: result.value,
+                    source: .experiment,
+                    ruleId: ruleId,
+                    experiment: experiment,
+                    experimentResult: result
+                )
             }
         }
         return FeatureResult(value: feature["defaultValue"] ?? .null, source: .defaultValue, ruleId: "")
@@ -158,9 +172,15 @@ public struct GrowthBookEvaluator: Sendable {
 
     /// A contextual-bandit rule with no contexts: an experiment over its
     /// `contextualVariations` at its marginal weights (the fallback leaf, -1).
-    private mutating func banditRule(_ rule: JSONValue, bandit reference: String, feature: String, seen: Set<String>) -> FeatureResult? {
+    private mutating func banditRule(
+        _ rule: JSONValue,
+        bandit reference: String,
+        feature: String,
+        seen: Set<String>
+    ) -> FeatureResult? {
         guard let bandit = context.contextualBandits[reference], (bandit["contexts"]?.elements ?? []).isEmpty,
-              let variations = rule["contextualVariations"] else { return nil }
+            let variations = rule["contextualVariations"]
+        else { return nil }
         var members = experimentFromRule(rule, feature: feature).members ?? []
         members[0] = .init("variations", variations)
         var branch = seen
@@ -175,8 +195,12 @@ public struct GrowthBookEvaluator: Sendable {
             result.extras = details
         }
         return FeatureResult(
-            value: result.value, source: .experiment, ruleId: rule["id"]?.stringValue ?? "", experiment: .object(members),
-            experimentResult: result)
+            value: result.value,
+            source: .experiment,
+            ruleId: rule["id"]?.stringValue ?? "",
+            experiment: .object(members),
+            experimentResult: result
+        )
     }
 
     /// The experiment an experiment rule runs, with only the keys the rule sets.
@@ -185,9 +209,11 @@ public struct GrowthBookEvaluator: Sendable {
             .init("variations", rule["variations"] ?? .array([])),
             .init("key", rule["key"] ?? .string(feature)),
         ]
-        for key in ["coverage", "weights", "hashAttribute", "fallbackAttribute", "disableStickyBucketing",
-                    "bucketVersion", "minBucketVersion", "namespace", "meta", "ranges", "name", "phase", "seed",
-                    "hashVersion", "filters", "condition"] {
+        for key in [
+            "coverage", "weights", "hashAttribute", "fallbackAttribute", "disableStickyBucketing",
+            "bucketVersion", "minBucketVersion", "namespace", "meta", "ranges", "name", "phase", "seed",
+            "hashVersion", "filters", "condition",
+        ] {
             if let value = rule[key] { members.append(.init(key, value)) }
         }
         return .object(members)
@@ -203,18 +229,36 @@ public struct GrowthBookEvaluator: Sendable {
         return runExperiment(experiment, featureId: featureId, seen: &seen)
     }
 
-    private mutating func runExperiment(_ experiment: JSONValue, featureId: String?, seen: inout Set<String>) -> ExperimentResult {
+    private mutating func runExperiment(
+        _ experiment: JSONValue,
+        featureId: String?,
+        seen: inout Set<String>
+    ) -> ExperimentResult {
         let key = experiment["key"]?.stringValue ?? ""
         let count = experiment["variations"]?.elements?.count ?? 0
-        func result(_ index: Int, hashUsed: Bool = false, bucket: Double? = nil, sticky: Bool = false) -> ExperimentResult {
-            makeResult(experiment, index: index, hashUsed: hashUsed, featureId: featureId, bucket: bucket, sticky: sticky)
+        func result(
+            _ index: Int,
+            hashUsed: Bool = false,
+            bucket: Double? = nil,
+            sticky: Bool = false
+        ) -> ExperimentResult {
+            makeResult(
+                experiment,
+                index: index,
+                hashUsed: hashUsed,
+                featureId: featureId,
+                bucket: bucket,
+                sticky: sticky
+            )
         }
         if count < 2 || !context.enabled { return result(-1) }
         if let forced = queryStringOverride(key, variations: count) { return result(forced) }
         if let forced = context.forcedVariations[key] { return result(forced) }
         if experiment["status"]?.stringValue == "draft" || experiment["active"] == .bool(false) { return result(-1) }
         let (_, hashValue) = hashAttribute(
-            experiment["hashAttribute"]?.stringValue, fallback: experiment["fallbackAttribute"]?.stringValue)
+            experiment["hashAttribute"]?.stringValue,
+            fallback: experiment["fallbackAttribute"]?.stringValue
+        )
         guard let hashValue else {
             note("  no value for the hash attribute: not in the experiment")
             return result(-1)
@@ -225,25 +269,37 @@ public struct GrowthBookEvaluator: Sendable {
         let foundSticky = stored.variation >= 0
         if foundSticky { note("  sticky bucket: variation \(stored.variation)") }
         if !foundSticky, targetingFails(experiment, hashValue: hashValue, seen: &seen) { return result(-1) }
-        guard let bucket = HashBucketing.hash(
-            seed: experiment["seed"]?.stringValue ?? key, value: JavaScript.string(hashValue),
-            version: JavaScript.hashVersion(experiment["hashVersion"], fallback: 1))
+        guard
+            let bucket = HashBucketing.hash(
+                seed: experiment["seed"]?.stringValue ?? key,
+                value: JavaScript.string(hashValue),
+                version: JavaScript.hashVersion(experiment["hashVersion"], fallback: 1)
+            )
         else { return result(-1) }
         var assigned = stored.variation
         if !foundSticky {
-            let ranges = experiment["ranges"]?.elements.map { pairs in
-                pairs.map { pair -> BucketMath.ClosedInterval in
-                    let bounds = pair.elements ?? []
-                    return BucketMath.ClosedInterval(start: bounds.first?.numberValue ?? 0, end: bounds.last?.numberValue ?? 0)
+            let ranges =
+                experiment["ranges"]?.elements.map { pairs in
+                    pairs.map { pair -> BucketMath.ClosedInterval in
+                        let bounds = pair.elements ?? []
+                        return BucketMath.ClosedInterval(
+                            start: bounds.first?.numberValue ?? 0,
+                            end: bounds.last?.numberValue ?? 0
+                        )
+                    }
                 }
-            } ?? BucketMath.bucketRanges(
-                count: count, coverage: experiment["coverage"]?.numberValue ?? 1,
-                weights: experiment["weights"]?.elements?.compactMap(\.numberValue))
+                ?? BucketMath.bucketRanges(
+                    count: count,
+                    coverage: experiment["coverage"]?.numberValue ?? 1,
+                    weights: experiment["weights"]?.elements?.compactMap(\.numberValue)
+                )
             assigned = BucketMath.chooseVariation(bucket, ranges: ranges) ?? -1
-            note("  bucket \(bucket) (hash v\(JavaScript.hashVersion(experiment["hashVersion"], fallback: 1)), seed \(experiment["seed"]?.stringValue ?? key)); ranges "
-                + ranges.map { "[\($0.start), \($0.end))" }.joined(separator: " ")
-                + " (coverage \(experiment["coverage"]?.numberValue ?? 1)): "
-                + (assigned >= 0 ? "variation \(assigned)" : "in no range, so not in the experiment"))
+            note(
+                "  bucket \(bucket) (hash v\(JavaScript.hashVersion(experiment["hashVersion"], fallback: 1)), seed \(experiment["seed"]?.stringValue ?? key)); ranges "
+                    + ranges.map { "[\($0.start), \($0.end))" }.joined(separator: " ")
+                    + " (coverage \(experiment["coverage"]?.numberValue ?? 1)): "
+                    + (assigned >= 0 ? "variation \(assigned)" : "in no range, so not in the experiment")
+            )
         }
         // A user with a sticky bucket from a blocked version leaves the experiment.
         if stored.blocked { return result(-1, sticky: true) }
@@ -256,18 +312,22 @@ public struct GrowthBookEvaluator: Sendable {
     }
 
     /// Filters or namespace, condition and prerequisites: whether they exclude the user.
-    private mutating func targetingFails(_ experiment: JSONValue, hashValue: JSONValue, seen: inout Set<String>) -> Bool {
+    private mutating func targetingFails(_ experiment: JSONValue, hashValue: JSONValue, seen: inout Set<String>) -> Bool
+    {
         if let filters = experiment["filters"] {
             if isFilteredOut(filters) {
                 note("  filtered out (mutual exclusion)")
                 return true
             }
         } else if let namespace = experiment["namespace"]?.elements, namespace.count == 3,
-                  !BucketMath.inNamespace(
-                      JavaScript.string(hashValue),
-                      namespace: BucketMath.Namespace(
-                          id: JavaScript.string(namespace[0]), start: namespace[1].numberValue ?? 0,
-                          end: namespace[2].numberValue ?? 0))
+            !BucketMath.inNamespace(
+                JavaScript.string(hashValue),
+                namespace: BucketMath.Namespace(
+                    id: JavaScript.string(namespace[0]),
+                    start: namespace[1].numberValue ?? 0,
+                    end: namespace[2].numberValue ?? 0
+                )
+            )
         {
             note("  outside namespace \(JavaScript.stringify(experiment["namespace"]) ?? "")")
             return true
@@ -285,8 +345,10 @@ public struct GrowthBookEvaluator: Sendable {
             let parentResult = evaluateFeature(parent["id"]?.stringValue ?? "", seen: &branch)
             if parentResult.source == .cyclicPrerequisite { return true }
             let passed = ConditionEvaluator.evaluate(
-                parent["condition"] ?? .object([]), attributes: .object([.init("value", parentResult.value)]),
-                savedGroups: context.savedGroups)
+                parent["condition"] ?? .object([]),
+                attributes: .object([.init("value", parentResult.value)]),
+                savedGroups: context.savedGroups
+            )
             if !passed { return true }
         }
         return false
@@ -299,7 +361,9 @@ public struct GrowthBookEvaluator: Sendable {
     private func stickyVariation(_ experiment: JSONValue) -> (variation: Int, blocked: Bool) {
         let key = experiment["key"]?.stringValue ?? ""
         let documents = stickyDocumentsFor(
-            experiment["hashAttribute"]?.stringValue, fallback: experiment["fallbackAttribute"]?.stringValue)
+            experiment["hashAttribute"]?.stringValue,
+            fallback: experiment["fallbackAttribute"]?.stringValue
+        )
         let minimum = experiment["minBucketVersion"]?.numberValue ?? 0
         if documents.contains(where: { $0.holdsBlockedVersion(of: key, below: minimum) }) { return (-1, true) }
         let stickyKey = StickyBucketDocument.key(experiment: key, version: experiment["bucketVersion"])
@@ -328,15 +392,23 @@ public struct GrowthBookEvaluator: Sendable {
         let attributeValue = JavaScript.string(result.attributeValue)
         let key = "\(result.hashAttribute)||\(attributeValue)"
         let stickyKey = StickyBucketDocument.key(
-            experiment: experiment["key"]?.stringValue ?? "", version: experiment["bucketVersion"])
-        var document = stickyDocuments?.removeValue(forKey: key)
+            experiment: experiment["key"]?.stringValue ?? "",
+            version: experiment["bucketVersion"]
+        )
+        var document =
+            stickyDocuments?.removeValue(forKey: key)
             ?? StickyBucketDocument(attributeName: result.hashAttribute, attributeValue: attributeValue)
         document.set(stickyKey, result.key)
         stickyDocuments?[key] = document
     }
 
     private func makeResult(
-        _ experiment: JSONValue, index: Int, hashUsed: Bool, featureId: String?, bucket: Double?, sticky: Bool
+        _ experiment: JSONValue,
+        index: Int,
+        hashUsed: Bool,
+        featureId: String?,
+        bucket: Double?,
+        sticky: Bool
     ) -> ExperimentResult {
         let variations = experiment["variations"]?.elements ?? []
         var index = index
@@ -346,15 +418,25 @@ public struct GrowthBookEvaluator: Sendable {
             inExperiment = false
         }
         let (attribute, hashValue) = hashAttribute(
-            experiment["hashAttribute"]?.stringValue, fallback: experiment["fallbackAttribute"]?.stringValue)
+            experiment["hashAttribute"]?.stringValue,
+            fallback: experiment["fallbackAttribute"]?.stringValue
+        )
         let meta = experiment["meta"]?.elements.flatMap { index < $0.count ? $0[index] : nil }
         let metaKey = meta?["key"].map { JavaScript.string($0) }
         return ExperimentResult(
-            key: (metaKey?.isEmpty == false ? metaKey : nil) ?? String(index), featureId: featureId,
-            inExperiment: inExperiment, hashUsed: hashUsed, variationId: index,
-            value: variations.isEmpty ? .null : variations[index], hashAttribute: attribute,
-            attributeValue: hashValue ?? .string(""), stickyBucketUsed: sticky, bucket: bucket,
-            name: meta?["name"]?.stringValue, passthrough: meta?["passthrough"]?.boolValue)
+            key: (metaKey?.isEmpty == false ? metaKey : nil) ?? String(index),
+            featureId: featureId,
+            inExperiment: inExperiment,
+            hashUsed: hashUsed,
+            variationId: index,
+            value: variations.isEmpty ? .null : variations[index],
+            hashAttribute: attribute,
+            attributeValue: hashValue ?? .string(""),
+            stickyBucketUsed: sticky,
+            bucket: bucket,
+            name: meta?["name"]?.stringValue,
+            passthrough: meta?["passthrough"]?.boolValue
+        )
     }
 
     // MARK: - Pieces
@@ -363,7 +445,9 @@ public struct GrowthBookEvaluator: Sendable {
     private func hashAttribute(_ name: String?, fallback: String?) -> (String, JSONValue?) {
         var attribute = name ?? "id"
         var value = context.attributes[attribute].flatMap { JavaScript.truthy($0) ? $0 : nil }
-        if value == nil, let fallback, let fallbackValue = context.attributes[fallback], JavaScript.truthy(fallbackValue) {
+        if value == nil, let fallback, let fallbackValue = context.attributes[fallback],
+            JavaScript.truthy(fallbackValue)
+        {
             value = fallbackValue
             attribute = fallback
         }
@@ -378,9 +462,13 @@ public struct GrowthBookEvaluator: Sendable {
     private func isFilteredOut(_ filters: JSONValue) -> Bool {
         (filters.elements ?? []).contains { filter in
             let (_, value) = hashAttribute(filter["attribute"]?.stringValue, fallback: nil)
-            guard let value, let hash = HashBucketing.hash(
-                seed: filter["seed"]?.stringValue ?? "", value: JavaScript.string(value),
-                version: JavaScript.hashVersion(filter["hashVersion"], fallback: 2)) else { return true }
+            guard let value,
+                let hash = HashBucketing.hash(
+                    seed: filter["seed"]?.stringValue ?? "",
+                    value: JavaScript.string(value),
+                    version: JavaScript.hashVersion(filter["hashVersion"], fallback: 2)
+                )
+            else { return true }
             return !(filter["ranges"]?.elements ?? []).contains { range in
                 let bounds = (range.elements ?? []).compactMap(\.numberValue)
                 return bounds.count == 2 && hash >= bounds[0] && hash < bounds[1]
@@ -389,14 +477,22 @@ public struct GrowthBookEvaluator: Sendable {
     }
 
     private func isIncludedInRollout(
-        seed: String, hashAttribute name: String?, fallbackAttribute: String?, range: JSONValue?, coverage: Double?,
+        seed: String,
+        hashAttribute name: String?,
+        fallbackAttribute: String?,
+        range: JSONValue?,
+        coverage: Double?,
         hashVersion: JSONValue?
     ) -> Bool {
         if range == nil && coverage == nil { return true }
         if range == nil && coverage == 0 { return false }
         let (_, value) = hashAttribute(name, fallback: fallbackAttribute)
-        guard let value, let hash = HashBucketing.hash(
-            seed: seed, value: JavaScript.string(value), version: JavaScript.hashVersion(hashVersion, fallback: 1))
+        guard let value,
+            let hash = HashBucketing.hash(
+                seed: seed,
+                value: JavaScript.string(value),
+                version: JavaScript.hashVersion(hashVersion, fallback: 1)
+            )
         else { return false }
         if let bounds = range?.elements?.compactMap(\.numberValue), bounds.count == 2 {
             return hash >= bounds[0] && hash < bounds[1]
@@ -406,7 +502,9 @@ public struct GrowthBookEvaluator: Sendable {
 
     /// `?key=N` in the context's URL forces variation N.
     private func queryStringOverride(_ key: String, variations: Int) -> Int? {
-        guard let url = context.url, let query = url.split(separator: "?", maxSplits: 1).dropFirst().first else { return nil }
+        guard let url = context.url, let query = url.split(separator: "?", maxSplits: 1).dropFirst().first else {
+            return nil
+        }
         let search = query.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         for pair in search.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

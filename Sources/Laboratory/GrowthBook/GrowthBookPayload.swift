@@ -41,7 +41,9 @@ public struct GrowthBookPayload: Sendable {
         var file = "payload"
         if case .string(let encrypted)? = root[member: "encryptedFeatures"]?.kind {
             guard let decrypt else {
-                throw Invalid(description: "the payload is encrypted and no decryption key was given (--decryption-key)")
+                throw Invalid(
+                    description: "the payload is encrypted and no decryption key was given (--decryption-key)"
+                )
             }
             let plain: String
             do {
@@ -66,7 +68,8 @@ public struct GrowthBookPayload: Sendable {
             throw Invalid(
                 description: "the payload was refused: " + shown
                     + (errors.count > 3 ? " (and \(errors.count - 3) more; lab check --growthbook lists them)" : ""),
-                diagnostics: errors)
+                diagnostics: errors
+            )
         }
         warnings = diagnostics
         features = JSONValue(featuresNode).members ?? []
@@ -81,7 +84,9 @@ public struct GrowthBookPayload: Sendable {
         experiments = Self.experimentRules(of: features)
         ruleExperiments = Self.forceAndRolloutRules(of: features)
         ruleExperimentIndex = Dictionary(
-            ruleExperiments.map { ("\($0.feature)#\($0.index)", $0.experiment.name) }, uniquingKeysWith: { first, _ in first })
+            ruleExperiments.map { ("\($0.feature)#\($0.index)", $0.experiment.name) },
+            uniquingKeysWith: { first, _ in first }
+        )
     }
 
     /// Rule experiment names by `feature#rule`.
@@ -108,12 +113,15 @@ public struct GrowthBookPayload: Sendable {
                 let name = "\(member.key): \(kind)" + (counts[kind]! > 1 ? " \(counts[kind]!)" : "")
                 let defaultValue = member.value["defaultValue"] ?? .null
                 let experiment = Experiment(
-                    name: name, keys: [member.key],
+                    name: name,
+                    keys: [member.key],
                     variants: [
                         Variant(name: "Default", assignments: [member.key: Self.assignmentValue(defaultValue)]),
                         Variant(name: "Forced", assignments: [member.key: Self.assignmentValue(force)]),
                     ],
-                    baseline: "Default", bucketing: .hash)
+                    baseline: "Default",
+                    bucketing: .hash
+                )
                 result.append((member.key, index, experiment))
             }
         }
@@ -147,12 +155,19 @@ public struct GrowthBookPayload: Sendable {
                     assignments[feature] = Self.assignmentValue(rule["variations"]!.elements![index])
                 }
                 let weights = rules[0].rule["weights"]?.elements?.compactMap(\.numberValue)
-                return Variant(name: name, weight: weights.map { index < $0.count ? max($0[index], 0.000001) : 1 } ?? 1,
-                               assignments: assignments)
+                return Variant(
+                    name: name,
+                    weight: weights.map { index < $0.count ? max($0[index], 0.000001) : 1 } ?? 1,
+                    assignments: assignments
+                )
             }
             return Experiment(
-                name: key, keys: rules.map(\.feature), variants: Self.uniqueNames(variants),
-                baseline: Self.uniqueNames(variants)[0].name, bucketing: .hash)
+                name: key,
+                keys: rules.map(\.feature),
+                variants: Self.uniqueNames(variants),
+                baseline: Self.uniqueNames(variants)[0].name,
+                bucketing: .hash
+            )
         }
     }
 

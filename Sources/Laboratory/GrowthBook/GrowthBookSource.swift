@@ -48,8 +48,12 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
     private var stickyKey: String { name + "#sticky" }
 
     public init(
-        name: String = "GrowthBook", store: any StateStore, device: Device, attributes: [String: String] = [:],
-        fetcher: any PayloadFetcher, decrypt: (@Sendable (String) throws -> String)? = nil,
+        name: String = "GrowthBook",
+        store: any StateStore,
+        device: Device,
+        attributes: [String: String] = [:],
+        fetcher: any PayloadFetcher,
+        decrypt: (@Sendable (String) throws -> String)? = nil,
         clock: any Clock = SystemClock()
     ) {
         self.name = name
@@ -70,12 +74,16 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
             let payload = try GrowthBookPayload(stored.data, decrypt: decrypt)
             loaded.withLock {
                 $0 = Loaded(
-                    payload: payload, experiments: Self.experiments(of: payload), etag: stored.etag,
-                    fetchedAt: stored.fetchedAt)
+                    payload: payload,
+                    experiments: Self.experiments(of: payload),
+                    etag: stored.etag,
+                    fetchedAt: stored.fetchedAt
+                )
             }
         } catch {
             loaded.withLock {
-                $0.quarantine = "the stored payload was set aside (\(error)); the app uses its baselines until a good one arrives"
+                $0.quarantine =
+                    "the stored payload was set aside (\(error)); the app uses its baselines until a good one arrives"
             }
         }
     }
@@ -108,12 +116,14 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
         for member in evaluated.features {
             let result = evaluator.evaluateFeature(member.key)
             if result.source == .force, let index = result.ruleIndex,
-               let name = evaluated.ruleExperimentName(feature: member.key, rule: index) {
+                let name = evaluated.ruleExperimentName(feature: member.key, rule: index)
+            {
                 chosen[name] = 1  // the Forced variant
                 continue
             }
             guard result.source == .experiment, let experiment = result.experiment?["key"]?.stringValue,
-                  let outcome = result.experimentResult, outcome.inExperiment else { continue }
+                let outcome = result.experimentResult, outcome.inExperiment
+            else { continue }
             if chosen[experiment] == nil { chosen[experiment] = outcome.variationId }
         }
         if let docs = evaluator.stickyBucketDocs, docs != before {
@@ -121,11 +131,16 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
             var all = (storedSticky?.members ?? []).filter { !changed.contains($0.key) }
             for (key, document) in docs.sorted(by: { $0.key < $1.key }) { all.append(JSONValue.Member(key, document)) }
             let text = JavaScript.stringify(.object(all)) ?? "{}"
-            try store.setPayload(StoredPayload(data: Data(text.utf8), etag: nil, fetchedAt: clock.now()), source: stickyKey)
+            try store.setPayload(
+                StoredPayload(data: Data(text.utf8), etag: nil, fetchedAt: clock.now()),
+                source: stickyKey
+            )
         }
         let definitions = Self.experiments(of: evaluated)
         let latestDefinitions = Dictionary(
-            Self.experiments(of: latest).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            Self.experiments(of: latest).map { ($0.name, $0) },
+            uniquingKeysWith: { first, _ in first }
+        )
         return definitions.compactMap { experiment -> ActiveVariant? in
             guard let index = chosen[experiment.name], index < experiment.variants.count else { return nil }
             var variant = experiment.variants[index]
@@ -153,15 +168,24 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
     /// replaces the last good one, so nothing stored can fail to load later.
     public func accept(_ data: Data, etag: String? = nil) throws {
         let payload = try GrowthBookPayload(data, decrypt: decrypt)
-        var trial = GrowthBookEvaluator(context: GrowthBookContext(
-            attributes: attributes, features: payload.featureMap, savedGroups: payload.savedGroups))
+        var trial = GrowthBookEvaluator(
+            context: GrowthBookContext(
+                attributes: attributes,
+                features: payload.featureMap,
+                savedGroups: payload.savedGroups
+            )
+        )
         for member in payload.features { _ = trial.evaluateFeature(member.key) }
         let now = clock.now()
         try store.setPayload(StoredPayload(data: data, etag: etag, fetchedAt: now), source: name)
         loaded.withLock { loaded in
             loaded = Loaded(
-                payload: payload, experiments: Self.experiments(of: payload), etag: etag, fetchedAt: now,
-                frozen: loaded.frozen)
+                payload: payload,
+                experiments: Self.experiments(of: payload),
+                etag: etag,
+                fetchedAt: now,
+                frozen: loaded.frozen
+            )
         }
     }
 
@@ -190,7 +214,8 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
     private func frozenPayload() throws -> GrowthBookPayload? {
         if let frozen = loaded.current.frozen { return frozen }
         guard let stored = try store.payload(source: stabilizedKey),
-              let frozen = try? GrowthBookPayload(stored.data, decrypt: decrypt) else { return nil }
+            let frozen = try? GrowthBookPayload(stored.data, decrypt: decrypt)
+        else { return nil }
         loaded.withLock { $0.frozen = frozen }
         return frozen
     }
@@ -203,8 +228,13 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
     /// An evaluator for this device over `payload`, with its sticky buckets:
     /// they keep a user's variation when weights or coverage change.
     private func evaluator(for payload: GrowthBookPayload, sticky: JSONValue?) -> GrowthBookEvaluator {
-        var evaluator = GrowthBookEvaluator(context: GrowthBookContext(
-            attributes: attributes, features: payload.featureMap, savedGroups: payload.savedGroups))
+        var evaluator = GrowthBookEvaluator(
+            context: GrowthBookContext(
+                attributes: attributes,
+                features: payload.featureMap,
+                savedGroups: payload.savedGroups
+            )
+        )
         evaluator.loadStickyBuckets(from: sticky?.members?.map(\.value) ?? [])
         return evaluator
     }
@@ -249,7 +279,9 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
         guard let payload = current.payload else {
             return current.quarantine ?? "no payload yet: the app uses its baselines"
         }
-        var parts = ["\(payload.features.count) features", "\(current.experiments.count) experiments", transport.current]
+        var parts = [
+            "\(payload.features.count) features", "\(current.experiments.count) experiments", transport.current,
+        ]
         if let etag = current.etag { parts.insert("etag \(etag)", at: 0) }
         if let fetchedAt = current.fetchedAt {
             parts.append("last good payload \(Int(max(0, min(clock.now().timeIntervalSince(fetchedAt), 1e15)))) s old")
@@ -257,7 +289,8 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
         let gaveUp = BoundedRegex.patternsThatGaveUp
         if let first = gaveUp.first {
             parts.append(
-                "\(gaveUp.count) $regex condition(s) took too long and count as false (\(first.prefix(40)))")
+                "\(gaveUp.count) $regex condition(s) took too long and count as false (\(first.prefix(40)))"
+            )
         }
         return parts.joined(separator: " · ")
     }

@@ -72,7 +72,8 @@ enum JavaScript {
     /// (fractions, NaN, infinities, 1e19), so no conversion can trap.
     static func integer(_ number: Double?) -> Int? {
         guard let number, number.isFinite, number == number.rounded(.towardZero),
-              abs(number) <= 9_007_199_254_740_992 else { return nil }
+            abs(number) <= 9_007_199_254_740_992
+        else { return nil }
         return Int(number)
     }
 
@@ -169,7 +170,8 @@ enum JavaScript {
         case .string(let text): return quote(text)
         case .array(let elements): return "[" + elements.map { stringify($0) ?? "null" }.joined(separator: ",") + "]"
         case .object(let members):
-            return "{" + members.map { quote($0.key) + ":" + (stringify($0.value) ?? "null") }.joined(separator: ",") + "}"
+            return "{" + members.map { quote($0.key) + ":" + (stringify($0.value) ?? "null") }.joined(separator: ",")
+                + "}"
         }
     }
 

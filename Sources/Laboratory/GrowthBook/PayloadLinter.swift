@@ -21,13 +21,24 @@ public struct PayloadLinter: Sendable {
             return [Diagnostic(file: file, position: error.position, message: "malformed JSON: \(error.message)")]
         }
         guard case .object = root.kind else {
-            return [Diagnostic(file: file, position: root.position, message: "a GrowthBook payload must be a JSON object, found \(root.kindName)")]
+            return [
+                Diagnostic(
+                    file: file,
+                    position: root.position,
+                    message: "a GrowthBook payload must be a JSON object, found \(root.kindName)"
+                )
+            ]
         }
         guard let features = root[member: "features"] else {
             if root[member: "encryptedFeatures"] != nil {
-                return [Diagnostic(
-                    file: file, position: root.position, severity: .warning,
-                    message: "the features are encrypted; they are checked when the source decrypts them")]
+                return [
+                    Diagnostic(
+                        file: file,
+                        position: root.position,
+                        severity: .warning,
+                        message: "the features are encrypted; they are checked when the source decrypts them"
+                    )
+                ]
             }
             return [Diagnostic(file: file, position: root.position, message: "the payload has no \"features\" object")]
         }
@@ -43,15 +54,24 @@ public struct PayloadLinter: Sendable {
         }
         for member in members {
             if let owner = catalogKeys[member.name] {
-                report.error("feature \"\(member.name)\" is also assigned by \(owner); the two can be active together", at: member.position)
+                report.error(
+                    "feature \"\(member.name)\" is also assigned by \(owner); the two can be active together",
+                    at: member.position
+                )
             }
             guard case .object = member.value.kind else {
-                report.error("feature \"\(member.name)\" must be an object, found \(member.value.kindName)", at: member.value.position)
+                report.error(
+                    "feature \"\(member.name)\" must be an object, found \(member.value.kindName)",
+                    at: member.value.position
+                )
                 continue
             }
             guard let rules = member.value[member: "rules"] else { continue }
             guard case .array(let list) = rules.kind else {
-                report.error("\"rules\" of feature \"\(member.name)\" must be an array, found \(rules.kindName)", at: rules.position)
+                report.error(
+                    "\"rules\" of feature \"\(member.name)\" must be an array, found \(rules.kindName)",
+                    at: rules.position
+                )
                 continue
             }
             for (index, rule) in list.enumerated() {

@@ -43,7 +43,8 @@ struct PrerequisiteGraph {
                     case .visiting?:
                         report.warning(
                             "prerequisites of feature \"\(top.name)\" lead back to \"\(parent)\"; the cycle evaluates as cyclicPrerequisite",
-                            at: positions[top.name] ?? SourcePosition(line: 1, column: 1))
+                            at: positions[top.name] ?? SourcePosition(line: 1, column: 1)
+                        )
                     case .done?:
                         break
                     case nil:
@@ -60,7 +61,8 @@ struct PrerequisiteGraph {
                 if below == limit {  // said once, where the chain first gets too long
                     report.warning(
                         "feature \"\(top.name)\" has a chain of \(below) prerequisites; past \(limit) the rest evaluate as cyclicPrerequisite",
-                        at: positions[top.name] ?? SourcePosition(line: 1, column: 1))
+                        at: positions[top.name] ?? SourcePosition(line: 1, column: 1)
+                    )
                 }
             }
         }

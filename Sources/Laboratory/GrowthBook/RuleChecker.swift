@@ -14,10 +14,16 @@ struct RuleChecker {
             if case .array(let items) = variations.kind {
                 variationCount = items.count
                 if items.count < 2 {
-                    report.warning("\(what) has \(items.count) variation(s); GrowthBook runs no experiment with fewer than two", at: variations.position)
+                    report.warning(
+                        "\(what) has \(items.count) variation(s); GrowthBook runs no experiment with fewer than two",
+                        at: variations.position
+                    )
                 }
             } else {
-                report.error("\"variations\" of \(what) must be an array, found \(variations.kindName)", at: variations.position)
+                report.error(
+                    "\"variations\" of \(what) must be an array, found \(variations.kindName)",
+                    at: variations.position
+                )
             }
         }
         checkWeights(variationCount: variationCount, into: &report)
@@ -27,14 +33,23 @@ struct RuleChecker {
         if let namespace = rule[member: "namespace"] {
             var valid = false
             if case .array(let items) = namespace.kind, items.count == 3, case .string = items[0].kind,
-               case .number(let start) = items[1].kind, case .number(let end) = items[2].kind {
+                case .number(let start) = items[1].kind, case .number(let end) = items[2].kind
+            {
                 valid = 0 <= start && start <= end && end <= 1
             }
-            if !valid { report.error("\"namespace\" of \(what) must be [id, start, end] with 0 <= start <= end <= 1", at: namespace.position) }
+            if !valid {
+                report.error(
+                    "\"namespace\" of \(what) must be [id, start, end] with 0 <= start <= end <= 1",
+                    at: namespace.position
+                )
+            }
         }
         for name in ["condition"] {
             if let condition = rule[member: name], !Self.isObject(condition) {
-                report.error("\"\(name)\" of \(what) must be an object, found \(condition.kindName)", at: condition.position)
+                report.error(
+                    "\"\(name)\" of \(what) must be an object, found \(condition.kindName)",
+                    at: condition.position
+                )
             }
         }
         for name in ["key", "seed", "hashAttribute", "fallbackAttribute", "id", "contextualBanditRef"] {
@@ -46,7 +61,9 @@ struct RuleChecker {
             report.error("\"hashVersion\" of \(what) must be 1 or 2", at: version.position)
         }
         for name in ["bucketVersion", "minBucketVersion"] {
-            if let version = rule[member: name], !Self.isNumber(version, in: 0...PayloadLinter.maximumBucketVersion, whole: true) {
+            if let version = rule[member: name],
+                !Self.isNumber(version, in: 0...PayloadLinter.maximumBucketVersion, whole: true)
+            {
                 report.error("\"\(name)\" of \(what) must be a whole number from 0 to 2147483647", at: version.position)
             }
         }
@@ -59,8 +76,8 @@ struct RuleChecker {
         checkList("meta", of: "objects", into: &report) { Self.isObject($0) }
         checkList("filters", of: "objects with \"seed\" and \"ranges\"", into: &report) { filter in
             guard Self.isObject(filter), filter[member: "seed"].map(Self.isString) ?? true,
-                  filter[member: "ranges"].map(Self.isRangeList) ?? false,
-                  filter[member: "hashVersion"].map({ Self.isNumber($0, in: 1...2, whole: true) }) ?? true
+                filter[member: "ranges"].map(Self.isRangeList) ?? false,
+                filter[member: "hashVersion"].map({ Self.isNumber($0, in: 1...2, whole: true) }) ?? true
             else { return false }
             return true
         }
@@ -73,8 +90,8 @@ struct RuleChecker {
     private func checkWeights(variationCount: Int?, into report: inout Report) {
         guard let weights = rule[member: "weights"] else { return }
         guard case .array(let items) = weights.kind,
-              let values = Optional(items.compactMap({ if case .number(let value) = $0.kind { value } else { nil } })),
-              values.count == items.count
+            let values = Optional(items.compactMap({ if case .number(let value) = $0.kind { value } else { nil } })),
+            values.count == items.count
         else {
             return report.error("\"weights\" of \(what) must be a list of numbers", at: weights.position)
         }
@@ -82,17 +99,26 @@ struct RuleChecker {
             return report.error("\"weights\" of \(what) must be numbers from 0 to 1", at: weights.position)
         }
         guard let variationCount, values.count == variationCount else {
-            return report.warning("weights of \(what) do not give one number per variation; GrowthBook splits equally instead", at: weights.position)
+            return report.warning(
+                "weights of \(what) do not give one number per variation; GrowthBook splits equally instead",
+                at: weights.position
+            )
         }
         let total = values.reduce(0, +)
         if total < 0.99 || total > 1.01 {
-            report.warning("weights of \(what) add up to \(total), not 1; GrowthBook splits equally instead", at: weights.position)
+            report.warning(
+                "weights of \(what) add up to \(total), not 1; GrowthBook splits equally instead",
+                at: weights.position
+            )
         }
     }
 
     /// A member that, when present, must be an array whose every element passes.
     private func checkList(
-        _ name: String, of description: String, into report: inout Report, element: (JSONNode) -> Bool
+        _ name: String,
+        of description: String,
+        into report: inout Report,
+        element: (JSONNode) -> Bool
     ) {
         guard let list = rule[member: name] else { return }
         guard case .array(let items) = list.kind, items.allSatisfy(element) else {
@@ -117,7 +143,8 @@ struct RuleChecker {
 
     static func isRange(_ node: JSONNode) -> Bool {
         guard case .array(let bounds) = node.kind, bounds.count == 2,
-              bounds.allSatisfy({ isNumber($0, in: 0...1) }) else { return false }
+            bounds.allSatisfy({ isNumber($0, in: 0...1) })
+        else { return false }
         return true
     }
 

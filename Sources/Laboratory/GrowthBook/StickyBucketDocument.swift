@@ -41,7 +41,8 @@ struct StickyBucketDocument: Sendable, Hashable {
         let suffix = key.suffix(digitCount)
         let head = key.dropLast(digitCount)
         guard digitCount > 0, head.hasSuffix("__"), suffix == "0" || !suffix.hasPrefix("0"),
-              let version = Double(suffix) else { return }
+            let version = Double(suffix)
+        else { return }
         versions[String(head.dropLast(2)), default: []].append(version)
     }
 

@@ -30,7 +30,10 @@ public final class AssignmentsManager: Sendable {
     private let state = Locked(State())
 
     public init(
-        sources: [any ExperimentSource], store: any StateStore, events: any EventSink, device: Device,
+        sources: [any ExperimentSource],
+        store: any StateStore,
+        events: any EventSink,
+        device: Device,
         clock: any Clock = SystemClock()
     ) {
         self.sources = sources
@@ -73,7 +76,9 @@ public final class AssignmentsManager: Sendable {
     /// The stream starts with the current snapshot.
     public func changes() -> AsyncStream<AssignmentsSnapshot> {
         let (stream, continuation) = AsyncStream.makeStream(
-            of: AssignmentsSnapshot.self, bufferingPolicy: .bufferingNewest(1))
+            of: AssignmentsSnapshot.self,
+            bufferingPolicy: .bufferingNewest(1)
+        )
         let id = UUID()
         state.withLock { state in
             state.observers[id] = continuation
@@ -105,7 +110,8 @@ public final class AssignmentsManager: Sendable {
         if stored?.revision != revision || stored?.assignments != assignments {
             let change = try store.swapActiveAssignments(assignments)
             let now = clock.now()
-            let events = change.left.map { Event($0, reason: .deactivated, device: device.id, time: now) }
+            let events =
+                change.left.map { Event($0, reason: .deactivated, device: device.id, time: now) }
                 + change.entered.map { Event($0, reason: .activated, device: device.id, time: now) }
             if !events.isEmpty { try sink.record(events) }
             revision = try store.revision()

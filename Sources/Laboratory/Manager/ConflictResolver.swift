@@ -9,7 +9,8 @@
 public enum ConflictResolver {
     /// The accepted experiments, in priority order, and the conflicts.
     public static func resolve(
-        _ candidates: [ActiveVariant], sourceOrder: [String]
+        _ candidates: [ActiveVariant],
+        sourceOrder: [String]
     ) -> (accepted: [ActiveVariant], conflicts: [Conflict]) {
         let rank = Dictionary(sourceOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         // Sort indices, not the (large) values, by the priority rule.
@@ -29,8 +30,13 @@ public enum ConflictResolver {
                 continue
             }
             for (index, pairs) in clashes.sorted(by: { $0.key < $1.key }) {
-                conflicts.append(Conflict(
-                    keys: pairs.map(\.0).sorted(), winner: party(accepted[index]), loser: party(candidate)))
+                conflicts.append(
+                    Conflict(
+                        keys: pairs.map(\.0).sorted(),
+                        winner: party(accepted[index]),
+                        loser: party(candidate)
+                    )
+                )
             }
         }
         return (accepted, conflicts)
@@ -38,7 +44,10 @@ public enum ConflictResolver {
 
     private static func party(_ active: ActiveVariant) -> Conflict.Party {
         Conflict.Party(
-            source: active.source, experiment: active.experiment.name, variant: active.variant.name,
-            forced: active.forced)
+            source: active.source,
+            experiment: active.experiment.name,
+            variant: active.variant.name,
+            forced: active.forced
+        )
     }
 }

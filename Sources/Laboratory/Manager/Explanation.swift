@@ -23,8 +23,15 @@ public struct Explanation: Sendable, Hashable, Codable {
     ///   - time: how times are written.
     ///   - remote: the experiment comes from a GrowthBook payload, whose rules decide.
     public init(
-        entry: DebugEntry, snapshot: AssignmentsSnapshot, device: Device, userID: String?, draw: StoredChoice?,
-        stabilizedAt: Date?, remote: Bool = false, remoteSteps: [String] = [], time: (Date) -> String
+        entry: DebugEntry,
+        snapshot: AssignmentsSnapshot,
+        device: Device,
+        userID: String?,
+        draw: StoredChoice?,
+        stabilizedAt: Date?,
+        remote: Bool = false,
+        remoteSteps: [String] = [],
+        time: (Date) -> String
     ) {
         source = entry.source
         experiment = entry.experiment.name
@@ -37,22 +44,31 @@ public struct Explanation: Sendable, Hashable, Codable {
             step("growthbook", "GrowthBook's rules decide, in order (attributes include id \(device.id))")
             for line in remoteSteps { step("rule", line.trimmingCharacters(in: .whitespaces)) }
         } else {
-            step("experiment", "\(experiment.subject.rawValue)-level, \(experiment.bucketing.rawValue) bucketing, "
-                + (experiment.isResolved ? "resolved" : "running") + ", baseline \(experiment.baseline)")
+            step(
+                "experiment",
+                "\(experiment.subject.rawValue)-level, \(experiment.bucketing.rawValue) bucketing, "
+                    + (experiment.isResolved ? "resolved" : "running") + ", baseline \(experiment.baseline)"
+            )
             steps += Self.localSteps(experiment, device: device, userID: userID, draw: draw, time: time)
         }
         if let stabilizedAt {
             step("stabilized", "since \(time(stabilizedAt)): nothing new is drawn and no new experiment is exposed")
         }
-        step("source", entry.natural.map { "\(entry.source) runs \($0.variant.name) (\($0.basis.rawValue))" }
-            ?? "\(entry.source) does not run it here")
+        step(
+            "source",
+            entry.natural.map { "\(entry.source) runs \($0.variant.name) (\($0.basis.rawValue))" }
+                ?? "\(entry.source) does not run it here"
+        )
 
         if let request = entry.request {
             if entry.isStale {
                 step("forced", "a request for \(request.variant ?? "") is stale (no such variant) and ignored")
             } else {
-                step("forced", request.variant.map { "forced to \($0) through the debug source" }
-                    ?? "forced inactive through the debug source")
+                step(
+                    "forced",
+                    request.variant.map { "forced to \($0) through the debug source" }
+                        ?? "forced inactive through the debug source"
+                )
             }
         }
         for conflict in snapshot.conflicts(involving: entry.source, experiment.name) {
@@ -66,25 +82,38 @@ public struct Explanation: Sendable, Hashable, Codable {
             } else {
                 rule = "\(conflict.winner.experiment) sorts first"
             }
-            step("conflict", "shares \(conflict.keys.joined(separator: ", ")) with \(other.source)/\(other.experiment); "
-                + (wins ? "this one wins" : "\(other.experiment) wins") + " because \(rule)")
+            step(
+                "conflict",
+                "shares \(conflict.keys.joined(separator: ", ")) with \(other.source)/\(other.experiment); "
+                    + (wins ? "this one wins" : "\(other.experiment) wins") + " because \(rule)"
+            )
         }
         let served = snapshot.active.first { $0.source == entry.source && $0.experiment.name == experiment.name }
         variant = served?.variant.name
         assignments = served?.assignments ?? []
         if let served {
-            step("result", "the app gets \(served.variant.name): "
-                + served.assignments.map { "\($0.key) = \($0.value)" }.joined(separator: ", "))
+            step(
+                "result",
+                "the app gets \(served.variant.name): "
+                    + served.assignments.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")
+            )
         } else {
-            step("result", "the app uses its baseline, \(experiment.baseline)"
-                + (entry.effective != nil ? " (the experiment was set aside)" : ""))
+            step(
+                "result",
+                "the app uses its baseline, \(experiment.baseline)"
+                    + (entry.effective != nil ? " (the experiment was set aside)" : "")
+            )
         }
         self.steps = steps
     }
 
     /// How a local source decides: resolution, subject, whitelist, token, draw or hash.
     private static func localSteps(
-        _ experiment: Experiment, device: Device, userID: String?, draw: StoredChoice?, time: (Date) -> String
+        _ experiment: Experiment,
+        device: Device,
+        userID: String?,
+        draw: StoredChoice?,
+        time: (Date) -> String
     ) -> [Step] {
         var steps: [Step] = []
         func step(_ label: String, _ detail: String) { steps.append(Step(label: label, detail: detail)) }
@@ -99,9 +128,18 @@ public struct Explanation: Sendable, Hashable, Codable {
                 if let range = experiment.activeTokenRange {
                     let token = experiment.subject == .device ? device.token : HashBucketing.token(forUser: subject)
                     let inside = range.contains(token)
-                    step("token", String(format: "%@ token %.4f is %@ the range %@", experiment.subject.rawValue,
-                                         token.value, inside ? "inside" : "outside", range.description)
-                        + (inside || draw == nil ? "" : "; the device was already in, so the range change does not apply"))
+                    step(
+                        "token",
+                        String(
+                            format: "%@ token %.4f is %@ the range %@",
+                            experiment.subject.rawValue,
+                            token.value,
+                            inside ? "inside" : "outside",
+                            range.description
+                        )
+                            + (inside || draw == nil
+                                ? "" : "; the device was already in, so the range change does not apply")
+                    )
                 } else {
                     step("token", "no token range: runs on every \(experiment.subject.rawValue)")
                 }
@@ -109,15 +147,23 @@ public struct Explanation: Sendable, Hashable, Codable {
                 case .random:
                     if let draw {
                         let still = experiment.variant(named: draw.variant) != nil
-                        step("draw", "drew \(draw.variant) at \(time(draw.madeAt))"
-                            + (still ? "" : ", a variant the catalog no longer has, so the device draws again"))
+                        step(
+                            "draw",
+                            "drew \(draw.variant) at \(time(draw.madeAt))"
+                                + (still ? "" : ", a variant the catalog no longer has, so the device draws again")
+                        )
                     } else {
                         step("draw", "no draw on this device")
                     }
                 case .hash:
                     let pick = HashBucketing.variant(of: experiment, subject: subject)?.name ?? "nothing"
-                    step("hash", "the hash of \(subject) picks \(pick) (weights "
-                        + experiment.variants.map { "\($0.name) \(AssignmentValue.number($0.weight))" }.joined(separator: ", ") + ")")
+                    step(
+                        "hash",
+                        "the hash of \(subject) picks \(pick) (weights "
+                            + experiment.variants.map { "\($0.name) \(AssignmentValue.number($0.weight))" }.joined(
+                                separator: ", "
+                            ) + ")"
+                    )
                 }
             }
         } else {

@@ -39,8 +39,12 @@ public struct ActiveVariant: Sendable, Hashable {
     public var assignments: [Assignment] {
         variant.assignments.keys.sorted().map { key in
             Assignment(
-                key: key, value: variant.assignments[key]!, experiment: experiment.name,
-                variant: variant.name, source: source)
+                key: key,
+                value: variant.assignments[key]!,
+                experiment: experiment.name,
+                variant: variant.name,
+                source: source
+            )
         }
     }
 }

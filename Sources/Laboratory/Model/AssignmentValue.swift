@@ -30,7 +30,8 @@ public enum AssignmentValue: Sendable, Hashable {
     /// The number as an `Int` when it is integral and fits.
     var integralValue: Int? {
         guard case .number(let value) = self, value.rounded() == value,
-              abs(value) < 9.0e15 else { return nil }
+            abs(value) < 9.0e15
+        else { return nil }
         return Int(value)
     }
 }

@@ -36,9 +36,15 @@ public struct Experiment: Sendable, Hashable {
     public var winner: String?
 
     public init(
-        name: String, keys: [String], variants: [Variant], baseline: String,
-        activeTokenRange: TokenRange? = nil, subject: Subject = .device, bucketing: Bucketing? = nil,
-        whitelist: [String: String] = [:], winner: String? = nil
+        name: String,
+        keys: [String],
+        variants: [Variant],
+        baseline: String,
+        activeTokenRange: TokenRange? = nil,
+        subject: Subject = .device,
+        bucketing: Bucketing? = nil,
+        whitelist: [String: String] = [:],
+        winner: String? = nil
     ) {
         self.name = name
         self.keys = keys

@@ -52,7 +52,8 @@ public final class DebugSource: ExperimentSource, @unchecked Sendable {
         let experiments = sources.map(\.experiments)
         let natural = try sources.map { try $0.activeVariants() }
         if let memo = memo.current, memo.requests == requests, memo.experiments == experiments,
-           memo.natural == natural {
+            memo.natural == natural
+        {
             return memo.entries
         }
         var requestByID: [String: DebugRequest] = [:]
@@ -60,12 +61,19 @@ public final class DebugSource: ExperimentSource, @unchecked Sendable {
         var entries: [DebugEntry] = []
         for (index, source) in sources.enumerated() {
             let active = Dictionary(
-                natural[index].map { ($0.experiment.name, $0) }, uniquingKeysWith: { first, _ in first })
+                natural[index].map { ($0.experiment.name, $0) },
+                uniquingKeysWith: { first, _ in first }
+            )
             for experiment in experiments[index] {
                 let request = requestByID[Self.id(source.name, experiment.name)]
-                entries.append(DebugEntry(
-                    source: source.name, experiment: experiment, natural: active[experiment.name],
-                    request: request))
+                entries.append(
+                    DebugEntry(
+                        source: source.name,
+                        experiment: experiment,
+                        natural: active[experiment.name],
+                        request: request
+                    )
+                )
             }
         }
         memo.withLock { $0 = Memo(requests: requests, experiments: experiments, natural: natural, entries: entries) }
@@ -80,10 +88,16 @@ public final class DebugSource: ExperimentSource, @unchecked Sendable {
                 return StaleRequest(request: request, reason: "source \"\(request.source)\" is not loaded")
             }
             guard let experiment = source.experiment(named: request.experiment) else {
-                return StaleRequest(request: request, reason: "source \"\(request.source)\" has no experiment \"\(request.experiment)\"")
+                return StaleRequest(
+                    request: request,
+                    reason: "source \"\(request.source)\" has no experiment \"\(request.experiment)\""
+                )
             }
             if let variant = request.variant, experiment.variant(named: variant) == nil {
-                return StaleRequest(request: request, reason: "experiment \"\(request.experiment)\" has no variant \"\(variant)\"")
+                return StaleRequest(
+                    request: request,
+                    reason: "experiment \"\(request.experiment)\" has no variant \"\(variant)\""
+                )
             }
             return nil
         }
@@ -97,7 +111,10 @@ public final class DebugSource: ExperimentSource, @unchecked Sendable {
         }
         guard found.variant(named: variant) != nil else {
             throw DebugSourceError.unknownVariant(
-                variant, experiment: experiment, known: found.variants.map(\.name) + [Self.inactiveChoice])
+                variant,
+                experiment: experiment,
+                known: found.variants.map(\.name) + [Self.inactiveChoice]
+            )
         }
         try store.setDebugRequest(DebugRequest(source: sourceName, experiment: experiment, variant: variant))
     }
@@ -219,7 +236,8 @@ public enum DebugSourceError: Error, Equatable, CustomStringConvertible {
         case .unknownVariant(let name, let experiment, let known):
             return "experiment \"\(experiment)\" has no variant \"\(name)\" (choices: \(known.joined(separator: ", ")))"
         case .ambiguous(let experiment, let sources):
-            return "experiment \"\(experiment)\" is in several sources (\(sources.joined(separator: ", "))); name one with --source"
+            return
+                "experiment \"\(experiment)\" is in several sources (\(sources.joined(separator: ", "))); name one with --source"
         case .noRequest(let experiment, let source):
             return "no forced variant for \"\(experiment)\"" + (source.map { " in source \"\($0)\"" } ?? "")
         }

@@ -41,9 +41,14 @@ public final class LocalSource: ExperimentSource, @unchecked Sendable {
     ///   - fetcher: where ``update()`` reads the catalog again; `nil` keeps it fixed.
     ///   - file: how diagnostics of a reloaded catalog name it.
     public init(
-        catalog: Catalog, store: any StateStore, device: Device,
-        random: any RandomSource = SystemRandomSource(), clock: any Clock = SystemClock(),
-        fetcher: (any Fetcher)? = nil, file: String = "catalog", userID: String? = nil
+        catalog: Catalog,
+        store: any StateStore,
+        device: Device,
+        random: any RandomSource = SystemRandomSource(),
+        clock: any Clock = SystemClock(),
+        fetcher: (any Fetcher)? = nil,
+        file: String = "catalog",
+        userID: String? = nil
     ) {
         name = catalog.source
         user = Locked(userID)
@@ -108,11 +113,14 @@ public final class LocalSource: ExperimentSource, @unchecked Sendable {
         let stabilized = try store.stabilization(source: name) != nil
         let byName = Dictionary(uniqueKeysWithValues: experiments.map { ($0.name, $0) })
         let choices = try store.resolveChoices(
-            source: name, experiments: experiments.map(\.name), at: clock.now()
+            source: name,
+            experiments: experiments.map(\.name),
+            at: clock.now()
         ) { experimentName, stored in
             let experiment = byName[experimentName]!
             guard !experiment.isResolved, let subject = subject(of: experiment, user: user),
-                  experiment.whitelist[subject] == nil else { return .keep }
+                experiment.whitelist[subject] == nil
+            else { return .keep }
             let storedIsValid = stored.flatMap { experiment.variant(named: $0.variant) } != nil
             if stabilized { return storedIsValid || stored == nil ? .keep : .forget }
             // A device where the experiment is already active keeps it whatever the range
@@ -140,10 +148,14 @@ public final class LocalSource: ExperimentSource, @unchecked Sendable {
                 return ActiveVariant(source: name, experiment: experiment, variant: variant, basis: .whitelisted)
             }
             guard let choice = choices[experiment.name],
-                  let variant = experiment.variant(named: choice.variant) else { return nil }
+                let variant = experiment.variant(named: choice.variant)
+            else { return nil }
             return ActiveVariant(
-                source: name, experiment: experiment, variant: variant,
-                basis: experiment.bucketing == .hash ? .hashed : .drawn)
+                source: name,
+                experiment: experiment,
+                variant: variant,
+                basis: experiment.bucketing == .hash ? .hashed : .drawn
+            )
         }
         return (active, choices)
     }

@@ -55,7 +55,11 @@ extension AssignmentsManager {
             return SplitTestAssignment(group: Test.baseline, isActive: false, assignment: nil, manager: self)
         }
         return SplitTestAssignment(
-            group: group, isActive: true, assignment: active.assignments.first, manager: self)
+            group: group,
+            isActive: true,
+            assignment: active.assignments.first,
+            manager: self
+        )
     }
 
     /// The implementation for the variant `experiment` runs here, or `fallback`
@@ -64,7 +68,9 @@ extension AssignmentsManager {
     /// Per-variant behaviour is chosen once, here, instead of `if` checks
     /// through the code; concluding the experiment means deleting a strategy.
     public func strategy<Strategy>(
-        for experiment: String, _ strategies: [String: Strategy], default fallback: Strategy
+        for experiment: String,
+        _ strategies: [String: Strategy],
+        default fallback: Strategy
     ) -> Strategy {
         let variant = snapshot.active.first { $0.experiment.name == experiment }?.variant.name
         return variant.flatMap { strategies[$0] } ?? fallback
@@ -72,7 +78,9 @@ extension AssignmentsManager {
 
     /// The implementation for the group of a typed split test, or `fallback`.
     public func strategy<Test: SplitTest, Strategy>(
-        for test: Test.Type, _ strategies: [Test.Group: Strategy], default fallback: Strategy
+        for test: Test.Type,
+        _ strategies: [Test.Group: Strategy],
+        default fallback: Strategy
     ) -> Strategy where Test.Group: Hashable {
         let assignment = splitTest(test)
         return assignment.isActive ? strategies[assignment.group] ?? fallback : fallback

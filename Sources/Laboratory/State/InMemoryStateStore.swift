@@ -28,7 +28,9 @@ public final class InMemoryStateStore: StateStore, @unchecked Sendable {
     }
 
     public func resolveChoices(
-        source: String, experiments: [String], at time: Date,
+        source: String,
+        experiments: [String],
+        at time: Date,
         decide: (String, StoredChoice?) -> ChoiceDecision
     ) throws -> [String: StoredChoice] {
         state.withLock { state in

@@ -17,7 +17,9 @@ public protocol StateStore: Sendable {
     /// as the source no longer has them.
     /// - Returns: the stored choices after the decisions, by experiment.
     func resolveChoices(
-        source: String, experiments: [String], at time: Date,
+        source: String,
+        experiments: [String],
+        at time: Date,
         decide: (String, StoredChoice?) -> ChoiceDecision
     ) throws -> [String: StoredChoice]
 
@@ -87,7 +89,8 @@ public struct ActiveSetChange: Sendable, Hashable {
         }
         return ActiveSetChange(
             entered: new.subtracting(old).sorted(by: order),
-            left: old.subtracting(new).sorted(by: order))
+            left: old.subtracting(new).sorted(by: order)
+        )
     }
 }
 

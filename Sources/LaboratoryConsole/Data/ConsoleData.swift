@@ -16,7 +16,11 @@ public struct ConsoleData: Sendable, Equatable {
         public var detail: String?
 
         public init(
-            name: String, status: SourceStatus, stabilizedAt: Date?, experimentCount: Int, isRemote: Bool = false,
+            name: String,
+            status: SourceStatus,
+            stabilizedAt: Date?,
+            experimentCount: Int,
+            isRemote: Bool = false,
             detail: String? = nil
         ) {
             self.name = name
@@ -48,10 +52,16 @@ public struct ConsoleData: Sendable, Equatable {
     public var traces: [String: [String: [String]]] = [:]
 
     public init(
-        sources: [SourceInfo] = [], entries: [DebugEntry] = [], snapshot: AssignmentsSnapshot = AssignmentsSnapshot(),
-        token: ActiveExperimentsToken = ActiveExperimentsToken(0), staleRequests: [StaleRequest] = [],
-        events: [RecordedEvent] = [], draws: [String: [String: StoredChoice]] = [:], origin: String = "",
-        device: Device = Device(id: "", token: ActiveExperimentsToken(0)), userID: String? = nil
+        sources: [SourceInfo] = [],
+        entries: [DebugEntry] = [],
+        snapshot: AssignmentsSnapshot = AssignmentsSnapshot(),
+        token: ActiveExperimentsToken = ActiveExperimentsToken(0),
+        staleRequests: [StaleRequest] = [],
+        events: [RecordedEvent] = [],
+        draws: [String: [String: StoredChoice]] = [:],
+        origin: String = "",
+        device: Device = Device(id: "", token: ActiveExperimentsToken(0)),
+        userID: String? = nil
     ) {
         self.sources = sources
         self.entries = entries

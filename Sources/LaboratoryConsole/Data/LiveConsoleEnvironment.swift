@@ -23,8 +23,12 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
     private let seen = Mutex(Seen())
 
     public init(
-        manager: AssignmentsManager, debug: DebugSource, store: any StateStore, log: any EventLog,
-        origin: String = "", eventLimit: Int = 500
+        manager: AssignmentsManager,
+        debug: DebugSource,
+        store: any StateStore,
+        log: any EventLog,
+        origin: String = "",
+        eventLimit: Int = 500
     ) {
         self.manager = manager
         self.debug = debug
@@ -41,9 +45,13 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
         let statuses = manager.statuses
         let sources = try debug.sources.map { source in
             ConsoleData.SourceInfo(
-                name: source.name, status: statuses[source.name] ?? .idle,
-                stabilizedAt: try source.stabilization(), experimentCount: source.experiments.count,
-                isRemote: source is GrowthBookSource, detail: (source as? GrowthBookSource)?.summary)
+                name: source.name,
+                status: statuses[source.name] ?? .idle,
+                stabilizedAt: try source.stabilization(),
+                experimentCount: source.experiments.count,
+                isRemote: source is GrowthBookSource,
+                detail: (source as? GrowthBookSource)?.summary
+            )
         }
         var draws: [String: [String: StoredChoice]] = [:]
         for source in debug.sources {
@@ -51,10 +59,17 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
             draws[source.name] = try (source as? LocalSource)?.choices() ?? store.choices(source: source.name)
         }
         var data = ConsoleData(
-            sources: sources, entries: try debug.entries(), snapshot: manager.snapshot,
-            token: manager.device.token, staleRequests: try debug.staleRequests(), events: events, draws: draws,
-            origin: origin, device: manager.device,
-            userID: debug.sources.lazy.compactMap { ($0 as? LocalSource)?.userID }.first)
+            sources: sources,
+            entries: try debug.entries(),
+            snapshot: manager.snapshot,
+            token: manager.device.token,
+            staleRequests: try debug.staleRequests(),
+            events: events,
+            draws: draws,
+            origin: origin,
+            device: manager.device,
+            userID: debug.sources.lazy.compactMap { ($0 as? LocalSource)?.userID }.first
+        )
         for case let remote as GrowthBookSource in debug.sources {
             data.traces[remote.name] = remote.traces()
         }
@@ -64,8 +79,10 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
 
     public func hasChanged() throws -> Bool {
         let now = Seen(
-            revision: try store.revision(), newestEvent: try log.latestEvents(limit: 1).first?.id,
-            statuses: manager.statuses)
+            revision: try store.revision(),
+            newestEvent: try log.latestEvents(limit: 1).first?.id,
+            statuses: manager.statuses
+        )
         return seen.withLock { now != $0 }
     }
 

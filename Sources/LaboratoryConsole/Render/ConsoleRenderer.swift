@@ -17,8 +17,12 @@ public enum ConsoleRenderer {
             for row in 1..<layout.statusRow { screen.write("│", row: row, column: left, style: .muted) }
             let paneWidth = state.size.columns - left - 3
             let lines = DetailPane.lines(for: state).flatMap { line in
-                DisplayText.wrap(DisplayText.sanitize(line.text), to: paneWidth, indent: line.text.hasPrefix("  ") ? 4 : 2)
-                    .map { (text: $0, style: line.style) }
+                DisplayText.wrap(
+                    DisplayText.sanitize(line.text),
+                    to: paneWidth,
+                    indent: line.text.hasPrefix("  ") ? 4 : 2
+                )
+                .map { (text: $0, style: line.style) }
             }
             for (index, line) in lines.prefix(layout.statusRow - 1).enumerated() {
                 screen.write(line.text, row: 1 + index, column: left + 2, maxWidth: paneWidth, style: line.style)
@@ -30,9 +34,14 @@ public enum ConsoleRenderer {
             Overlay.draw(
                 title: prompt.title,
                 lines: [prompt.text + "▏", "", "Enter  go      Esc  cancel      (path from the folder lab runs in)"],
-                on: &screen)
+                on: &screen
+            )
         } else if let confirmation = state.confirmation {
-            Overlay.draw(title: "Confirm", lines: [confirmation.question, "", "y  yes, drop them      n  no, keep them"], on: &screen)
+            Overlay.draw(
+                title: "Confirm",
+                lines: [confirmation.question, "", "y  yes, drop them      n  no, keep them"],
+                on: &screen
+            )
         } else if state.showsHelp {
             Overlay.draw(title: "Keys", lines: HelpText.lines, on: &screen)
         }
@@ -41,7 +50,8 @@ public enum ConsoleRenderer {
 
     private static func drawTooSmall(_ size: TerminalSize, _ screen: inout ScreenBuffer) {
         let lines = [
-            "terminal too small (needs \(TerminalSize.minimum))", "now \(size)", "enlarge the window, or press q to quit",
+            "terminal too small (needs \(TerminalSize.minimum))", "now \(size)",
+            "enlarge the window, or press q to quit",
         ]
         let top = max(0, size.rows / 2 - 1)
         for (index, line) in lines.enumerated() where top + index < size.rows {
@@ -67,12 +77,20 @@ public enum ConsoleRenderer {
         let columns = ListColumns.widths(for: state.route, width: width)
         var x = 1
         for (index, heading) in ListColumns.headings(for: state.route).enumerated() where index < columns.count {
-            screen.write(heading, row: 1, column: x, maxWidth: columns[index], style: CellStyle(role: .muted, bold: true))
+            screen.write(
+                heading,
+                row: 1,
+                column: x,
+                maxWidth: columns[index],
+                style: CellStyle(role: .muted, bold: true)
+            )
             x += columns[index] + 1
         }
         let rows = state.rows
         if rows.isEmpty {
-            let text = state.frame.filter.isEmpty ? ListColumns.emptyText(for: state.route) : "nothing matches \"\(state.frame.filter)\""
+            let text =
+                state.frame.filter.isEmpty
+                ? ListColumns.emptyText(for: state.route) : "nothing matches \"\(state.frame.filter)\""
             screen.write(text, row: layout.listTop, column: 2, maxWidth: width - 2, style: .muted)
             return
         }
@@ -90,25 +108,48 @@ public enum ConsoleRenderer {
             }
         }
         if rows.count > layout.listHeight {
-            let shown = "\(state.frame.scroll + 1)–\(min(rows.count, state.frame.scroll + layout.listHeight)) of \(rows.count)"
-            screen.write(shown, row: layout.statusRow - 1, column: max(0, width - TextWidth.of(shown) - 1), style: .muted)
+            let shown =
+                "\(state.frame.scroll + 1)–\(min(rows.count, state.frame.scroll + layout.listHeight)) of \(rows.count)"
+            screen.write(
+                shown,
+                row: layout.statusRow - 1,
+                column: max(0, width - TextWidth.of(shown) - 1),
+                style: .muted
+            )
         }
     }
 
     private static func drawStatus(_ state: ConsoleState, _ layout: Layout, _ screen: inout ScreenBuffer) {
         let row = layout.statusRow
         if state.isEditingFilter {
-            screen.write("/" + state.frame.filter + "▏", row: row, column: 1, style: CellStyle(role: .accent, bold: true))
-            screen.write("type to filter · Enter keeps · Esc clears", row: row, column: max(30, TextWidth.of(state.frame.filter) + 6), style: .muted)
+            screen.write(
+                "/" + state.frame.filter + "▏",
+                row: row,
+                column: 1,
+                style: CellStyle(role: .accent, bold: true)
+            )
+            screen.write(
+                "type to filter · Enter keeps · Esc clears",
+                row: row,
+                column: max(30, TextWidth.of(state.frame.filter) + 6),
+                style: .muted
+            )
             return
         }
         if let message = state.message {
-            screen.write(message.text, row: row, column: 1, style: CellStyle(role: message.isError ? .error : .ok, bold: message.isError))
+            screen.write(
+                message.text,
+                row: row,
+                column: 1,
+                style: CellStyle(role: message.isError ? .error : .ok, bold: message.isError)
+            )
             return
         }
         var notes: [String] = []
         if !state.frame.filter.isEmpty {
-            notes.append("filter \"\(state.frame.filter)\": \(state.rows.filter(\.isSelectable).count) shown · Esc clears")
+            notes.append(
+                "filter \"\(state.frame.filter)\": \(state.rows.filter(\.isSelectable).count) shown · Esc clears"
+            )
         }
         if state.route == .events {
             notes.append(state.eventReason.map { "reason: \($0) (f: next)" } ?? "all reasons (f: filter by reason)")
@@ -126,6 +167,11 @@ public enum ConsoleRenderer {
 
     private static func drawKeyBar(_ state: ConsoleState, _ layout: Layout, _ screen: inout ScreenBuffer) {
         screen.fill(row: layout.keyBarRow, style: CellStyle(role: .title, reverse: true))
-        screen.write(" " + HelpText.keyBar(for: state), row: layout.keyBarRow, column: 0, style: CellStyle(role: .title, reverse: true))
+        screen.write(
+            " " + HelpText.keyBar(for: state),
+            row: layout.keyBarRow,
+            column: 0,
+            style: CellStyle(role: .title, reverse: true)
+        )
     }
 }

@@ -47,20 +47,25 @@ enum DetailPane {
         if entry.isForced { now += " (forced)" }
         lines.append(Line(now, CellStyle(role: entry.isForced ? .forced : .plain, bold: true)))
         let explanation = Explanation(
-            entry: entry, snapshot: data.snapshot, device: data.device, userID: data.userID,
+            entry: entry,
+            snapshot: data.snapshot,
+            device: data.device,
+            userID: data.userID,
             draw: data.draws[entry.source]?[experiment.name],
             stabilizedAt: data.sources.first { $0.name == entry.source }?.stabilizedAt,
             remote: data.sources.first { $0.name == entry.source }?.isRemote ?? false,
             remoteSteps: data.traces[entry.source]?[experiment.name] ?? [],
-            time: { TimeText.clock($0, timeZone: state.timeZone) })
+            time: { TimeText.clock($0, timeZone: state.timeZone) }
+        )
         for step in explanation.steps where step.label != "experiment" && step.label != "subject" {
-            let role: CellStyle.Role = switch step.label {
-            case "forced": .forced
-            case "conflict": .conflict
-            case "resolved", "whitelist": .accent
-            case "result": .plain
-            default: .muted
-            }
+            let role: CellStyle.Role =
+                switch step.label {
+                case "forced": .forced
+                case "conflict": .conflict
+                case "resolved", "whitelist": .accent
+                case "result": .plain
+                default: .muted
+                }
             lines.append(Line("\(step.label): \(step.detail)", CellStyle(role: role, bold: step.label == "conflict")))
         }
         lines.append(Line(""))
@@ -76,7 +81,12 @@ enum DetailPane {
         }
         let share = experiment.share(of: variant) * 100
         lines.append(Line("Variant \(variant.name)", .header))
-        lines.append(Line(String(format: "weight %@ · share %.1f %%", AssignmentValue.number(variant.weight).description, share), .muted))
+        lines.append(
+            Line(
+                String(format: "weight %@ · share %.1f %%", AssignmentValue.number(variant.weight).description, share),
+                .muted
+            )
+        )
         lines += assignments(of: variant)
         return lines
     }

@@ -1,7 +1,10 @@
 /// A framed box in the middle of the screen, for help and confirmations.
 enum Overlay {
     static func draw(title: String, lines: [String], on screen: inout ScreenBuffer) {
-        let contentWidth = min(screen.width - 6, max(TextWidth.of(title) + 4, lines.map { TextWidth.of($0) }.max() ?? 0))
+        let contentWidth = min(
+            screen.width - 6,
+            max(TextWidth.of(title) + 4, lines.map { TextWidth.of($0) }.max() ?? 0)
+        )
         let boxWidth = contentWidth + 4
         let boxHeight = min(screen.height - 2, lines.count + 2)
         let left = (screen.width - boxWidth) / 2
@@ -17,6 +20,11 @@ enum Overlay {
             screen.write(lines[index], row: y, column: left + 2, maxWidth: contentWidth, style: style)
             screen.write("│", row: y, column: left + boxWidth - 1, style: border)
         }
-        screen.write("└" + String(repeating: "─", count: boxWidth - 2) + "┘", row: top + boxHeight - 1, column: left, style: border)
+        screen.write(
+            "└" + String(repeating: "─", count: boxWidth - 2) + "┘",
+            row: top + boxHeight - 1,
+            column: left,
+            style: border
+        )
     }
 }

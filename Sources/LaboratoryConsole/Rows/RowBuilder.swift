@@ -24,8 +24,15 @@ public enum RowBuilder {
             ListRow(.category(.settings), ["Settings", Summaries.settings(data, timeZone: state.timeZone)]),
         ]
         let reset = ListRow(
-            .resetAll, ["Reset", forced == 0 ? "no forced variants" : (forced == 1 ? "drop the forced variant" : "drop all \(forced) forced variants")],
-            role: forced == 0 ? .muted : .plain)
+            .resetAll,
+            [
+                "Reset",
+                forced == 0
+                    ? "no forced variants"
+                    : (forced == 1 ? "drop the forced variant" : "drop all \(forced) forced variants"),
+            ],
+            role: forced == 0 ? .muted : .plain
+        )
         return [
             RowSection(items: categories.map { ($0, $0.columns) }),
             RowSection(header: ListRow(.header, ["", ""]), items: [(reset, reset.columns)]),
@@ -47,7 +54,8 @@ public enum RowBuilder {
             let items = entries.map { entry -> (row: ListRow, names: [String]) in
                 let id = entry.source + "\u{0}" + entry.experiment.name
                 let effective = entry.effective
-                let role: CellStyle.Role = setAside.contains(id)
+                let role: CellStyle.Role =
+                    setAside.contains(id)
                     ? .conflict : entry.isForced ? .forced : effective == nil ? .inactive : .plain
                 var flags = ""
                 if entry.isForced { flags += "F" }
@@ -58,12 +66,16 @@ public enum RowBuilder {
                 if effective?.basis == .whitelisted { flags += "W" }
                 let row = ListRow(
                     .experiment(source: entry.source, name: entry.experiment.name),
-                    [entry.experiment.name, effective?.variant.name ?? DebugSource.inactiveChoice, flags], role: role)
+                    [entry.experiment.name, effective?.variant.name ?? DebugSource.inactiveChoice, flags],
+                    role: role
+                )
                 return (row, [entry.experiment.name] + entry.experiment.variants.map(\.name) + entry.experiment.keys)
             }
             return RowSection(
-                header: ListRow(.header, [source.name.uppercased(), "\(entries.count)"], role: .header), items: items,
-                countsItems: true)
+                header: ListRow(.header, [source.name.uppercased(), "\(entries.count)"], role: .header),
+                items: items,
+                countsItems: true
+            )
         }
     }
 
@@ -75,21 +87,33 @@ public enum RowBuilder {
             let row = ListRow(
                 .choice(variant.name),
                 [variant.name == current ? "●" : " ", variant.name, String(format: "%.1f %%", share)],
-                role: variant.name == current ? (entry.isForced ? .forced : .accent) : .plain)
+                role: variant.name == current ? (entry.isForced ? .forced : .accent) : .plain
+            )
             return (row, [variant.name] + variant.assignments.keys.sorted())
         }
         let inactive = ListRow(
-            .choice(nil), [current == nil ? "●" : " ", DebugSource.inactiveChoice, "baseline"],
-            role: current == nil ? .inactive : .plain)
+            .choice(nil),
+            [current == nil ? "●" : " ", DebugSource.inactiveChoice, "baseline"],
+            role: current == nil ? .inactive : .plain
+        )
         items.append((inactive, [DebugSource.inactiveChoice]))
         return [RowSection(items: items)]
     }
 
     static func assignments(_ data: ConsoleData) -> [RowSection] {
-        [RowSection(items: data.snapshot.assignments.map {
-            (ListRow(.assignment(key: $0.key), [$0.key, $0.value.description, $0.experiment, $0.variant, $0.source]),
-             [$0.key, $0.experiment, $0.variant])
-        })]
+        [
+            RowSection(
+                items: data.snapshot.assignments.map {
+                    (
+                        ListRow(
+                            .assignment(key: $0.key),
+                            [$0.key, $0.value.description, $0.experiment, $0.variant, $0.source]
+                        ),
+                        [$0.key, $0.experiment, $0.variant]
+                    )
+                }
+            )
+        ]
     }
 
     static func events(_ data: ConsoleData, reason: String?, state: ConsoleState) -> [RowSection] {
@@ -97,16 +121,20 @@ public enum RowBuilder {
             .filter { reason == nil || $0.event.reason.rawValue == reason }
             .map { row -> (row: ListRow, names: [String]) in
                 let event = row.event
-                let role: CellStyle.Role = switch event.reason {
-                case .displayed: .accent
-                case .deactivated: .inactive
-                default: .plain
-                }
+                let role: CellStyle.Role =
+                    switch event.reason {
+                    case .displayed: .accent
+                    case .deactivated: .inactive
+                    default: .plain
+                    }
                 let listRow = ListRow(
                     .event(id: row.id),
-                    [TimeText.clock(event.time, timeZone: state.timeZone), event.reason.rawValue, event.experiment,
-                     event.variant, "\(event.key) = \(event.value)"],
-                    role: role)
+                    [
+                        TimeText.clock(event.time, timeZone: state.timeZone), event.reason.rawValue, event.experiment,
+                        event.variant, "\(event.key) = \(event.value)",
+                    ],
+                    role: role
+                )
                 return (listRow, [event.experiment, event.variant, event.key])
             }
         return [RowSection(items: rows)]
@@ -117,9 +145,13 @@ public enum RowBuilder {
         let overrides = RowSection(
             header: ListRow(.header, ["OVERRIDES", "forced variants as a file"], role: .header),
             items: [
-                ListRow(.exportOverrides, ["Export", "write the \(Summaries.plural(forced, "forced variant")) to a file"]),
+                ListRow(
+                    .exportOverrides,
+                    ["Export", "write the \(Summaries.plural(forced, "forced variant")) to a file"]
+                ),
                 ListRow(.importOverrides, ["Import", "apply a file from a colleague (checked first)"]),
-            ].map { ($0, $0.columns) })
+            ].map { ($0, $0.columns) }
+        )
         return sources(data, state: state) + [overrides]
     }
 
@@ -131,22 +163,32 @@ public enum RowBuilder {
             if let stabilized = source.stabilizedAt {
                 status += " · stabilized since \(TimeText.clock(stabilized, timeZone: state.timeZone))"
             }
-            let statusRole: CellStyle.Role = switch source.status {
-            case .error: .error
-            case .ok: .ok
-            default: .plain
-            }
+            let statusRole: CellStyle.Role =
+                switch source.status {
+                case .error: .error
+                case .ok: .ok
+                default: .plain
+                }
             let items = [
                 ListRow(.update(source: source.name), ["Update", "fetch the sources again"]),
                 ListRow(.status(source: source.name), ["Status", status], role: statusRole),
                 ListRow(
                     .reset(source: source.name),
-                    ["Reset", forced == 0 ? "no forced variants" : "drop \(Summaries.plural(forced, "forced variant"))"],
-                    role: forced == 0 ? .muted : .plain),
+                    [
+                        "Reset",
+                        forced == 0 ? "no forced variants" : "drop \(Summaries.plural(forced, "forced variant"))",
+                    ],
+                    role: forced == 0 ? .muted : .plain
+                ),
             ]
             return RowSection(
-                header: ListRow(.header, [source.name.uppercased(), Summaries.plural(source.experimentCount, "experiment")], role: .header),
-                items: items.map { ($0, $0.columns) })
+                header: ListRow(
+                    .header,
+                    [source.name.uppercased(), Summaries.plural(source.experimentCount, "experiment")],
+                    role: .header
+                ),
+                items: items.map { ($0, $0.columns) }
+            )
         }
     }
 }

@@ -24,8 +24,10 @@ public struct RowSection: Sendable, Equatable {
         let needle = Array(filter.lowercased().utf8)
         var rows: [ListRow] = []
         for section in sections {
-            let items = needle.isEmpty
-                ? section.items : section.items.indices.filter { contains(section.search[$0], needle) }.map { section.items[$0] }
+            let items =
+                needle.isEmpty
+                ? section.items
+                : section.items.indices.filter { contains(section.search[$0], needle) }.map { section.items[$0] }
             if !needle.isEmpty && items.isEmpty { continue }
             if var header = section.header {
                 if section.countsItems && header.columns.count > 1 { header.columns[1] = String(items.count) }

@@ -19,7 +19,9 @@ public final class ConsoleRunner {
     private let executor = QueueTaskExecutor(label: "laboratory.console.background")
 
     public init(
-        terminal: any Terminal, environment: any ConsoleEnvironment, pollInterval: Duration = .milliseconds(250),
+        terminal: any Terminal,
+        environment: any ConsoleEnvironment,
+        pollInterval: Duration = .milliseconds(250),
         timeZone: TimeZone = .current
     ) {
         self.terminal = terminal
@@ -119,7 +121,6 @@ final class Loader: Sendable {
         lock.withLock { _ in inbox.post(load()) }
     }
 }
-
 
 /// Actions posted by background work, collected by the key loop.
 final class Inbox: Sendable {

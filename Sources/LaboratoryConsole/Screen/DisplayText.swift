@@ -19,7 +19,8 @@ public enum DisplayText {
             case "\u{1B}": result += "\\e"
             default:
                 let hex = String(scalar.value, radix: 16, uppercase: true)
-                result += scalar.value < 0x100
+                result +=
+                    scalar.value < 0x100
                     ? "\\x" + String(repeating: "0", count: 2 - hex.count) + hex : "\\u{\(hex)}"
             }
         }

@@ -32,7 +32,11 @@ public struct ScreenBuffer: Sendable, Equatable {
     /// - Returns: the columns used.
     @discardableResult
     public mutating func write(
-        _ text: String, row: Int, column: Int, maxWidth: Int? = nil, style: CellStyle = .plain
+        _ text: String,
+        row: Int,
+        column: Int,
+        maxWidth: Int? = nil,
+        style: CellStyle = .plain
     ) -> Int {
         guard row >= 0, row < height, column >= 0, column < width else { return 0 }
         let room = min(maxWidth ?? width - column, width - column)

@@ -31,7 +31,9 @@ public enum ConsoleReducer {
             state.size = size
             return []
         case .click(let row, let column):
-            guard state.size.isBigEnough, !state.showsHelp, state.confirmation == nil, state.prompt == nil else { return [] }
+            guard state.size.isBigEnough, !state.showsHelp, state.confirmation == nil, state.prompt == nil else {
+                return []
+            }
             return click(row: row, column: column, &state)
         case .key(let key):
             guard state.size.isBigEnough else {
@@ -220,9 +222,17 @@ public enum ConsoleReducer {
         case .reset(let source):
             askToReset(source: source, &state)
         case .exportOverrides:
-            state.prompt = Prompt(purpose: .exportOverrides, title: "Export forced variants to", text: Prompt.defaultFile)
+            state.prompt = Prompt(
+                purpose: .exportOverrides,
+                title: "Export forced variants to",
+                text: Prompt.defaultFile
+            )
         case .importOverrides:
-            state.prompt = Prompt(purpose: .importOverrides, title: "Import forced variants from", text: Prompt.defaultFile)
+            state.prompt = Prompt(
+                purpose: .importOverrides,
+                title: "Import forced variants from",
+                text: Prompt.defaultFile
+            )
         }
         return []
     }
@@ -272,8 +282,10 @@ public enum ConsoleReducer {
         }
         let what = Summaries.plural(forced, "forced variant")
         state.confirmation = Confirmation(
-            question: source.map { "Drop the \(what) of \($0)?" } ?? (forced == 1 ? "Drop the \(what)?" : "Drop all \(what)?"),
-            effect: .reset(source: source))
+            question: source.map { "Drop the \(what) of \($0)?" }
+                ?? (forced == 1 ? "Drop the \(what)?" : "Drop all \(what)?"),
+            effect: .reset(source: source)
+        )
     }
 
     private static func cycleReason(_ state: inout ConsoleState) {
@@ -293,7 +305,8 @@ public enum ConsoleReducer {
     private static func click(row: Int, column: Int, _ state: inout ConsoleState) -> [ConsoleEffect] {
         let layout = Layout(state.size)
         guard row >= layout.listTop, row < layout.listTop + layout.listHeight,
-              column < layout.listWidth(for: state.route) else { return [] }
+            column < layout.listWidth(for: state.route)
+        else { return [] }
         let index = state.frame.scroll + row - layout.listTop
         let rows = state.rows
         guard index < rows.count, rows[index].isSelectable else { return [] }
@@ -308,7 +321,8 @@ public enum ConsoleReducer {
     static func normalize(_ state: inout ConsoleState) {
         // A variants screen whose experiment went away goes back.
         while case .variants(let source, let experiment) = state.route,
-              state.data.entry(source: source, experiment: experiment) == nil, state.stack.count > 1 {
+            state.data.entry(source: source, experiment: experiment) == nil, state.stack.count > 1
+        {
             state.stack.removeLast()
         }
         state.refreshRows()
@@ -320,7 +334,8 @@ public enum ConsoleReducer {
         } else {
             frame.cursor = min(max(frame.cursor, 0), rows.count - 1)
             if !rows[frame.cursor].isSelectable {
-                frame.cursor = rows[frame.cursor...].firstIndex(where: \.isSelectable)
+                frame.cursor =
+                    rows[frame.cursor...].firstIndex(where: \.isSelectable)
                     ?? rows[..<frame.cursor].lastIndex(where: \.isSelectable) ?? frame.cursor
             }
         }

@@ -4,7 +4,9 @@ import Laboratory
 /// `lab assignments`: the active assignments, as the app would see them.
 struct AssignmentsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "assignments", abstract: "Show the active assignments, as the app would see them.")
+        commandName: "assignments",
+        abstract: "Show the active assignments, as the app would see them."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Print one JSON document.") var json = false

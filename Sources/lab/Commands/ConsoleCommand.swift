@@ -10,7 +10,8 @@ struct ConsoleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "console",
         abstract: "Browse experiments and force variants in a live terminal UI.",
-        discussion: "Press ? inside for the keys. Honours NO_COLOR.")
+        discussion: "Press ? inside for the keys. Honours NO_COLOR."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "Seconds between fetches of a --growthbook URL.") var refreshInterval: Int = 30
@@ -24,8 +25,12 @@ struct ConsoleCommand: ParsableCommand {
     func run() throws {
         let session = try LabSession.open(global)
         let environment = LiveConsoleEnvironment(
-            manager: session.manager, debug: session.debug, store: session.store, log: session.store,
-            origin: global.statePath)
+            manager: session.manager,
+            debug: session.debug,
+            store: session.store,
+            log: session.store,
+            origin: global.statePath
+        )
         let colors = ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
         let terminal: CursesTerminal
         do {
@@ -55,7 +60,8 @@ struct ConsoleCommand: ParsableCommand {
                                     try? source.accept(data)
                                     _ = try? manager.refresh()
                                 },
-                                refetch: { await manager.update() })
+                                refetch: { await manager.update() }
+                            )
                         }
                     }
                     try? await Task.sleep(for: .seconds(interval))

@@ -13,7 +13,8 @@ struct EventsCommand: AsyncParsableCommand {
             --summary counts exposures (displayed events, one per device and variant) per experiment \
             and variant, and flags a sample-ratio mismatch: a split that the configured weights make \
             unlikely (chi-square, p < 0.001). It reads the weights from the catalogs.
-            """)
+            """
+    )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case table, json, jsonl, csv
@@ -33,7 +34,9 @@ struct EventsCommand: AsyncParsableCommand {
     func validate() throws {
         guard limit > 0 else { throw ValidationError("--limit must be positive") }
         if let since, SinceParser.date(since, now: Date()) == nil {
-            throw ValidationError("--since takes a date (2026-11-22), a time (2026-11-22T13:00:00Z) or an age (30s, 10m, 2h, 7d), got \"\(since)\"")
+            throw ValidationError(
+                "--since takes a date (2026-11-22), a time (2026-11-22T13:00:00Z) or an age (30s, 10m, 2h, 7d), got \"\(since)\""
+            )
         }
         if summary && follow { throw ValidationError("--summary and --follow do not go together") }
     }
@@ -48,7 +51,9 @@ struct EventsCommand: AsyncParsableCommand {
         let store = try openStore()
         let query = EventQuery(
             since: since.flatMap { SinceParser.date($0, now: Date()) },
-            reasons: reason.map(EventReason.init(rawValue:)), experiments: experiment)
+            reasons: reason.map(EventReason.init(rawValue:)),
+            experiments: experiment
+        )
         let rows = try LabSession.reportingStateErrors {
             try store.latestEvents(matching: query, limit: limit).reversed() as [RecordedEvent]
         }
@@ -63,7 +68,9 @@ struct EventsCommand: AsyncParsableCommand {
         var last = try LabSession.reportingStateErrors { try store.latestEvents(limit: 1).first?.id } ?? 0
         while !Task.isCancelled {
             try await Task.sleep(for: .milliseconds(200))
-            let fresh = try LabSession.reportingStateErrors { try store.events(matching: query, after: last, limit: 1000) }
+            let fresh = try LabSession.reportingStateErrors {
+                try store.events(matching: query, after: last, limit: 1000)
+            }
             try writer.write(fresh, first: false, following: true)
             last = fresh.last?.id ?? last
         }
@@ -95,8 +102,14 @@ struct EventsCommand: AsyncParsableCommand {
             let rows = summary.rows.map { row in
                 [row.variant, String(row.exposures), Self.percent(row.observedShare), Self.percent(row.expectedShare)]
             }
-            printLine(TextTable.render(header: ["  VARIANT", "EXPOSURES", "OBSERVED", "EXPECTED"], rows: rows.map { ["  " + $0[0]] + $0.dropFirst() }))
-            let verdict = summary.isSampleRatioMismatch
+            printLine(
+                TextTable.render(
+                    header: ["  VARIANT", "EXPOSURES", "OBSERVED", "EXPECTED"],
+                    rows: rows.map { ["  " + $0[0]] + $0.dropFirst() }
+                )
+            )
+            let verdict =
+                summary.isSampleRatioMismatch
                 ? "SAMPLE RATIO MISMATCH: p < \(ExposureSummary.threshold); check assignment and logging before reading results"
                 : "split matches the weights"
             printLine(String(format: "  chi-square %.2f, p = %.4g: %@", summary.chiSquare, summary.pValue, verdict))
@@ -127,7 +140,11 @@ struct EventWriter {
             }
             let header = Self.columns.map { $0.uppercased() }
             let table = TextTable.render(header: header, rows: rows.map(Self.cells))
-            printLine(first ? table : table.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(separator: "\n"))
+            printLine(
+                first
+                    ? table
+                    : table.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(separator: "\n")
+            )
         }
     }
 
@@ -150,11 +167,15 @@ struct EventWriter {
 enum SinceParser {
     static func date(_ text: String, now: Date) -> Date? {
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
-        if let unit = text.last.flatMap({ units[$0] }), let amount = Double(text.dropLast()), amount >= 0, amount.isFinite {
+        if let unit = text.last.flatMap({ units[$0] }), let amount = Double(text.dropLast()), amount >= 0,
+            amount.isFinite
+        {
             return now.addingTimeInterval(-amount * unit)
         }
         if let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) { return date }
-        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
+            return date
+        }
         return try? Date(text, strategy: Date.ISO8601FormatStyle().year().month().day())
     }
 }
@@ -215,7 +236,12 @@ struct SummaryDocument: Encodable {
             pValue = summary.pValue
             sampleRatioMismatch = summary.isSampleRatioMismatch
             variants = summary.rows.map {
-                Variant(name: $0.variant, exposures: $0.exposures, observedShare: $0.observedShare, expectedShare: $0.expectedShare)
+                Variant(
+                    name: $0.variant,
+                    exposures: $0.exposures,
+                    observedShare: $0.observedShare,
+                    expectedShare: $0.expectedShare
+                )
             }
         }
     }

@@ -4,7 +4,9 @@ import Laboratory
 /// `lab experiments`: every experiment of every source, with its state here.
 struct ExperimentsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "experiments", abstract: "Show every experiment of every source, with its state on this device.")
+        commandName: "experiments",
+        abstract: "Show every experiment of every source, with its state on this device."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Print one JSON document.") var json = false
@@ -17,9 +19,13 @@ struct ExperimentsCommand: ParsableCommand {
         }
         let reports = entries.map { ExperimentReport(entry: $0, snapshot: snapshot) }
         if json {
-            try JSONOutput.print(ExperimentsDocument(
-                token: session.device.token.value, experiments: reports,
-                staleRequests: stale.map { StaleReport(request: $0) }))
+            try JSONOutput.print(
+                ExperimentsDocument(
+                    token: session.device.token.value,
+                    experiments: reports,
+                    staleRequests: stale.map { StaleReport(request: $0) }
+                )
+            )
             return
         }
         printLine("token \(session.device.token.value)")
@@ -105,9 +111,11 @@ struct ExperimentReport: Encodable {
             notes.append("range \(tokenRange)" + (tokenRange.contains(token) ? "" : ", token outside"))
         }
         for conflict in conflicts {
-            notes.append(conflict.wins
-                ? "wins \(conflict.keys.joined(separator: ",")) over \(conflict.experiment)"
-                : "set aside: \(conflict.experiment) has \(conflict.keys.joined(separator: ","))")
+            notes.append(
+                conflict.wins
+                    ? "wins \(conflict.keys.joined(separator: ",")) over \(conflict.experiment)"
+                    : "set aside: \(conflict.experiment) has \(conflict.keys.joined(separator: ","))"
+            )
         }
         return notes.joined(separator: "; ")
     }

@@ -6,7 +6,8 @@ import Laboratory
 struct ExplainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
-        abstract: "Explain, step by step, why this device gets what it gets for an experiment.")
+        abstract: "Explain, step by step, why this device gets what it gets for an experiment."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The experiment.") var experiment: String
@@ -18,14 +19,22 @@ struct ExplainCommand: ParsableCommand {
         let explanation = try session.run { () throws -> Explanation in
             let snapshot = try session.manager.refresh()
             let (sourceName, _) = try session.debug.locate(experiment: experiment, in: source)
-            let entry = try session.debug.entries().first { $0.source == sourceName && $0.experiment.name == experiment }!
+            let entry = try session.debug.entries().first {
+                $0.source == sourceName && $0.experiment.name == experiment
+            }!
             let owner = session.debug.sources.first { $0.name == sourceName }
             let local = owner as? LocalSource
             return Explanation(
-                entry: entry, snapshot: snapshot, device: session.device, userID: local?.userID,
-                draw: try local?.choices()[experiment], stabilizedAt: try owner?.stabilization(),
+                entry: entry,
+                snapshot: snapshot,
+                device: session.device,
+                userID: local?.userID,
+                draw: try local?.choices()[experiment],
+                stabilizedAt: try owner?.stabilization(),
                 remote: owner is GrowthBookSource,
-                remoteSteps: (owner as? GrowthBookSource)?.trace(experiment: experiment) ?? [], time: Timestamp.iso8601)
+                remoteSteps: (owner as? GrowthBookSource)?.trace(experiment: experiment) ?? [],
+                time: Timestamp.iso8601
+            )
         }
         if json { return try JSONOutput.print(explanation) }
         printLine("\(explanation.source)/\(explanation.experiment)")

@@ -5,7 +5,8 @@ import Laboratory
 struct ForceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "force",
-        abstract: "Force a variant of an experiment (or \(DebugSource.inactiveChoice) to deactivate it).")
+        abstract: "Force a variant of an experiment (or \(DebugSource.inactiveChoice) to deactivate it)."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The experiment.") var experiment: String
@@ -20,7 +21,10 @@ struct ForceCommand: ParsableCommand {
             return try session.manager.refresh()
         }
         try ChangeDocument.print(
-            variant == DebugSource.inactiveChoice ? "Forced \(experiment) inactive." : "Forced \(experiment) to \(variant).",
-            snapshot: snapshot, json: json)
+            variant == DebugSource.inactiveChoice
+                ? "Forced \(experiment) inactive." : "Forced \(experiment) to \(variant).",
+            snapshot: snapshot,
+            json: json
+        )
     }
 }

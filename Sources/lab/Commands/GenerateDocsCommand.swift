@@ -10,7 +10,8 @@ struct GenerateDocsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate-docs",
         abstract: "Write share/man/man1/lab.1 and the bash, zsh and fish completion scripts.",
-        shouldDisplay: false)
+        shouldDisplay: false
+    )
 
     @Option(help: "The share folder to write into.") var output: String = "share"
 
@@ -28,7 +29,10 @@ struct GenerateDocsCommand: ParsableCommand {
     func run() throws {
         for (path, text) in try Self.documents() {
             let url = URL(fileURLWithPath: output).appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(),
+                withIntermediateDirectories: true
+            )
             try Data(text.utf8).write(to: url, options: .atomic)
             printLine("wrote \(url.path)")
         }

@@ -7,13 +7,16 @@ struct OverridesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "overrides",
         abstract: "Save forced variants and attributes to a file, or apply such a file.",
-        subcommands: [OverridesExportCommand.self, OverridesImportCommand.self])
+        subcommands: [OverridesExportCommand.self, OverridesImportCommand.self]
+    )
 }
 
 /// `lab overrides export [PATH]`.
 struct OverridesExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "export", abstract: "Write the forced variants and attributes as JSON (to standard output by default).")
+        commandName: "export",
+        abstract: "Write the forced variants and attributes as JSON (to standard output by default)."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The file to write.") var path: String?
@@ -25,7 +28,10 @@ struct OverridesExportCommand: ParsableCommand {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(file) + Data("\n".utf8)
         guard let path else {
-            return StandardStreams.write(Data(TerminalText.json(String(decoding: data, as: UTF8.self)).utf8), to: STDOUT_FILENO)
+            return StandardStreams.write(
+                Data(TerminalText.json(String(decoding: data, as: UTF8.self)).utf8),
+                to: STDOUT_FILENO
+            )
         }
         do {
             // It holds user ids: private to the user, like the state file.
@@ -42,7 +48,8 @@ struct OverridesExportCommand: ParsableCommand {
 struct OverridesImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Apply an overrides file: every request is checked first, and nothing is applied if one is unknown.")
+        abstract: "Apply an overrides file: every request is checked first, and nothing is applied if one is unknown."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The overrides file.") var path: String
@@ -65,7 +72,9 @@ struct OverridesImportCommand: ParsableCommand {
         do {
             snapshot = try session.run {
                 try session.debug.importOverrides(file, replacing: replace)
-                if let user = file.attributes["userId"] { for local in session.laboratory.locals { local.setUserID(user) } }
+                if let user = file.attributes["userId"] {
+                    for local in session.laboratory.locals { local.setUserID(user) }
+                }
                 return try session.manager.refresh()
             }
         } catch let error as OverridesError {
@@ -74,7 +83,9 @@ struct OverridesImportCommand: ParsableCommand {
         }
         try ChangeDocument.print(
             "Applied \(file.requests.count) forced variant\(file.requests.count == 1 ? "" : "s") from \(path)\(replace ? ", replacing the others" : "").",
-            snapshot: snapshot, json: json)
+            snapshot: snapshot,
+            json: json
+        )
     }
 
     private static func describe(_ error: DecodingError) -> String {
@@ -89,6 +100,8 @@ struct OverridesImportCommand: ParsableCommand {
     }
 
     private static func path(_ context: DecodingError.Context) -> String {
-        context.codingPath.isEmpty ? "" : " at " + context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        context.codingPath.isEmpty
+            ? ""
+            : " at " + context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
     }
 }

@@ -4,7 +4,9 @@ import Laboratory
 /// `lab report KEY`: report that an assignment affected the user.
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "report", abstract: "Report that an assignment affected the user, as the app does.")
+        commandName: "report",
+        abstract: "Report that an assignment affected the user, as the app does."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The assignment's key.") var key: String
@@ -23,7 +25,8 @@ struct ReportCommand: ParsableCommand {
             printError("no active experiment assigns \"\(key)\": the app uses its baseline; nothing recorded")
             throw ExitCode.failure
         }
-        let message = recorded
+        let message =
+            recorded
             ? "Recorded \(reason) for \(key) = \(assignment.value) (\(assignment.experiment)/\(assignment.variant))."
             : "Not recorded: \(assignment.experiment)/\(assignment.variant) was already \(reason) on this device."
         if json {

@@ -3,7 +3,9 @@ import ArgumentParser
 /// `lab reset`: drop every forced variant.
 struct ResetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "reset", abstract: "Drop all forced variants (or those of one source).")
+        commandName: "reset",
+        abstract: "Drop all forced variants (or those of one source)."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "Drop only the forced variants of this source.") var source: String?
@@ -17,6 +19,8 @@ struct ResetCommand: ParsableCommand {
         }
         try ChangeDocument.print(
             source.map { "Dropped the forced variants of \($0)." } ?? "Dropped all forced variants.",
-            snapshot: snapshot, json: json)
+            snapshot: snapshot,
+            json: json
+        )
     }
 }

@@ -4,7 +4,8 @@ import ArgumentParser
 struct StabilizeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stabilize",
-        abstract: "Stabilize: assignments stop changing here and new experiments are not exposed.")
+        abstract: "Stabilize: assignments stop changing here and new experiments are not exposed."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Print one JSON document: the message and the assignments the app now gets.") var json = false
@@ -16,6 +17,9 @@ struct StabilizeCommand: ParsableCommand {
             return session.manager.snapshot
         }
         try ChangeDocument.print(
-            "Stabilized with \(snapshot.active.count) active experiments.", snapshot: snapshot, json: json)
+            "Stabilized with \(snapshot.active.count) active experiments.",
+            snapshot: snapshot,
+            json: json
+        )
     }
 }

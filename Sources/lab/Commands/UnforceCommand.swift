@@ -3,7 +3,9 @@ import ArgumentParser
 /// `lab unforce EXPERIMENT`: drop the forced variant of one experiment.
 struct UnforceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "unforce", abstract: "Drop the forced variant of an experiment, so its source decides again.")
+        commandName: "unforce",
+        abstract: "Drop the forced variant of an experiment, so its source decides again."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The experiment.") var experiment: String

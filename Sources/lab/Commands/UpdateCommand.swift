@@ -5,7 +5,9 @@ import Laboratory
 /// `lab update`: fetch the sources again.
 struct UpdateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "update", abstract: "Fetch the sources again and show how each fetch went.")
+        commandName: "update",
+        abstract: "Fetch the sources again and show how each fetch went."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Print one JSON document with each source's status.") var json = false

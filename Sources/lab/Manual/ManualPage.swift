@@ -62,7 +62,9 @@ enum ManualPage {
         if !options.isEmpty {
             lines.append(".Bl -tag -width 6n")
             for option in options {
-                lines.append(".It " + flag(option) + (option.kind == "option" ? " Ar \(option.valueName ?? "value")" : ""))
+                lines.append(
+                    ".It " + flag(option) + (option.kind == "option" ? " Ar \(option.valueName ?? "value")" : "")
+                )
                 var text = escape(option.abstract ?? "")
                 if let value = option.defaultValue { text += " (default: \(escape(value)))" }
                 lines.append(text)

@@ -5,18 +5,24 @@ import LaboratorySQLite
 struct GlobalOptions: ParsableArguments {
     @Option(
         name: .customLong("catalog"),
-        help: ArgumentHelp("A local catalog file (repeatable); the demo catalog when none is given.", valueName: "path"))
+        help: ArgumentHelp("A local catalog file (repeatable); the demo catalog when none is given.", valueName: "path")
+    )
     var catalogs: [String] = []
 
     @Option(
         help: ArgumentHelp(
-            "The state file (default: $XDG_STATE_HOME/laboratory/default.sqlite).", valueName: "path"))
+            "The state file (default: $XDG_STATE_HOME/laboratory/default.sqlite).",
+            valueName: "path"
+        )
+    )
     var state: String?
 
     @Option(
         help: ArgumentHelp(
             "A GrowthBook payload: an API host (with --client-key), a features URL, or a JSON file.",
-            valueName: "url|path"))
+            valueName: "url|path"
+        )
+    )
     var growthbook: String?
 
     @Option(help: ArgumentHelp("The GrowthBook client key, when --growthbook is an API host.", valueName: "key"))
@@ -29,7 +35,9 @@ struct GlobalOptions: ParsableArguments {
         name: .customLong("attribute"),
         help: ArgumentHelp(
             "An attribute of this user or device, key=value (repeatable); userId logs a user in for user-level experiments.",
-            valueName: "key=value"))
+            valueName: "key=value"
+        )
+    )
     var attributeList: [String] = []
 
     func validate() throws {

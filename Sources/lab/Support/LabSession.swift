@@ -27,9 +27,11 @@ struct LabSession {
         let remote = try RemoteOption(options)
         let laboratory = try reportingStateErrors {
             try LocalLaboratory(
-                catalogs: catalogs.map { (path: $0.0, catalog: $0.1) }, statePath: options.statePath,
+                catalogs: catalogs.map { (path: $0.0, catalog: $0.1) },
+                statePath: options.statePath,
                 userID: options.attributes["userId"],
-                remotes: { store, device in remote?.sources(store: store, device: device, options: options) ?? [] })
+                remotes: { store, device in remote?.sources(store: store, device: device, options: options) ?? [] }
+            )
         }
         // A payload file is local: read it now, as a catalog is.
         if let remote, let file = remote.file, let source = laboratory.debug.sources.last as? GrowthBookSource {
@@ -84,9 +86,12 @@ struct LabSession {
         var owners: [String: String] = [:]
         for (path, catalog) in loaded {
             if let other = owners[catalog.source] {
-                StandardStreams.write(TerminalText.visible(
-                    "\(path): error: source \"\(catalog.source)\" is also the source of \(other); source names must be unique") + "\n",
-                    to: STDERR_FILENO)
+                StandardStreams.write(
+                    TerminalText.visible(
+                        "\(path): error: source \"\(catalog.source)\" is also the source of \(other); source names must be unique"
+                    ) + "\n",
+                    to: STDERR_FILENO
+                )
                 failed = true
             }
             owners[catalog.source] = path
@@ -130,7 +135,12 @@ struct RemoteOption {
             decrypt = { encrypted in try PayloadDecryption.decrypt(encrypted, key: key) }
         }
         let source = GrowthBookSource(
-            store: store, device: device, attributes: options.attributes, fetcher: fetcher, decrypt: decrypt)
+            store: store,
+            device: device,
+            attributes: options.attributes,
+            fetcher: fetcher,
+            decrypt: decrypt
+        )
         return [source]
     }
 

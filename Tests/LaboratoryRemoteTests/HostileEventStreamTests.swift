@@ -31,7 +31,24 @@ import Testing
             }
         }
         #expect(fed <= 1 << 20)
-        #expect(clock.now - start < .seconds(10))
+        #expect(clock.now - start < .seconds(5))
+    }
+
+    @Test func aTenMegabyteLineIsRefusedAfterTheCapInLinearTime() {
+        var parser = ServerSentEventParser()  // the default 8 MiB cap
+        let body = Data(("data: " + String(repeating: "w", count: 10_000_000) + "\n\n").utf8)
+        let clock = ContinuousClock()
+        let start = clock.now
+        var offset = 0
+        #expect(throws: ServerSentEventParser.LineTooLong.self) {
+            while offset < body.count {
+                let end = min(offset + 4096, body.count)
+                _ = try parser.feed(body.subdata(in: offset..<end))
+                offset = end
+            }
+        }
+        #expect(offset <= 8 << 20 + 4096)
+        #expect(clock.now - start < .seconds(60))
     }
 
     @Test func manyDataLinesCountTowardsTheCapToo() {

@@ -143,7 +143,7 @@ import Testing
             // Near the end the chain is short enough: f1000 does not exist, so the gate closes.
             #expect(evaluator.evaluateFeature("f990").source == .prerequisite)
         }
-        #expect(elapsed < .seconds(5))
+        #expect(elapsed < .seconds(6))
     }
 
     @Test func prerequisitesThatFanOutAreEvaluatedOnceEach() throws {
@@ -157,7 +157,7 @@ import Testing
         let payload = try GrowthBookPayload(Self.payload(features), decrypt: nil)
         var evaluator = GrowthBookEvaluator(context: GrowthBookContext(features: payload.featureMap))
         let elapsed = Self.duration { #expect(evaluator.evaluateFeature("l0").source == .force) }
-        #expect(elapsed < .seconds(5))
+        #expect(elapsed < .seconds(1))
     }
 
     @Test func cyclesThatFanOutStayBounded() throws {
@@ -171,7 +171,7 @@ import Testing
         #expect(payload.warnings.contains { $0.message.contains("lead back") })
         var evaluator = GrowthBookEvaluator(context: GrowthBookContext(features: payload.featureMap))
         let elapsed = Self.duration { #expect(evaluator.evaluateFeature("c0").source == .cyclicPrerequisite) }
-        #expect(elapsed < .seconds(20))
+        #expect(elapsed < .seconds(1))
     }
 
     @Test func aBacktrackingRegexGivesUpAndEvaluatesAsFalse() throws {
@@ -189,7 +189,7 @@ import Testing
         let elapsed = Self.duration {
             for index in 0..<40 { #expect(evaluator.evaluateFeature("r\(index)").value == .string("off")) }
         }
-        #expect(elapsed < .seconds(60))
+        #expect(elapsed < .seconds(30))
         #expect(BoundedRegex.patternsThatGaveUp.contains("^([0-9a-fA-F-]+)+x7$"))
         // A pattern that matches still does, at once.
         #expect(
@@ -212,6 +212,6 @@ import Testing
             counts.append(try source.activeVariants().count)  // now from the stored sticky buckets
         }
         #expect(counts == [8_000, 8_000])
-        #expect(elapsed < .seconds(120))
+        #expect(elapsed < .seconds(200))
     }
 }

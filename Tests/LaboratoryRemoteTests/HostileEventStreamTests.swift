@@ -89,20 +89,13 @@ import Testing
         defer { server.stop() }
         let payloads = Counter()
         let refetches = Counter()
-        let streamer = GrowthBookStreamer(
-            url: GrowthBookStreamer.streamURL(host: URL(string: "http://127.0.0.1:\(server.port)")!, clientKey: "k"),
-            initialBackoff: 0.05,
-            maximumBackoff: 0.2
+        // A fetch takes a while, so the storm arrives while one is under way.
+        let task = StreamerUnderTest.start(
+            port: server.port,
+            payloads: payloads,
+            refetches: refetches,
+            refetchTakes: .milliseconds(50)
         )
-        let task = Task(executorPreference: QueueExecutor()) {
-            await streamer.run(
-                payload: { _ in _ = payloads.next() },
-                refetch: {
-                    _ = refetches.next()
-                    try? await Task.sleep(for: .milliseconds(50))  // a fetch takes a while
-                }
-            )
-        }
         defer { task.cancel() }
         // The second connection starts only once the first one's events were all handled.
         let deadline = Date().addingTimeInterval(20)

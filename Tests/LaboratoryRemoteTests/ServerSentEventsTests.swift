@@ -29,16 +29,7 @@ import Testing
         defer { server.stop() }
         let payloads = Counter()
         let refetches = Counter()
-        let streamer = GrowthBookStreamer(
-            url: GrowthBookStreamer.streamURL(host: URL(string: "http://127.0.0.1:\(server.port)")!, clientKey: "k"),
-            initialBackoff: 0.05,
-            maximumBackoff: 0.2
-        )
-        // On an executor of its own: suites that block the shared task pool
-        // (waiting on child processes) must not stall the stream.
-        let task = Task(executorPreference: QueueExecutor()) {
-            await streamer.run(payload: { _ in _ = payloads.next() }, refetch: { _ = refetches.next() })
-        }
+        let task = StreamerUnderTest.start(port: server.port, payloads: payloads, refetches: refetches)
         defer { task.cancel() }
         let deadline = Date().addingTimeInterval(20)
         while (payloads.value == 0 || refetches.value == 0) && Date() < deadline {
@@ -58,6 +49,33 @@ import Testing
         #expect(!fetcher.streaming.isEnabled)
         _ = try await fetcher.fetch(etag: nil)
         #expect(fetcher.streaming.isEnabled)
+    }
+}
+
+/// A streamer with quick backoff on a test server, counting what it does.
+enum StreamerUnderTest {
+    /// Runs on an executor of its own: suites that block the shared task pool
+    /// (waiting on child processes) must not stall the stream.
+    static func start(
+        port: UInt16,
+        payloads: Counter,
+        refetches: Counter,
+        refetchTakes: Duration = .zero
+    ) -> Task<Void, Never> {
+        let streamer = GrowthBookStreamer(
+            url: GrowthBookStreamer.streamURL(host: URL(string: "http://127.0.0.1:\(port)")!, clientKey: "k"),
+            initialBackoff: 0.05,
+            maximumBackoff: 0.2
+        )
+        return Task(executorPreference: QueueExecutor()) {
+            await streamer.run(
+                payload: { _ in _ = payloads.next() },
+                refetch: {
+                    _ = refetches.next()
+                    if refetchTakes > .zero { try? await Task.sleep(for: refetchTakes) }
+                }
+            )
+        }
     }
 }
 

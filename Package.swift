@@ -14,6 +14,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         // Pure core: model, catalog, bucketing, sources, manager, events. Foundation only.
@@ -28,6 +31,16 @@ let package = Package(
             name: "LaboratoryRemote",
             dependencies: ["Laboratory", .product(name: "_CryptoExtras", package: "swift-crypto")]
         ),
+        // `lab serve`: the state file as GrowthBook SDK endpoints, OFREP and events in (the only Hummingbird user).
+        .target(
+            name: "LaboratoryServer",
+            dependencies: [
+                "Laboratory", "LaboratorySQLite",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         // Pure console core: Tweaks tree, state, reducer, rendering into a screen buffer.
         .target(name: "LaboratoryConsole", dependencies: ["Laboratory"]),
         // ncursesw, for the one module that draws on a real terminal.
@@ -39,6 +52,7 @@ let package = Package(
                 "Laboratory",
                 "LaboratorySQLite",
                 "LaboratoryRemote",
+                "LaboratoryServer",
                 "LaboratoryConsole",
                 "ConsoleCurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -66,6 +80,7 @@ let package = Package(
         ),
         .testTarget(name: "LaboratoryTests", dependencies: ["Laboratory"]),
         .testTarget(name: "LaboratorySQLiteTests", dependencies: ["LaboratorySQLite"]),
+        .testTarget(name: "LaboratoryServerTests", dependencies: ["LaboratoryServer", "LaboratoryRemote"]),
         .testTarget(name: "LaboratoryRemoteTests", dependencies: ["LaboratoryRemote", "LabTestSupport"]),
         // A small HTTP server on 127.0.0.1 that the remote-source tests answer badly with.
         .target(name: "LabTestSupport", path: "Tests/LabTestSupport"),

@@ -503,19 +503,38 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
 
     public func recordOnce(_ event: Event) throws -> Bool {
         try write { db in
-            let seen =
-                try Bool.fetchOne(
-                    db,
-                    sql: """
-                        SELECT EXISTS (SELECT 1 FROM events
-                        WHERE device = ? AND experiment = ? AND variant = ? AND reason = ?)
-                        """,
-                    arguments: [event.device, event.experiment, event.variant, event.reason.rawValue]
-                ) ?? false
-            if seen { return false }
+            if try Self.seen(event, db) { return false }
             try Self.insert(event, db)
             return true
         }
+    }
+
+    /// Records events in one transaction, all of them or none; a `displayed`
+    /// event only when its device has not reported that experiment and
+    /// variant as displayed yet, as ``recordOnce(_:)`` does.
+    /// - Returns: how many rows were added.
+    public func recordAll(_ events: [Event]) throws -> Int {
+        guard !events.isEmpty else { return 0 }
+        return try write { db in
+            var added = 0
+            for event in events {
+                if event.reason == .displayed, try Self.seen(event, db) { continue }
+                try Self.insert(event, db)
+                added += 1
+            }
+            return added
+        }
+    }
+
+    private static func seen(_ event: Event, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM events
+                WHERE device = ? AND experiment = ? AND variant = ? AND reason = ?)
+                """,
+            arguments: [event.device, event.experiment, event.variant, event.reason.rawValue]
+        ) ?? false
     }
 
     private static func insert(_ event: Event, _ db: Database) throws {

@@ -25,6 +25,7 @@ struct Lab: AsyncParsableCommand {
             EventsCommand.self,
             OverridesCommand.self,
             CheckCommand.self,
+            ServeCommand.self,
             GenerateDocsCommand.self,
         ]
     )

@@ -173,13 +173,13 @@ _lab() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    console|assignments|experiments|explain|force|unforce|reset|update|stabilize|report|events|overrides|check|help)
+    console|assignments|experiments|explain|force|unforce|reset|update|stabilize|report|events|overrides|check|serve|help)
         # Offer subcommand argument completions
         "_lab_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'console assignments experiments explain force unforce reset update stabilize report events overrides check help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'console assignments experiments explain force unforce reset update stabilize report events overrides check serve help' -- "${cur}"))
         ;;
     esac
 }
@@ -641,6 +641,42 @@ _lab_check() {
     # Offer option value completions
     case "${prev}" in
     '--growthbook')
+        return
+        ;;
+    esac
+}
+
+_lab_serve() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -h --help)
+    repeating_options=(--catalog --attribute)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key --host --port)
+    __lab_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--catalog')
+        return
+        ;;
+    '--state')
+        return
+        ;;
+    '--growthbook')
+        return
+        ;;
+    '--client-key')
+        return
+        ;;
+    '--decryption-key')
+        return
+        ;;
+    '--attribute')
+        return
+        ;;
+    '--host')
+        return
+        ;;
+    '--port')
         return
         ;;
     esac

@@ -1,0 +1,89 @@
+import Foundation
+import Laboratory
+
+/// One exposure an app posts to `/events/{clientKey}`: what a GrowthBook
+/// tracking callback or an OpenFeature hook has at hand.
+struct PostedEvent: Decodable {
+    var experiment: String
+    var variant: String
+    var key: String?
+    var value: AssignmentValue?
+    var reason: String?
+    var device: String?
+
+    /// Why a posted body was refused; nothing of it was stored.
+    struct Invalid: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Reads and checks a whole body: a JSON array of events, each naming an
+    /// experiment and variant the state file knows (by name, or by the variant's
+    /// index as GrowthBook's tracking callbacks give it).
+    static func events(
+        in body: Data,
+        experiments: [String: (source: String, experiment: Experiment)],
+        device: String,
+        at time: Date
+    ) throws(Invalid) -> [Event] {
+        let posted: [PostedEvent]
+        do {
+            posted = try JSONDecoder().decode([PostedEvent].self, from: body)
+        } catch let error as DecodingError {
+            throw Invalid(
+                description: "the body must be a JSON array of {experiment, variant, key?, value?, reason?, device?}: "
+                    + Self.describe(error)
+            )
+        } catch {
+            throw Invalid(description: "the body is not JSON")
+        }
+        var events: [Event] = []
+        for (index, event) in posted.enumerated() {
+            let place = "event \(index + 1)"
+            guard let (source, experiment) = experiments[event.experiment] else {
+                throw Invalid(description: "\(place): no experiment named \"\(event.experiment)\"")
+            }
+            let variant =
+                experiment.variant(named: event.variant)
+                ?? Int(event.variant).flatMap {
+                    experiment.variants.indices.contains($0) ? experiment.variants[$0] : nil
+                }
+            guard let variant else {
+                throw Invalid(
+                    description: "\(place): experiment \"\(experiment.name)\" has no variant \"\(event.variant)\""
+                )
+            }
+            let key = event.key ?? experiment.keys[0]
+            guard experiment.keys.contains(key) else {
+                throw Invalid(description: "\(place): experiment \"\(experiment.name)\" has no key \"\(key)\"")
+            }
+            let reason = event.reason ?? EventReason.displayed.rawValue
+            guard !reason.isEmpty, reason.count <= 64 else {
+                throw Invalid(description: "\(place): \"reason\" must be a word of at most 64 characters")
+            }
+            events.append(
+                Event(
+                    time: time,
+                    device: event.device ?? device,
+                    source: source,
+                    experiment: experiment.name,
+                    variant: variant.name,
+                    key: key,
+                    value: event.value ?? variant.assignments[key] ?? .string(""),
+                    reason: EventReason(rawValue: reason)
+                )
+            )
+        }
+        return events
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+            .dataCorrupted(let context):
+            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return (path.isEmpty ? "" : "at \(path): ") + context.debugDescription
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}

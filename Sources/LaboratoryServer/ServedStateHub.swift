@@ -1,0 +1,116 @@
+import Foundation
+import Laboratory
+import LaboratorySQLite
+import Synchronization
+
+/// Keeps what `lab serve` answers current and tells every open stream when it
+/// changes: a force in the console, `lab force` in another shell, an update.
+///
+/// ``watch(every:)`` looks at the state file's revision a few times a second
+/// (the way the console notices other processes) and rebuilds the
+/// ``ServedState`` only when it moved, so requests never evaluate anything.
+public final class ServedStateHub: Sendable {
+    private let laboratory: LocalLaboratory
+    private let served: Mutex<ServedState>
+    private let streams = Mutex<[UUID: AsyncStream<StreamMessage>.Continuation]>([:])
+    private let activity = Mutex(Activity())
+
+    /// What goes down a `/sub/…` stream: a new payload, or a keep-alive comment.
+    public enum StreamMessage: Sendable {
+        case payload(Data)
+        case ping
+    }
+
+    /// Traffic, for the status line: open streams, recent requests, the last client.
+    public struct Activity: Sendable {
+        public var requestTimes: [Date] = []
+        public var lastClient: String?
+        public var openStreams = 0
+    }
+
+    public init(laboratory: LocalLaboratory) throws {
+        self.laboratory = laboratory
+        served = Mutex(try Self.build(laboratory))
+    }
+
+    /// What is served now.
+    public var current: ServedState { served.withLock { $0 } }
+
+    /// Rebuilds from the state file now; streams hear of a changed payload.
+    public func rebuild() throws {
+        let next = try Self.build(laboratory)
+        let changed = served.withLock { state in
+            defer { state = next }
+            return state.payloadTag != next.payloadTag
+        }
+        if changed { broadcast(.payload(next.payload)) }
+    }
+
+    private static func build(_ laboratory: LocalLaboratory) throws -> ServedState {
+        let snapshot = try laboratory.manager.refresh()
+        return ServedState(
+            entries: try laboratory.debug.entries(),
+            snapshot: snapshot,
+            revision: try laboratory.store.revision()
+        )
+    }
+
+    /// Rebuilds whenever the state file changes, until the task is cancelled;
+    /// pings every stream every `ping` so proxies keep it open.
+    public func watch(every interval: Duration = .milliseconds(200), ping: Duration = .seconds(20)) async {
+        let clock = ContinuousClock()
+        var lastPing = clock.now
+        while !Task.isCancelled {
+            if (try? laboratory.manager.refreshIfStateChanged()) == true { try? rebuild() }
+            if clock.now - lastPing >= ping {
+                broadcast(.ping)
+                lastPing = clock.now
+            }
+            try? await Task.sleep(for: interval)
+        }
+    }
+
+    /// A stream of what to send one `/sub/…` client; only the newest payload
+    /// waits for a client that reads slowly, so none can make the server hoard.
+    public func subscribe() -> AsyncStream<StreamMessage> {
+        let id = UUID()
+        let (stream, continuation) = AsyncStream<StreamMessage>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        continuation.onTermination = { [weak self] _ in
+            self?.streams.withLock { _ = $0.removeValue(forKey: id) }
+            self?.activity.withLock { $0.openStreams -= 1 }
+        }
+        streams.withLock { $0[id] = continuation }
+        activity.withLock { $0.openStreams += 1 }
+        return stream
+    }
+
+    private func broadcast(_ message: StreamMessage) {
+        for continuation in streams.withLock({ Array($0.values) }) { continuation.yield(message) }
+    }
+
+    /// Notes a request from `client` (its address), for ``activity``.
+    func noteRequest(from client: String?, at time: Date = Date()) {
+        activity.withLock { activity in
+            activity.requestTimes.append(time)
+            activity.requestTimes.removeAll { time.timeIntervalSince($0) > 60 }
+            if let client { activity.lastClient = client }
+        }
+    }
+
+    /// Open streams, requests in the last minute and the last client seen.
+    public var activitySummary: Activity {
+        activity.withLock { activity in
+            activity.requestTimes.removeAll { Date().timeIntervalSince($0) > 60 }
+            return activity
+        }
+    }
+
+    /// Records exposures that an app posted, all of them or none.
+    /// - Returns: how many rows were added (`displayed` counts once per device and variant).
+    func record(_ events: [Event]) throws -> Int {
+        try laboratory.store.recordAll(events)
+    }
+
+    /// This state file's device id, for events posted without one.
+    var deviceID: String { laboratory.device.id }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import LaboratoryServer
+
+/// `lab serve`: the state file for GrowthBook SDKs and OpenFeature OFREP providers.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the state file to GrowthBook SDKs and OpenFeature OFREP providers in any language.",
+        discussion: """
+            Point an app's GrowthBook apiHost, or its OFREP provider's base URL, at the printed URL: \
+            it gets what the console shows, and within a second what QA forces. With --client-key, \
+            only that key may read and report (others get 401), as with GrowthBook's proxy.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "The address to listen on; anything but loopback is reachable from other machines.")
+    var host = "127.0.0.1"
+    @Option(help: "The port to listen on (0: any free port).") var port = 3100
+    @Flag(help: "Print a line for every request.") var verbose = false
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, not \(port)") }
+    }
+
+    func run() async throws {
+        let session = try LabSession.open(global)
+        let hub = try session.run { try ServedStateHub(laboratory: session.laboratory) }
+        var log: (@Sendable (String) -> Void)?
+        if verbose { log = { @Sendable line in printLine(line) } }
+        // As GrowthBook's proxy: the key an upstream payload is fetched with is the one apps must use.
+        let clientKeys = global.clientKey.map { [$0] } ?? []
+        let server = LabServer(hub: hub, host: host, port: port, clientKeys: Set(clientKeys), log: log)
+        if !["127.0.0.1", "localhost", "::1"].contains(host) {
+            printError(
+                "warning: listening on \(host): apps on other machines can read and report to \(session.store.path)"
+            )
+        }
+        let host = self.host.contains(":") ? "[\(self.host)]" : self.host
+        let key = clientKeys.first ?? "any-key"
+        let statePath = session.store.path
+        do {
+            try await server.run { port in
+                let base = "http://\(host):\(port)"
+                printLine("Serving \(statePath) on \(base)")
+                printLine("  GrowthBook SDKs:   apiHost \(base), clientKey \(key)")
+                printLine("  OpenFeature OFREP: \(base) (POST /ofrep/v1/evaluate/flags/{key})")
+                printLine("  Exposures:         POST \(base)/events/\(key)")
+            }
+        } catch is CancellationError {
+            return
+        } catch {
+            printError("cannot serve on \(host):\(port): \(error)")
+            throw ExitCode.failure
+        }
+    }
+}

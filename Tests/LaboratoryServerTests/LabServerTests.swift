@@ -1,0 +1,215 @@
+import Foundation
+import Laboratory
+import LaboratoryRemote
+import LaboratorySQLite
+import Synchronization
+import Testing
+
+@testable import LaboratoryServer
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The server on 127.0.0.1 over a real state file, asked the way SDKs and
+/// OFREP providers ask; a second `LocalLaboratory` on the same file plays
+/// the console in another process.
+@Suite struct LabServerTests {
+    static let catalog = """
+        {"source": "Local", "experiments": [
+          {"name": "ButtonColor", "keys": ["buttonColor"], "baseline": "Red", "variants": [
+            {"name": "Red", "assignments": {"buttonColor": "red"}},
+            {"name": "Blue", "assignments": {"buttonColor": "blue"}}]}]}
+        """
+
+    /// A served state file and a running server; `stop()` ends both.
+    final class Served: Sendable {
+        let folder: String
+        let base: URL
+        let task: Task<Void, any Error>
+
+        init(clientKeys: Set<String> = []) async throws {
+            folder = NSTemporaryDirectory() + "lab-serve-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let laboratory = try Self.laboratory(folder)
+            let hub = try ServedStateHub(laboratory: laboratory)
+            let server = LabServer(hub: hub, host: "127.0.0.1", port: 0, clientKeys: clientKeys)
+            let (ports, continuation) = AsyncStream<Int>.makeStream()
+            task = Task { try await server.run { port in continuation.yield(port) } }
+            var port = 0
+            for await bound in ports {
+                port = bound
+                break
+            }
+            base = URL(string: "http://127.0.0.1:\(port)")!
+        }
+
+        static func laboratory(_ folder: String) throws -> LocalLaboratory {
+            let catalog = try CatalogDecoder().decode(Data(LabServerTests.catalog.utf8), file: "c.json")
+            return try LocalLaboratory(
+                catalogs: [(path: folder + "/c.json", catalog: catalog)],
+                statePath: folder + "/state.sqlite",
+                random: SeededRandomSource(seed: 3)
+            )
+        }
+
+        /// The console in another process: its own laboratory on the same file.
+        func console() throws -> LocalLaboratory { try Self.laboratory(folder) }
+
+        func stop() { task.cancel() }
+
+        func request(
+            _ path: String,
+            method: String = "GET",
+            body: Data? = nil,
+            headers: [String: String] = [:]
+        ) async throws -> (status: Int, headers: [String: String], body: Data) {
+            var request = URLRequest(url: base.appendingPathComponent(path))
+            request.httpMethod = method
+            request.httpBody = body
+            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+            let (data, response) = try await URLSession.shared.data(for: request)
+            let http = response as! HTTPURLResponse
+            var fields: [String: String] = [:]
+            for (name, value) in http.allHeaderFields { fields["\(name)".lowercased()] = "\(value)" }
+            return (http.statusCode, fields, data)
+        }
+
+        func json(_ path: String, body: String? = nil, headers: [String: String] = [:]) async throws -> [String: Any] {
+            let answer = try await request(
+                path,
+                method: body == nil ? "GET" : "POST",
+                body: body.map { Data($0.utf8) },
+                headers: headers
+            )
+            return try JSONSerialization.jsonObject(with: answer.body) as? [String: Any] ?? [:]
+        }
+    }
+
+    @Test func thePayloadHasAnETagCORSAndStreamingSupport() async throws {
+        let served = try await Served()
+        defer { served.stop() }
+        let first = try await served.request("api/features/key", headers: ["Origin": "http://example.test"])
+        #expect(first.status == 200)
+        #expect(first.headers["x-sse-support"] == "enabled")
+        #expect(first.headers["access-control-allow-origin"] == "*")
+        let tag = try #require(first.headers["etag"])
+        let again = try await served.request("api/features/key", headers: ["If-None-Match": tag])
+        #expect(again.status == 304)
+        let payload = try JSONSerialization.jsonObject(with: first.body) as? [String: Any]
+        #expect((payload?["features"] as? [String: Any])?["buttonColor"] != nil)
+    }
+
+    @Test func aForceInAnotherProcessReachesAnOpenStreamWithinASecond() async throws {
+        let served = try await Served()
+        defer { served.stop() }
+        let payloads = PayloadLog()
+        let streamer = GrowthBookStreamer(url: served.base.appendingPathComponent("sub/key"), initialBackoff: 0.05)
+        let stream = Task { await streamer.run(payload: { payloads.append($0) }, refetch: {}) }
+        defer { stream.cancel() }
+        #expect(await payloads.wait { _ in true })  // the payload as the stream opens
+        let drawn = try await served.json("ofrep/v1/evaluate/flags/buttonColor", body: "{}")["variant"] as? String
+        let (other, weights) = drawn == "Blue" ? ("Red", "[1,0]") : ("Blue", "[0,1]")
+        let console = try served.console()
+        let clock = ContinuousClock()
+        let forcedAt = clock.now
+        try console.debug.activate(variant: other, of: "ButtonColor")
+        #expect(await payloads.wait { String(decoding: $0, as: UTF8.self).contains("\"weights\":\(weights)") })
+        #expect(clock.now - forcedAt < .seconds(5))  // 1 s in practice; the bound proves it came by itself
+        let flag = try await served.json("ofrep/v1/evaluate/flags/buttonColor", body: "{}")
+        #expect(flag["variant"] as? String == other)
+        #expect(flag["reason"] as? String == "STATIC")
+        #expect((flag["metadata"] as? [String: Any])?["forced"] as? Bool == true)
+    }
+
+    @Test func ofrepAnswersEachKeyAndRefusesBadBodies() async throws {
+        let served = try await Served()
+        defer { served.stop() }
+        let flag = try await served.json(
+            "ofrep/v1/evaluate/flags/buttonColor",
+            body: #"{"context": {"targetingKey": "u1"}}"#
+        )
+        #expect(["red", "blue"].contains(flag["value"] as? String ?? ""))
+        #expect(flag["reason"] as? String == "SPLIT")
+        #expect((flag["metadata"] as? [String: Any])?["experiment"] as? String == "ButtonColor")
+        #expect((flag["metadata"] as? [String: Any])?["forced"] as? Bool == false)
+        for (body, status, code) in [
+            ("{nope", 400, "PARSE_ERROR"), ("[1]", 400, "PARSE_ERROR"), (#"{"context": 3}"#, 400, "INVALID_CONTEXT"),
+        ] {
+            let answer = try await served.request(
+                "ofrep/v1/evaluate/flags/buttonColor",
+                method: "POST",
+                body: Data(body.utf8)
+            )
+            #expect(answer.status == status, "\(body)")
+            #expect(String(decoding: answer.body, as: UTF8.self).contains(code), "\(body)")
+        }
+        let unknown = try await served.request("ofrep/v1/evaluate/flags/nothing", method: "POST", body: Data("{}".utf8))
+        #expect(unknown.status == 404)
+        #expect(String(decoding: unknown.body, as: UTF8.self).contains("FLAG_NOT_FOUND"))
+        let empty = try await served.request("ofrep/v1/evaluate/flags/buttonColor", method: "POST", body: Data())
+        #expect(empty.status == 200)
+        let bulk = try await served.request("ofrep/v1/evaluate/flags", method: "POST", body: Data("{}".utf8))
+        #expect(bulk.status == 200)
+        let tag = try #require(bulk.headers["etag"])
+        let unchanged = try await served.request(
+            "ofrep/v1/evaluate/flags",
+            method: "POST",
+            body: Data("{}".utf8),
+            headers: ["If-None-Match": tag]
+        )
+        #expect(unchanged.status == 304)
+    }
+
+    @Test func exposuresAreRecordedOnceAndBadOnesNotAtAll() async throws {
+        let served = try await Served()
+        defer { served.stop() }
+        let store = try served.console().store
+        let before = try store.latestEvents(limit: 100).count
+        let good = #"[{"experiment": "ButtonColor", "variant": "Blue"}, {"experiment": "ButtonColor", "variant": "1"}]"#
+        let answer = try await served.json("events/key", body: good)
+        #expect(answer["recorded"] as? Int == 1)  // the same variant twice: displayed once
+        let bad = [
+            #"[{"experiment": "ButtonColor", "variant": "Red"}, {"experiment": "Nope", "variant": "X"}]"#,
+            #"[{"experiment": "ButtonColor", "variant": "Red", "value": {"a": 1}}]"#,
+            #"{"experiment": "ButtonColor"}"#, "not json",
+        ]
+        for body in bad {
+            let refused = try await served.request("events/key", method: "POST", body: Data(body.utf8))
+            #expect(refused.status == 400, "\(body)")
+        }
+        let huge = try await served.request("events/key", method: "POST", body: Data(count: 2 << 20))
+        #expect(huge.status == 413)
+        let rows = try store.latestEvents(limit: 100)
+        #expect(rows.count == before + 1)
+        #expect(rows.first?.event.reason == .displayed && rows.first?.event.variant == "Blue")
+    }
+
+    @Test func anUnknownClientKeyIsRefused() async throws {
+        let served = try await Served(clientKeys: ["sdk-good"])
+        defer { served.stop() }
+        #expect(try await served.request("api/features/sdk-good").status == 200)
+        #expect(try await served.request("api/features/sdk-bad").status == 401)
+        #expect(try await served.request("events/sdk-bad", method: "POST", body: Data("[]".utf8)).status == 401)
+    }
+}
+
+/// Payloads a stream delivered, waited for without sleeping a fixed time.
+final class PayloadLog: Sendable {
+    private let payloads = Mutex<[Data]>([])
+
+    func append(_ payload: Data) {
+        payloads.withLock { $0.append(payload) }
+    }
+
+    /// Waits (up to 20 s) for a payload that satisfies `predicate`.
+    func wait(_ predicate: (Data) -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            let found = payloads.withLock { $0.contains(where: predicate) }
+            if found { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// `lab serve` read by real clients nobody here wrote: the official GrowthBook
+/// Python SDK (streaming) and the OpenFeature Python SDK with its OFREP
+/// provider, from the virtual environment `.ci/run` sets up in `.build/python`.
+@Suite(.enabled(if: PythonClients.available, PythonClients.missing))
+struct InteroperabilityTests {
+    /// `lab serve --port 0` on the test's state file, until `stop()`.
+    struct Serving {
+        let running: Subprocess.Running
+        let base: String
+
+        init(_ lab: LabHarness, _ arguments: [String] = []) throws {
+            running = try Subprocess.start(
+                LabHarness.binary, ["serve", "--port", "0", "--verbose", "--state", lab.state] + arguments,
+                environment: lab.environment)
+            let deadline = Date().addingTimeInterval(20)
+            var found: String?
+            while found == nil && Date() < deadline {
+                let text = (try? String(contentsOfFile: running.stdoutPath, encoding: .utf8)) ?? ""
+                found = text.split(separator: "\n").first { $0.hasPrefix("Serving ") }
+                    .flatMap { $0.split(separator: " ").last.map(String.init) }
+                if found == nil { usleep(50_000) }
+            }
+            guard let found else { throw HarnessError("lab serve did not start") }
+            base = found
+        }
+
+        /// What `lab serve --verbose` printed so far.
+        var log: String { (try? String(contentsOfFile: running.stdoutPath, encoding: .utf8)) ?? "" }
+
+        func stop() {
+            kill(running.pid, SIGTERM)
+            _ = running.wait()
+        }
+    }
+
+    @Test func theGrowthBookSDKShowsWhatLabShowsAndStreamsAForceWithItsTracking() throws {
+        let lab = try LabHarness()
+        let expected = try LabHarness.json(try lab.run("assignments", "--json").stdout)["assignments"] as? [[String: Any]] ?? []
+        let serving = try Serving(lab)
+        defer { serving.stop() }
+        let result = try PythonClients.run(
+            "growthbook_client.py", [serving.base, "any-key", LabHarness.binary, lab.state], environment: lab.environment)
+        let initial = try #require(result["initial"] as? [String: Any])
+        for row in expected {
+            let key = row["key"] as? String ?? ""
+            #expect("\(initial[key] ?? "nil")" == "\(row["value"] ?? "nil")", "\(key)")
+        }
+        let seconds = try #require(result["seconds"] as? Double, "the forced value never arrived: \(result)")
+        #expect(seconds < 5)  // within a second in practice (the benchmark measures it); this proves it arrives
+        // One payload request: the forced value came down the stream, not from a new fetch.
+        #expect(serving.log.components(separatedBy: "GET /api/features/").count - 1 == 1, "\(serving.log)")
+        let tracked = result["tracked"] as? [[String: Any]] ?? []
+        #expect(tracked.contains { $0["experiment"] as? String == "ButtonColor" && $0["key"] as? String == result["forced"] as? String },
+                "\(tracked)")
+    }
+
+    @Test func theOFREPProviderGetsEachKeysVariantReasonAndMetadata() throws {
+        let lab = try LabHarness()
+        #expect(try lab.run("force", "ButtonColor", "ButtonColorBlue").status == 0)
+        let serving = try Serving(lab)
+        defer { serving.stop() }
+        let answers = try PythonClients.run(
+            "ofrep_client.py",
+            [serving.base, "subscribeButtonColor:string", "onboardingPageCount:integer", "profileShowsBadges:boolean",
+             "noSuchKey:string"],
+            environment: lab.environment)
+        let button = try #require(answers["subscribeButtonColor"] as? [String: Any])
+        #expect(button["value"] as? String == "blue")
+        #expect(button["variant"] as? String == "ButtonColorBlue")
+        #expect((button["reason"] as? String)?.contains("STATIC") == true)
+        let metadata = button["metadata"] as? [String: Any] ?? [:]
+        #expect(metadata["experiment"] as? String == "ButtonColor")
+        #expect(metadata["source"] as? String == "Local")
+        #expect(metadata["forced"] as? Bool == true)
+        let assignments = try LabHarness.json(try lab.run("assignments", "--json").stdout)["assignments"] as? [[String: Any]] ?? []
+        for row in assignments where ["onboardingPageCount", "profileShowsBadges"].contains(row["key"] as? String) {
+            let answer = answers[row["key"] as! String] as? [String: Any] ?? [:]
+            #expect(answer["variant"] as? String == row["variant"] as? String)
+            #expect("\(answer["value"] ?? "nil")" == "\(row["value"] ?? "nil")")
+        }
+        #expect((answers["noSuchKey"] as? [String: Any])?["error"] as? String == "FLAG_NOT_FOUND")
+    }
+}
+
+/// The Python interpreter of `.build/python`, when the clients are installed there.
+enum PythonClients {
+    static let python = LabHarness.packageRoot + "/.build/python/bin/python"
+    static let scripts = LabHarness.packageRoot + "/Tests/LabEndToEndTests/Interop/"
+    static let missing: Comment =
+        "the Python clients are not installed: python3 -m venv .build/python && .build/python/bin/pip install growthbook openfeature-sdk openfeature-provider-ofrep (as .ci/run does)"
+
+    static let available: Bool = {
+        guard FileManager.default.isExecutableFile(atPath: python) else { return false }
+        let check = try? Subprocess.run(
+            python, ["-c", "import growthbook, openfeature.contrib.provider.ofrep"], environment: [:])
+        return check?.status == 0
+    }()
+
+    /// Runs a script and parses the JSON document it prints.
+    static func run(_ script: String, _ arguments: [String], environment: [String: String]) throws -> [String: Any] {
+        let result = try Subprocess.run(python, [scripts + script] + arguments, environment: environment)
+        guard result.status == 0 else { throw HarnessError("\(script) failed (\(result.status)): \(result.stderr)") }
+        return try LabHarness.json(result.stdout.split(separator: "\n").last.map(String.init) ?? "")
+    }
+}

@@ -97,7 +97,8 @@ let package = Package(
                 "lab", "lab-demo", "Laboratory", "LaboratorySQLite", "LabTestSupport",
                 // To damage state files and hold their write lock as another process would.
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            exclude: ["Interop"]  // the Python clients' scripts
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -13,8 +13,10 @@ struct InteroperabilityTests {
 
         init(_ lab: LabHarness, _ arguments: [String] = []) throws {
             running = try Subprocess.start(
-                LabHarness.binary, ["serve", "--port", "0", "--verbose", "--state", lab.state] + arguments,
-                environment: lab.environment)
+                LabHarness.binary,
+                ["serve", "--port", "0", "--verbose", "--state", lab.state] + arguments,
+                environment: lab.environment
+            )
             let deadline = Date().addingTimeInterval(20)
             var found: String?
             while found == nil && Date() < deadline {
@@ -38,11 +40,15 @@ struct InteroperabilityTests {
 
     @Test func theGrowthBookSDKShowsWhatLabShowsAndStreamsAForceWithItsTracking() throws {
         let lab = try LabHarness()
-        let expected = try LabHarness.json(try lab.run("assignments", "--json").stdout)["assignments"] as? [[String: Any]] ?? []
+        let expected =
+            try LabHarness.json(try lab.run("assignments", "--json").stdout)["assignments"] as? [[String: Any]] ?? []
         let serving = try Serving(lab)
         defer { serving.stop() }
         let result = try PythonClients.run(
-            "growthbook_client.py", [serving.base, "any-key", LabHarness.binary, lab.state], environment: lab.environment)
+            "growthbook_client.py",
+            [serving.base, "any-key", LabHarness.binary, lab.state],
+            environment: lab.environment
+        )
         let initial = try #require(result["initial"] as? [String: Any])
         for row in expected {
             let key = row["key"] as? String ?? ""
@@ -53,8 +59,12 @@ struct InteroperabilityTests {
         // One payload request: the forced value came down the stream, not from a new fetch.
         #expect(serving.log.components(separatedBy: "GET /api/features/").count - 1 == 1, "\(serving.log)")
         let tracked = result["tracked"] as? [[String: Any]] ?? []
-        #expect(tracked.contains { $0["experiment"] as? String == "ButtonColor" && $0["key"] as? String == result["forced"] as? String },
-                "\(tracked)")
+        #expect(
+            tracked.contains {
+                $0["experiment"] as? String == "ButtonColor" && $0["key"] as? String == result["forced"] as? String
+            },
+            "\(tracked)"
+        )
     }
 
     @Test func theOFREPProviderGetsEachKeysVariantReasonAndMetadata() throws {
@@ -64,9 +74,13 @@ struct InteroperabilityTests {
         defer { serving.stop() }
         let answers = try PythonClients.run(
             "ofrep_client.py",
-            [serving.base, "subscribeButtonColor:string", "onboardingPageCount:integer", "profileShowsBadges:boolean",
-             "noSuchKey:string"],
-            environment: lab.environment)
+            [
+                serving.base, "subscribeButtonColor:string", "onboardingPageCount:integer",
+                "profileShowsBadges:boolean",
+                "noSuchKey:string",
+            ],
+            environment: lab.environment
+        )
         let button = try #require(answers["subscribeButtonColor"] as? [String: Any])
         #expect(button["value"] as? String == "blue")
         #expect(button["variant"] as? String == "ButtonColorBlue")
@@ -75,7 +89,8 @@ struct InteroperabilityTests {
         #expect(metadata["experiment"] as? String == "ButtonColor")
         #expect(metadata["source"] as? String == "Local")
         #expect(metadata["forced"] as? Bool == true)
-        let assignments = try LabHarness.json(try lab.run("assignments", "--json").stdout)["assignments"] as? [[String: Any]] ?? []
+        let assignments =
+            try LabHarness.json(try lab.run("assignments", "--json").stdout)["assignments"] as? [[String: Any]] ?? []
         for row in assignments where ["onboardingPageCount", "profileShowsBadges"].contains(row["key"] as? String) {
             let answer = answers[row["key"] as! String] as? [String: Any] ?? [:]
             #expect(answer["variant"] as? String == row["variant"] as? String)
@@ -95,7 +110,10 @@ enum PythonClients {
     static let available: Bool = {
         guard FileManager.default.isExecutableFile(atPath: python) else { return false }
         let check = try? Subprocess.run(
-            python, ["-c", "import growthbook, openfeature.contrib.provider.ofrep"], environment: [:])
+            python,
+            ["-c", "import growthbook, openfeature.contrib.provider.ofrep"],
+            environment: [:]
+        )
         return check?.status == 0
     }()
 

@@ -207,6 +207,25 @@ import Testing
         #expect(world.pending == [.reset(source: "Local")])
     }
 
+    @Test func settingsShowTheServerAndWhoUsesIt() throws {
+        let world = try ConsoleWorld.demo(server: {
+            ConsoleData.ServerInfo(
+                url: "http://127.0.0.1:3100",
+                openStreams: 2,
+                requestsLastMinute: 7,
+                lastClient: "127.0.0.1:50000"
+            )
+        })
+        world.press(.end, .up, .enter)
+        #expect(world.state.route == .settings)
+        let text = world.text
+        #expect(text.contains("SERVER         GrowthBook SDKs and OpenFeature OFREP"))
+        #expect(text.contains("Address        http://127.0.0.1:3100"))
+        #expect(
+            text.contains("Clients        2 open streams · 7 requests in the last minute · last client 127.0.0.1:50000")
+        )
+    }
+
     @Test func settingsExportAndImportForcedVariantsThroughAFile() async throws {
         let world = try ConsoleWorld.demo()
         try world.debug.activate(variant: "ButtonColorDarkGray", of: "ButtonColor")

@@ -14,7 +14,12 @@ final class ConsoleWorld {
     /// Effects the reducer asked for and the test has not performed yet.
     var pending: [ConsoleEffect] = []
 
-    init(_ catalogs: [Catalog], token: Double = 0.3, size: TerminalSize = TerminalSize(columns: 100, rows: 30)) throws {
+    init(
+        _ catalogs: [Catalog],
+        token: Double = 0.3,
+        size: TerminalSize = TerminalSize(columns: 100, rows: 30),
+        server: (@Sendable () -> ConsoleData.ServerInfo?)? = nil
+    ) throws {
         let device = try store.device(candidate: Device(id: "device-1", token: ActiveExperimentsToken(token)))
         let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
         let store = self.store
@@ -23,20 +28,27 @@ final class ConsoleWorld {
         }
         debug = DebugSource(sources: locals, store: store)
         manager = AssignmentsManager(sources: [debug], store: store, events: events, device: device, clock: clock)
-        environment = LiveConsoleEnvironment(manager: manager, debug: debug, store: store, log: events)
+        environment = LiveConsoleEnvironment(
+            manager: manager,
+            debug: debug,
+            store: store,
+            log: events,
+            server: server
+        )
         state = ConsoleState(size: size, data: try environment.load(), timeZone: TimeZone(identifier: "UTC")!)
     }
 
     static func demo(
         token: Double = 0.3,
-        size: TerminalSize = TerminalSize(columns: 100, rows: 30)
+        size: TerminalSize = TerminalSize(columns: 100, rows: 30),
+        server: (@Sendable () -> ConsoleData.ServerInfo?)? = nil
     ) throws -> ConsoleWorld {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let catalog = try CatalogDecoder().decode(
             contentsOf: root.appendingPathComponent("share/laboratory/demo.json").path
         )
-        return try ConsoleWorld([catalog], token: token, size: size)
+        return try ConsoleWorld([catalog], token: token, size: size, server: server)
     }
 
     /// Sends keys through the reducer, collecting the effects it asks for.

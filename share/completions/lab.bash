@@ -186,9 +186,9 @@ _lab() {
 
 _lab_console() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--serve -h --help)
     repeating_options=(--catalog --attribute)
-    non_repeating_options=(--state --growthbook --client-key --decryption-key --refresh-interval)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key --refresh-interval --host --port)
     __lab_offer_flags_options 0
 
     # Offer option value completions
@@ -212,6 +212,12 @@ _lab_console() {
         return
         ;;
     '--refresh-interval')
+        return
+        ;;
+    '--host')
+        return
+        ;;
+    '--port')
         return
         ;;
     esac

@@ -23,7 +23,7 @@ function __lab_parse_tokens -S
         __lab_parse_subcommand 0 'h/help'
         switch $unparsed_tokens[1]
         case 'console'
-            __lab_parse_subcommand 0 'catalog=+' 'state=' 'growthbook=' 'client-key=' 'decryption-key=' 'attribute=+' 'refresh-interval=' 'h/help'
+            __lab_parse_subcommand 0 'catalog=+' 'state=' 'growthbook=' 'client-key=' 'decryption-key=' 'attribute=+' 'refresh-interval=' 'serve' 'host=' 'port=' 'h/help'
         case 'assignments'
             __lab_parse_subcommand 0 'catalog=+' 'state=' 'growthbook=' 'client-key=' 'decryption-key=' 'attribute=+' 'json' 'h/help'
         case 'experiments'
@@ -134,6 +134,9 @@ complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab c
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab console" decryption-key' -l 'decryption-key' -d 'The key that decrypts an encrypted GrowthBook payload (base64).' -rfka ''
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab console"' -l 'attribute' -d 'An attribute of this user or device, key=value (repeatable); userId logs a user in for user-level experiments.' -rfka ''
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab console" refresh-interval' -l 'refresh-interval' -d 'Seconds between fetches of a --growthbook URL.' -rfka ''
+complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab console" serve' -l 'serve' -d 'Also serve the state file to apps, as lab serve does (see Settings for the address).'
+complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab console" host' -l 'host' -d 'With --serve: the address to listen on.' -rfka ''
+complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab console" port' -l 'port' -d 'With --serve: the port to listen on (0: any free port).' -rfka ''
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab console" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab assignments"' -l 'catalog' -d 'A local catalog file (repeatable); the demo catalog when none is given.' -rfka ''
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab assignments" state' -l 'state' -d 'The state file (default: $XDG_STATE_HOME/laboratory/default.sqlite).' -rfka ''

@@ -32,7 +32,25 @@ public struct ConsoleData: Sendable, Equatable {
         }
     }
 
+    /// The server `lab console --serve` runs, as the Settings screen shows it.
+    public struct ServerInfo: Sendable, Equatable {
+        /// The base URL: a GrowthBook SDK's apiHost, an OFREP provider's base URL.
+        public var url: String
+        public var openStreams: Int
+        public var requestsLastMinute: Int
+        public var lastClient: String?
+
+        public init(url: String, openStreams: Int, requestsLastMinute: Int, lastClient: String?) {
+            self.url = url
+            self.openStreams = openStreams
+            self.requestsLastMinute = requestsLastMinute
+            self.lastClient = lastClient
+        }
+    }
+
     public var sources: [SourceInfo]
+    /// The server, when the console runs one.
+    public var server: ServerInfo?
     /// Every experiment of every source, in source order then by name.
     public var entries: [DebugEntry]
     public var snapshot: AssignmentsSnapshot

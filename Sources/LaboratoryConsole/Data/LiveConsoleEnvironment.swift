@@ -13,10 +13,14 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
     /// How many of the newest events the Events screen holds.
     private let eventLimit: Int
 
+    /// The server `--serve` runs, if any: asked on every load and change check.
+    private let server: (@Sendable () -> ConsoleData.ServerInfo?)?
+
     private struct Seen: Equatable {
         var revision: Int64?
         var newestEvent: Int64?
         var statuses: [String: SourceStatus] = [:]
+        var server: ConsoleData.ServerInfo?
     }
 
     /// What the last load saw; load() and hasChanged() run on background tasks.
@@ -28,8 +32,10 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
         store: any StateStore,
         log: any EventLog,
         origin: String = "",
-        eventLimit: Int = 500
+        eventLimit: Int = 500,
+        server: (@Sendable () -> ConsoleData.ServerInfo?)? = nil
     ) {
+        self.server = server
         self.manager = manager
         self.debug = debug
         self.store = store
@@ -73,7 +79,10 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
         for case let remote as GrowthBookSource in debug.sources {
             data.traces[remote.name] = remote.traces()
         }
-        seen.withLock { $0 = Seen(revision: revision, newestEvent: events.first?.id, statuses: statuses) }
+        data.server = server?()
+        seen.withLock {
+            $0 = Seen(revision: revision, newestEvent: events.first?.id, statuses: statuses, server: data.server)
+        }
         return data
     }
 
@@ -81,7 +90,8 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
         let now = Seen(
             revision: try store.revision(),
             newestEvent: try log.latestEvents(limit: 1).first?.id,
-            statuses: manager.statuses
+            statuses: manager.statuses,
+            server: server?()
         )
         return seen.withLock { now != $0 }
     }

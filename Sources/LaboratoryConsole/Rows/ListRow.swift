@@ -16,6 +16,8 @@ public struct ListRow: Sendable, Equatable {
         case reset(source: String)
         case exportOverrides
         case importOverrides
+        /// A line about `--serve`'s server; nothing to open.
+        case server
     }
 
     public var target: Target

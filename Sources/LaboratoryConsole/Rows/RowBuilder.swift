@@ -152,7 +152,26 @@ public enum RowBuilder {
                 ListRow(.importOverrides, ["Import", "apply a file from a colleague (checked first)"]),
             ].map { ($0, $0.columns) }
         )
-        return sources(data, state: state) + [overrides]
+        return sources(data, state: state) + [overrides] + (data.server.map { [server($0)] } ?? [])
+    }
+
+    /// `lab console --serve`: where apps connect, and who does.
+    private static func server(_ server: ConsoleData.ServerInfo) -> RowSection {
+        var clients =
+            "\(Summaries.plural(server.openStreams, "open stream")) · "
+            + "\(Summaries.plural(server.requestsLastMinute, "request")) in the last minute"
+        if let last = server.lastClient { clients += " · last client \(last)" }
+        return RowSection(
+            header: ListRow(.header, ["SERVER", "GrowthBook SDKs and OpenFeature OFREP"], role: .header),
+            items: [
+                ListRow(.server, ["Address", server.url]),
+                ListRow(
+                    .server,
+                    ["Clients", clients],
+                    role: server.openStreams + server.requestsLastMinute == 0 ? .muted : .plain
+                ),
+            ].map { ($0, $0.columns) }
+        )
     }
 
     private static func sources(_ data: ConsoleData, state: ConsoleState) -> [RowSection] {

@@ -199,7 +199,7 @@ public enum ConsoleReducer {
     private static func open(_ state: inout ConsoleState) -> [ConsoleEffect] {
         guard let row = selected(state) else { return [] }
         switch row.target {
-        case .header, .status, .event:
+        case .header, .status, .event, .server:
             return []
         case .category(let route):
             push(route, &state)

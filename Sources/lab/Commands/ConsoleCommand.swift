@@ -4,6 +4,8 @@ import Foundation
 import Laboratory
 import LaboratoryConsole
 import LaboratoryRemote
+import LaboratoryServer
+import Synchronization
 
 /// `lab console`: the Tweaks-style terminal UI.
 struct ConsoleCommand: ParsableCommand {
@@ -15,21 +17,29 @@ struct ConsoleCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "Seconds between fetches of a --growthbook URL.") var refreshInterval: Int = 30
+    @Flag(help: "Also serve the state file to apps, as lab serve does (see Settings for the address).")
+    var serve = false
+    @Option(help: "With --serve: the address to listen on.") var host = "127.0.0.1"
+    @Option(help: "With --serve: the port to listen on (0: any free port).") var port = 3100
 
     func validate() throws {
         guard (1...86_400).contains(refreshInterval) else {
             throw ValidationError("--refresh-interval must be from 1 to 86400 seconds (a day), not \(refreshInterval)")
         }
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, not \(port)") }
     }
 
     func run() throws {
         let session = try LabSession.open(global)
+        let server = try serve ? startServer(session) : nil
+        defer { server?.stop() }
         let environment = LiveConsoleEnvironment(
             manager: session.manager,
             debug: session.debug,
             store: session.store,
             log: session.store,
-            origin: global.statePath
+            origin: global.statePath,
+            server: serverInfo(server)
         )
         let colors = ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
         let terminal: CursesTerminal
@@ -70,5 +80,53 @@ struct ConsoleCommand: ParsableCommand {
         }
         defer { refresher?.cancel() }
         ConsoleRunner(terminal: terminal, environment: environment).run()
+    }
+
+    /// The server `--serve` runs beside the console, and what Settings shows of it.
+    private final class RunningServer: Sendable {
+        let hub: ServedStateHub
+        /// The address once bound, or why binding failed.
+        let address: Mutex<String>
+        private let task = Mutex<Task<Void, Never>?>(nil)
+
+        init(hub: ServedStateHub, server: LabServer, shownHost: String) {
+            self.hub = hub
+            address = Mutex("starting on \(shownHost):\(server.port)…")
+            task.withLock {
+                $0 = Task.detached { [self] in
+                    do {
+                        try await server.run { port in self.address.withLock { $0 = "http://\(shownHost):\(port)" } }
+                    } catch is CancellationError {
+                    } catch {
+                        self.address.withLock { $0 = "not serving: \(error)" }
+                    }
+                }
+            }
+        }
+
+        func stop() { task.withLock { $0?.cancel() } }
+
+        func info() -> ConsoleData.ServerInfo {
+            let activity = hub.activitySummary
+            return ConsoleData.ServerInfo(
+                url: address.withLock { $0 },
+                openStreams: activity.openStreams,
+                requestsLastMinute: activity.requestTimes.count,
+                lastClient: activity.lastClient
+            )
+        }
+    }
+
+    /// What Settings shows of the server, when there is one.
+    private func serverInfo(_ server: RunningServer?) -> (@Sendable () -> ConsoleData.ServerInfo?)? {
+        guard let server else { return nil }
+        return { server.info() }
+    }
+
+    private func startServer(_ session: LabSession) throws -> RunningServer {
+        let hub = try session.run { try ServedStateHub(laboratory: session.laboratory) }
+        let keys = Set(global.clientKey.map { [$0] } ?? [])
+        let server = LabServer(hub: hub, host: host, port: port, clientKeys: keys)
+        return RunningServer(hub: hub, server: server, shownHost: host.contains(":") ? "[\(host)]" : host)
     }
 }

@@ -26,6 +26,8 @@ import FoundationNetworking
     final class Served: Sendable {
         let folder: String
         let base: URL
+        let port: Int
+        let hub: ServedStateHub
         let task: Task<Void, any Error>
 
         init(clientKeys: Set<String> = []) async throws {
@@ -33,6 +35,7 @@ import FoundationNetworking
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let laboratory = try Self.laboratory(folder)
             let hub = try ServedStateHub(laboratory: laboratory)
+            self.hub = hub
             let server = LabServer(hub: hub, host: "127.0.0.1", port: 0, clientKeys: clientKeys)
             let (ports, continuation) = AsyncStream<Int>.makeStream()
             task = Task { try await server.run { port in continuation.yield(port) } }
@@ -41,6 +44,7 @@ import FoundationNetworking
                 port = bound
                 break
             }
+            self.port = port
             base = URL(string: "http://127.0.0.1:\(port)")!
         }
 

@@ -12,7 +12,8 @@ import NIOCore
 ///   `If-None-Match` → 304, CORS and `x-sse-support: enabled`;
 /// - `GET /sub/{clientKey}`: server-sent `features` events on every change, pings every 20 s;
 /// - `POST /ofrep/v1/evaluate/flags/{key}` and `POST /ofrep/v1/evaluate/flags`;
-/// - `POST /events/{clientKey}`: exposures back into the event table.
+/// - `POST /events/{clientKey}`: exposures back into the event table;
+/// - `GET /demo`: the demo's subscribe screen as a web page, when given one.
 public struct LabServer: Sendable {
     public var host: String
     public var port: Int
@@ -20,6 +21,8 @@ public struct LabServer: Sendable {
     public var clientKeys: Set<String>
     /// Gets one line per request when set (`--verbose`).
     public var log: (@Sendable (String) -> Void)?
+    /// The page `GET /demo` serves (HTML), if any.
+    public var demoPage: Data?
     let hub: ServedStateHub
 
     /// The largest body a request may carry.
@@ -30,9 +33,11 @@ public struct LabServer: Sendable {
         host: String = "127.0.0.1",
         port: Int = 3100,
         clientKeys: Set<String> = [],
-        log: (@Sendable (String) -> Void)? = nil
+        log: (@Sendable (String) -> Void)? = nil,
+        demoPage: Data? = nil
     ) {
         self.hub = hub
+        self.demoPage = demoPage
         self.host = host
         self.port = port
         self.clientKeys = clientKeys
@@ -70,6 +75,14 @@ public struct LabServer: Sendable {
             )
         )
         router.add(middleware: RequestNoter(hub: hub, log: log))
+        router.get("/demo") { [demoPage] _, _ in
+            guard let demoPage else { throw HTTPError(.notFound, message: "this server has no demo page") }
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+                body: .init(byteBuffer: ByteBuffer(bytes: demoPage))
+            )
+        }
         router.get("/api/features/:clientKey") { request, context in
             try authorize(context)
             let state = hub.current

@@ -126,7 +126,7 @@ struct ConsoleCommand: ParsableCommand {
     private func startServer(_ session: LabSession) throws -> RunningServer {
         let hub = try session.run { try ServedStateHub(laboratory: session.laboratory) }
         let keys = Set(global.clientKey.map { [$0] } ?? [])
-        let server = LabServer(hub: hub, host: host, port: port, clientKeys: keys)
+        let server = LabServer(hub: hub, host: host, port: port, clientKeys: keys, demoPage: DemoPage.contents())
         return RunningServer(hub: hub, server: server, shownHost: host.contains(":") ? "[\(host)]" : host)
     }
 }

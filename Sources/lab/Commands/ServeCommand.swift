@@ -31,7 +31,14 @@ struct ServeCommand: AsyncParsableCommand {
         if verbose { log = { @Sendable line in printLine(line) } }
         // As GrowthBook's proxy: the key an upstream payload is fetched with is the one apps must use.
         let clientKeys = global.clientKey.map { [$0] } ?? []
-        let server = LabServer(hub: hub, host: host, port: port, clientKeys: Set(clientKeys), log: log)
+        let server = LabServer(
+            hub: hub,
+            host: host,
+            port: port,
+            clientKeys: Set(clientKeys),
+            log: log,
+            demoPage: DemoPage.contents()
+        )
         if !["127.0.0.1", "localhost", "::1"].contains(host) {
             printError(
                 "warning: listening on \(host): apps on other machines can read and report to \(session.store.path)"
@@ -47,6 +54,7 @@ struct ServeCommand: AsyncParsableCommand {
                 printLine("  GrowthBook SDKs:   apiHost \(base), clientKey \(key)")
                 printLine("  OpenFeature OFREP: \(base) (POST /ofrep/v1/evaluate/flags/{key})")
                 printLine("  Exposures:         POST \(base)/events/\(key)")
+                printLine("  Demo page:         \(base)/demo?key=\(key)")
             }
         } catch is CancellationError {
             return

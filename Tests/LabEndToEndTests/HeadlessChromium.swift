@@ -1,0 +1,112 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Headless Chromium driven over the DevTools protocol on a pipe
+/// (`--remote-debugging-pipe`: JSON messages ending in NUL on descriptors 3
+/// and 4), so a test can open a page and read its DOM as it changes.
+final class HeadlessChromium {
+    /// Debian's `chromium`, if installed.
+    static let path: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    private let pid: pid_t
+    private let toBrowser: Int32
+    private let fromBrowser: Int32
+    private let profile: String
+    private var nextID = 0
+    private var pending = [UInt8]()
+    private var session: String?
+
+    init() throws {
+        guard let path = Self.path else { throw HarnessError("chromium is not installed") }
+        profile = NSTemporaryDirectory() + "lab-chromium-\(UUID().uuidString)"
+        var input: [Int32] = [-1, -1]
+        var output: [Int32] = [-1, -1]
+        guard pipe(&input) == 0, pipe(&output) == 0 else { throw HarnessError("pipe failed") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, input[0], 3)
+        posix_spawn_file_actions_adddup2(&actions, output[1], 4)
+        let arguments = [
+            path, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--remote-debugging-pipe",
+            "--user-data-dir=\(profile)", "about:blank",
+        ]
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        close(input[0])
+        close(output[1])
+        guard spawned == 0 else { throw HarnessError("cannot start chromium: \(spawned)") }
+        self.pid = pid
+        toBrowser = input[1]
+        fromBrowser = output[0]
+    }
+
+    /// Opens `url` in a new tab and attaches to it.
+    func open(_ url: String) throws {
+        let target = try call("Target.createTarget", ["url": url])
+        guard let id = target["targetId"] as? String else { throw HarnessError("no target: \(target)") }
+        let attached = try call("Target.attachToTarget", ["targetId": id, "flatten": true])
+        session = attached["sessionId"] as? String
+    }
+
+    /// Evaluates JavaScript in the page; its value, or `nil`.
+    func evaluate(_ expression: String) throws -> Any? {
+        let result = try call("Runtime.evaluate", ["expression": expression, "returnByValue": true], inPage: true)
+        return (result["result"] as? [String: Any])?["value"]
+    }
+
+    /// Polls `expression` until it gives `expected` or `timeout` seconds pass.
+    func waitFor(_ expression: String, toBe expected: String, timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            if let value = try? evaluate(expression), "\(value)" == expected { return true }
+            usleep(20_000)
+        } while Date() < deadline
+        return false
+    }
+
+    private func call(_ method: String, _ parameters: [String: Any], inPage: Bool = false) throws -> [String: Any] {
+        nextID += 1
+        var message: [String: Any] = ["id": nextID, "method": method, "params": parameters]
+        if inPage, let session { message["sessionId"] = session }
+        let data = try JSONSerialization.data(withJSONObject: message) + Data([0])
+        _ = data.withUnsafeBytes { write(toBrowser, $0.baseAddress, data.count) }
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if let zero = pending.firstIndex(of: 0) {
+                let reply = Data(pending[..<zero])
+                pending.removeFirst(zero + 1)
+                let object = try JSONSerialization.jsonObject(with: reply) as? [String: Any] ?? [:]
+                guard object["id"] as? Int == nextID else { continue }  // an event, or another reply
+                if let error = object["error"] { throw HarnessError("\(method): \(error)") }
+                return object["result"] as? [String: Any] ?? [:]
+            }
+            var poller = pollfd(fd: fromBrowser, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 100) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            let count = read(fromBrowser, &buffer, buffer.count)
+            if count <= 0 { throw HarnessError("chromium closed its pipe") }
+            pending += buffer[0..<count]
+        }
+        throw HarnessError("\(method): no answer from chromium")
+    }
+
+    func quit() {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        close(toBrowser)
+        close(fromBrowser)
+        try? FileManager.default.removeItem(atPath: profile)
+    }
+}

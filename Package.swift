@@ -71,6 +71,8 @@ let package = Package(
         .executableTarget(
             name: "lab-bench",
             dependencies: [
+                // `lab-bench server` drives the built `lab serve`.
+                "lab",
                 "Laboratory",
                 "LaboratorySQLite",
                 "LaboratoryConsole",

@@ -15,7 +15,8 @@ import LaboratorySQLite
 struct LabBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lab-bench",
-        abstract: "Benchmark the console on a generated catalog."
+        abstract: "Benchmark the console on a generated catalog.",
+        subcommands: [ServerBench.self]
     )
 
     @Option(help: "Experiments in all, spread over the sources.") var experiments = 10_000

@@ -1,0 +1,224 @@
+import ArgumentParser
+import Foundation
+import Laboratory
+import LaboratorySQLite
+import Synchronization
+
+/// `lab-bench server`: measures `lab serve` on loopback, in its own process.
+///
+/// Payload requests per second (with and without `If-None-Match`), OFREP
+/// single evaluations per second, the time from a force to the `features`
+/// event on 100 open streams, and the server's memory with 1,000 open streams.
+/// Goals: 20,000 payload requests/s with 304s, 10,000 OFREP evaluations/s,
+/// under 200 ms force-to-event, under 100 MB with 1,000 streams.
+/// Run it in release: `swift run -c release lab-bench server`.
+struct ServerBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "server", abstract: "Benchmark lab serve on loopback.")
+
+    @Option(help: "Seconds each throughput run lasts.") var seconds = 5.0
+    @Option(help: "Connections the throughput runs keep open at once.") var connections = 8
+
+    func run() throws {
+        let folder = NSTemporaryDirectory() + "lab-bench-server-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let state = folder + "/state.sqlite"
+        let server = try ServedProcess(state: state)
+        defer { server.stop() }
+        print("lab serve on \(server.port), state \(state)")
+
+        let get = "GET /api/features/bench HTTP/1.1\r\nHost: bench\r\n\r\n"
+        let tag = try RawConnection(port: server.port).exchange(get).header("etag") ?? ""
+        let plain = throughput(port: server.port, request: get)
+        print(String(format: "payload requests:                    %8.0f /s", plain))
+        let revalidated = throughput(
+            port: server.port, request: "GET /api/features/bench HTTP/1.1\r\nHost: bench\r\nIf-None-Match: \(tag)\r\n\r\n")
+        print(String(format: "payload requests with If-None-Match: %8.0f /s (304)", revalidated))
+        let ofrep = throughput(
+            port: server.port,
+            request: "POST /ofrep/v1/evaluate/flags/subscribeButtonColor HTTP/1.1\r\nHost: bench\r\n"
+                + "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+        print(String(format: "OFREP single evaluations:            %8.0f /s", ofrep))
+
+        let latency = try forceToEvent(port: server.port, state: state, streams: 100)
+        print(String(format: "force to features event, 100 streams: %7.1f ms (last of them)", latency * 1000))
+        var open: [RawConnection] = []
+        for _ in 0..<1_000 {
+            let stream = try RawConnection(port: server.port)
+            stream.send("GET /sub/bench HTTP/1.1\r\nHost: bench\r\n\r\n")
+            open.append(stream)
+        }
+        for stream in open { _ = stream.read(until: "event: features") }
+        print(String(format: "server memory with 1,000 streams:    %8.1f MB", Double(server.residentKilobytes()) / 1024))
+        for stream in open { stream.close() }
+    }
+
+    /// Requests per second over `connections` keep-alive connections.
+    private func throughput(port: Int, request: String) -> Double {
+        let total = Mutex(0)
+        let deadline = Date().addingTimeInterval(seconds)
+        let start = Date()
+        DispatchQueue.concurrentPerform(iterations: connections) { _ in
+            var count = 0
+            if let connection = try? RawConnection(port: port) {
+                while Date() < deadline, connection.exchange(request).status > 0 { count += 1 }
+                connection.close()
+            }
+            total.withLock { $0 += count }
+        }
+        return Double(total.withLock { $0 }) / Date().timeIntervalSince(start)
+    }
+
+    /// Seconds from a force written to the state file (as the console writes
+    /// it) to the last of `streams` open streams receiving its payload.
+    private func forceToEvent(port: Int, state: String, streams count: Int) throws -> Double {
+        var streams: [RawConnection] = []
+        for _ in 0..<count {
+            let stream = try RawConnection(port: port)
+            stream.send("GET /sub/bench HTTP/1.1\r\nHost: bench\r\n\r\n")
+            streams.append(stream)
+        }
+        for stream in streams { _ = stream.read(until: "event: features") }
+        guard let demo = DemoCatalog.locate() else { throw ValidationError("the demo catalog was not found") }
+        let catalog = try CatalogDecoder().decode(contentsOf: demo)
+        let console = try LocalLaboratory(catalogs: [(path: demo, catalog: catalog)], statePath: state)
+        let current = try console.manager.refresh().assignment(for: "subscribeButtonColor")?.variant
+        let variant = current == "ButtonColorBlue" ? "ButtonColorDarkGray" : "ButtonColorBlue"
+        let weights = variant == "ButtonColorBlue" ? "[0,1,0]" : "[0,0,1]"
+        let start = Date()
+        try console.debug.activate(variant: variant, of: "ButtonColor")
+        var last = start
+        for stream in streams where stream.read(until: "\"weights\":\(weights)") { last = Date() }
+        for stream in streams { stream.close() }
+        return last.timeIntervalSince(start)
+    }
+}
+
+/// `lab serve --port 0` on a state file, in a child process.
+private struct ServedProcess {
+    let pid: pid_t
+    let port: Int
+
+    init(state: String) throws {
+        let lab = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("lab").path
+        let output = state + ".out"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let arguments = [lab, "serve", "--port", "0", "--state", state]
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, lab, &actions, nil, argv, environ) == 0 else {
+            throw ValidationError("cannot start \(lab)")
+        }
+        self.pid = pid
+        let deadline = Date().addingTimeInterval(30)
+        var port: Int?
+        while port == nil && Date() < deadline {
+            let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            port = text.split(separator: "\n").first { $0.hasPrefix("Serving ") }
+                .flatMap { $0.split(separator: ":").last.flatMap { Int($0) } }
+            if port == nil { usleep(50_000) }
+        }
+        guard let port else { throw ValidationError("lab serve did not start") }
+        self.port = port
+    }
+
+    func residentKilobytes() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+
+    func stop() {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+}
+
+/// A keep-alive HTTP/1.1 connection on 127.0.0.1 that sends raw requests.
+private final class RawConnection {
+    private let socket: Int32
+    private var buffer = [UInt8]()
+
+    struct Answer {
+        var status = 0
+        var head = ""
+
+        func header(_ name: String) -> String? {
+            head.split(separator: "\r\n").first { $0.lowercased().hasPrefix(name + ":") }
+                .map { String($0.dropFirst(name.count + 1)).trimmingCharacters(in: .whitespaces) }
+        }
+    }
+
+    init(port: Int) throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw ValidationError("cannot connect to port \(port)") }
+    }
+
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes {
+                Glibc.send(socket, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+
+    /// Sends a request and reads its whole answer (by `Content-Length`).
+    func exchange(_ request: String) -> Answer {
+        send(request)
+        guard let end = fill(until: Array("\r\n\r\n".utf8)) else { return Answer() }
+        let head = String(decoding: buffer[..<end], as: UTF8.self)
+        buffer.removeFirst(end + 4)
+        var answer = Answer(status: Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0, head: head)
+        let length = Int(answer.header("content-length") ?? "0") ?? 0
+        while buffer.count < length, receive() {}
+        if buffer.count < length { answer.status = 0 }
+        buffer.removeFirst(min(length, buffer.count))
+        return answer
+    }
+
+    /// Reads until `marker` has arrived (within 30 s); drops what came before it.
+    func read(until marker: String) -> Bool {
+        let found = fill(until: Array(marker.utf8)) != nil
+        buffer.removeAll()
+        return found
+    }
+
+    private func fill(until marker: [UInt8]) -> Int? {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if let range = buffer.firstRange(of: marker) { return range.lowerBound }
+            if !receive() { return nil }
+        }
+        return nil
+    }
+
+    private func receive() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = recv(socket, &chunk, chunk.count, 0)
+        guard count > 0 else { return false }
+        buffer += chunk[0..<count]
+        return true
+    }
+
+    func close() { Glibc.close(socket) }
+}

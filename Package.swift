@@ -71,8 +71,8 @@ let package = Package(
         .executableTarget(
             name: "lab-bench",
             dependencies: [
-                // `lab-bench server` drives the built `lab serve`.
-                "lab",
+                // `lab-bench server` drives the built `lab serve` over raw loopback connections.
+                "lab", "LabTestSupport",
                 "Laboratory",
                 "LaboratorySQLite",
                 "LaboratoryConsole",
@@ -82,9 +82,12 @@ let package = Package(
         ),
         .testTarget(name: "LaboratoryTests", dependencies: ["Laboratory"]),
         .testTarget(name: "LaboratorySQLiteTests", dependencies: ["LaboratorySQLite"]),
-        .testTarget(name: "LaboratoryServerTests", dependencies: ["LaboratoryServer", "LaboratoryRemote"]),
+        .testTarget(
+            name: "LaboratoryServerTests",
+            dependencies: ["LaboratoryServer", "LaboratoryRemote", "LabTestSupport"]
+        ),
         .testTarget(name: "LaboratoryRemoteTests", dependencies: ["LaboratoryRemote", "LabTestSupport"]),
-        // A small HTTP server on 127.0.0.1 that the remote-source tests answer badly with.
+        // A small HTTP server on 127.0.0.1 that the remote-source tests answer badly with, and a raw client.
         .target(name: "LabTestSupport", path: "Tests/LabTestSupport"),
         // What each fuzz target does with an input; `Tests/Fuzz/run` builds them with libFuzzer.
         .target(name: "LabFuzzTargets", dependencies: ["Laboratory", "LaboratoryRemote"], path: "Tests/FuzzTargets"),

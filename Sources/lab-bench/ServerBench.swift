@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LabTestSupport
 import Laboratory
 import LaboratorySQLite
 import Synchronization
@@ -14,7 +15,9 @@ import Synchronization
 /// Run it in release: `swift run -c release lab-bench server`.
 struct ServerBench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "server", abstract: "Benchmark lab serve on loopback.")
+        commandName: "server",
+        abstract: "Benchmark lab serve on loopback."
+    )
 
     @Option(help: "Seconds each throughput run lasts.") var seconds = 5.0
     @Option(help: "Connections the throughput runs keep open at once.") var connections = 8
@@ -29,28 +32,33 @@ struct ServerBench: ParsableCommand {
         print("lab serve on \(server.port), state \(state)")
 
         let get = "GET /api/features/bench HTTP/1.1\r\nHost: bench\r\n\r\n"
-        let tag = try RawConnection(port: server.port).exchange(get).header("etag") ?? ""
+        let tag = try LoopbackConnection(port: server.port).exchange(get).header("etag") ?? ""
         let plain = throughput(port: server.port, request: get)
         print(String(format: "payload requests:                    %8.0f /s", plain))
         let revalidated = throughput(
-            port: server.port, request: "GET /api/features/bench HTTP/1.1\r\nHost: bench\r\nIf-None-Match: \(tag)\r\n\r\n")
+            port: server.port,
+            request: "GET /api/features/bench HTTP/1.1\r\nHost: bench\r\nIf-None-Match: \(tag)\r\n\r\n"
+        )
         print(String(format: "payload requests with If-None-Match: %8.0f /s (304)", revalidated))
         let ofrep = throughput(
             port: server.port,
             request: "POST /ofrep/v1/evaluate/flags/subscribeButtonColor HTTP/1.1\r\nHost: bench\r\n"
-                + "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+                + "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
+        )
         print(String(format: "OFREP single evaluations:            %8.0f /s", ofrep))
 
         let latency = try forceToEvent(port: server.port, state: state, streams: 100)
         print(String(format: "force to features event, 100 streams: %7.1f ms (last of them)", latency * 1000))
-        var open: [RawConnection] = []
+        var open: [LoopbackConnection] = []
         for _ in 0..<1_000 {
-            let stream = try RawConnection(port: server.port)
+            let stream = try LoopbackConnection(port: server.port)
             stream.send("GET /sub/bench HTTP/1.1\r\nHost: bench\r\n\r\n")
             open.append(stream)
         }
-        for stream in open { _ = stream.read(until: "event: features") }
-        print(String(format: "server memory with 1,000 streams:    %8.1f MB", Double(server.residentKilobytes()) / 1024))
+        for stream in open { _ = stream.read(until: "event: features") }  // each stream is open
+        print(
+            String(format: "server memory with 1,000 streams:    %8.1f MB", Double(server.residentKilobytes()) / 1024)
+        )
         for stream in open { stream.close() }
     }
 
@@ -61,7 +69,7 @@ struct ServerBench: ParsableCommand {
         let start = Date()
         DispatchQueue.concurrentPerform(iterations: connections) { _ in
             var count = 0
-            if let connection = try? RawConnection(port: port) {
+            if let connection = try? LoopbackConnection(port: port) {
                 while Date() < deadline, connection.exchange(request).status > 0 { count += 1 }
                 connection.close()
             }
@@ -73,9 +81,9 @@ struct ServerBench: ParsableCommand {
     /// Seconds from a force written to the state file (as the console writes
     /// it) to the last of `streams` open streams receiving its payload.
     private func forceToEvent(port: Int, state: String, streams count: Int) throws -> Double {
-        var streams: [RawConnection] = []
+        var streams: [LoopbackConnection] = []
         for _ in 0..<count {
-            let stream = try RawConnection(port: port)
+            let stream = try LoopbackConnection(port: port)
             stream.send("GET /sub/bench HTTP/1.1\r\nHost: bench\r\n\r\n")
             streams.append(stream)
         }
@@ -139,86 +147,4 @@ private struct ServedProcess {
         var status: Int32 = 0
         waitpid(pid, &status, 0)
     }
-}
-
-/// A keep-alive HTTP/1.1 connection on 127.0.0.1 that sends raw requests.
-private final class RawConnection {
-    private let socket: Int32
-    private var buffer = [UInt8]()
-
-    struct Answer {
-        var status = 0
-        var head = ""
-
-        func header(_ name: String) -> String? {
-            head.split(separator: "\r\n").first { $0.lowercased().hasPrefix(name + ":") }
-                .map { String($0.dropFirst(name.count + 1)).trimmingCharacters(in: .whitespaces) }
-        }
-    }
-
-    init(port: Int) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw ValidationError("cannot connect to port \(port)") }
-    }
-
-    func send(_ text: String) {
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes {
-                Glibc.send(socket, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if written <= 0 { return }
-            offset += written
-        }
-    }
-
-    /// Sends a request and reads its whole answer (by `Content-Length`).
-    func exchange(_ request: String) -> Answer {
-        send(request)
-        guard let end = fill(until: Array("\r\n\r\n".utf8)) else { return Answer() }
-        let head = String(decoding: buffer[..<end], as: UTF8.self)
-        buffer.removeFirst(end + 4)
-        var answer = Answer(status: Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0, head: head)
-        let length = Int(answer.header("content-length") ?? "0") ?? 0
-        while buffer.count < length, receive() {}
-        if buffer.count < length { answer.status = 0 }
-        buffer.removeFirst(min(length, buffer.count))
-        return answer
-    }
-
-    /// Reads until `marker` has arrived (within 30 s); drops what came before it.
-    func read(until marker: String) -> Bool {
-        let found = fill(until: Array(marker.utf8)) != nil
-        buffer.removeAll()
-        return found
-    }
-
-    private func fill(until marker: [UInt8]) -> Int? {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            if let range = buffer.firstRange(of: marker) { return range.lowerBound }
-            if !receive() { return nil }
-        }
-        return nil
-    }
-
-    private func receive() -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        let count = recv(socket, &chunk, chunk.count, 0)
-        guard count > 0 else { return false }
-        buffer += chunk[0..<count]
-        return true
-    }
-
-    func close() { Glibc.close(socket) }
 }

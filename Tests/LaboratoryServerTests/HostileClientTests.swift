@@ -1,12 +1,9 @@
 import Foundation
+import LabTestSupport
 import Laboratory
 import Testing
 
 @testable import LaboratoryServer
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Clients that misbehave on purpose: huge bodies, crowds of streams that
 /// come and go, a stream nobody reads. The server answers or drops each and
@@ -15,7 +12,7 @@ import Glibc
     @Test func aFiftyMegabyteBodyIsRefusedAndTheServerGoesOn() async throws {
         let served = try await LabServerTests.Served()
         defer { served.stop() }
-        let client = try RawClient(port: served.port)
+        let client = try LoopbackConnection(port: served.port)
         defer { client.close() }
         let size = 50 << 20
         client.send(
@@ -24,9 +21,8 @@ import Glibc
         // Send until the server answers or stops reading; it must not take it all in.
         let chunk = [UInt8](repeating: 0x20, count: 64 << 10)
         var sent = 0
-        while sent < size, client.sendSome(chunk) { sent += chunk.count }
-        _ = client.read(until: "HTTP/1.1 ", timeout: 10)
-        let answer = client.readAll(timeout: 0)
+        while sent < size, client.send(chunk) { sent += chunk.count }
+        let answer = client.readAvailable(timeout: 5)
         #expect(answer.hasPrefix("HTTP/1.1 413") || answer.isEmpty, "\(answer.prefix(200))")
         #expect(try await served.request("api/features/key").status == 200)
     }
@@ -34,9 +30,9 @@ import Glibc
     @Test func aThousandStreamsComeAndGoAndTheServerForgetsThem() async throws {
         let served = try await LabServerTests.Served()
         defer { served.stop() }
-        var clients: [RawClient] = []
+        var clients: [LoopbackConnection] = []
         for _ in 0..<1_000 {
-            let client = try RawClient(port: served.port)
+            let client = try LoopbackConnection(port: served.port)
             client.send("GET /sub/key HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
             clients.append(client)
         }
@@ -65,7 +61,7 @@ import Glibc
     @Test func aStreamNobodyReadsHoldsNoMoreThanTheNewestPayload() async throws {
         let served = try await LabServerTests.Served()
         defer { served.stop() }
-        let idle = try RawClient(port: served.port, receiveBuffer: 4096)
+        let idle = try LoopbackConnection(port: served.port, receiveBuffer: 4096)
         defer { idle.close() }
         idle.send("GET /sub/key HTTP/1.1\r\nHost: x\r\n\r\n")
         let console = try served.console()
@@ -75,70 +71,10 @@ import Glibc
             try served.hub.rebuild()
         }
         // Everyone else is served as before, and a reader gets the newest payload.
-        let reader = try RawClient(port: served.port)
+        let reader = try LoopbackConnection(port: served.port)
         defer { reader.close() }
         reader.send("GET /sub/key HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(reader.read(until: "\"weights\":[1,0]", timeout: 20))  // Red was last
         #expect(try await served.request("api/features/key").status == 200)
     }
-}
-
-/// A TCP client on 127.0.0.1 that writes and reads raw HTTP.
-final class RawClient: @unchecked Sendable {
-    private let socket: Int32
-    private var received = ""
-
-    init(port: Int, receiveBuffer: Int32? = nil) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        if var size = receiveBuffer {
-            setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-    }
-
-    func send(_ text: String) { _ = sendSome(Array(text.utf8)) }
-
-    /// Writes all of `bytes`; `false` once the server stopped taking them.
-    func sendSome(_ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes {
-                Glibc.send(socket, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if written <= 0 { return false }
-            offset += written
-        }
-        return true
-    }
-
-    /// Reads until `marker` arrives or `timeout` seconds pass.
-    func read(until marker: String, timeout: TimeInterval) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while !received.contains(marker) && Date() < deadline {
-            var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, 100) > 0 else { continue }
-            let count = recv(socket, &buffer, buffer.count, 0)
-            if count <= 0 { break }
-            received += String(decoding: buffer[0..<count], as: UTF8.self)
-        }
-        return received.contains(marker)
-    }
-
-    /// Everything until the server closes or `timeout` seconds pass.
-    func readAll(timeout: TimeInterval) -> String {
-        _ = read(until: "\u{0}never\u{0}", timeout: timeout)
-        return received
-    }
-
-    func close() { Glibc.close(socket) }
 }

@@ -1,0 +1,113 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A TCP connection to 127.0.0.1 that writes raw HTTP and reads what comes
+/// back, for tests and benchmarks that must misbehave or go faster than
+/// URLSession: keep-alive exchanges, streams read byte by byte or not at all.
+public final class LoopbackConnection: @unchecked Sendable {
+    private let socket: Int32
+    private var buffer = [UInt8]()
+
+    /// An answer's status (0 when the connection ended first) and head.
+    public struct Answer {
+        public var status = 0
+        public var head = ""
+
+        /// A header's value, by lowercase name.
+        public func header(_ name: String) -> String? {
+            head.split(separator: "\r\n").first { $0.lowercased().hasPrefix(name + ":") }
+                .map { String($0.dropFirst(name.count + 1)).trimmingCharacters(in: .whitespaces) }
+        }
+    }
+
+    public struct Refused: Error {}
+
+    /// Connects; `receiveBuffer` shrinks the socket's buffer, for a reader that falls behind.
+    public init(port: Int, receiveBuffer: Int32? = nil) throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            Glibc.close(socket)
+            throw Refused()
+        }
+    }
+
+    public func send(_ text: String) { _ = send(Array(text.utf8)) }
+
+    /// Writes all of `bytes`; `false` once the server stopped taking them.
+    public func send(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes {
+                Glibc.send(socket, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if written <= 0 { return false }
+            offset += written
+        }
+        return true
+    }
+
+    /// Sends a request and reads its whole answer (by `Content-Length`).
+    public func exchange(_ request: String) -> Answer {
+        send(request)
+        guard let end = fill(until: Array("\r\n\r\n".utf8), timeout: 30) else { return Answer() }
+        let head = String(decoding: buffer[..<end], as: UTF8.self)
+        buffer.removeFirst(end + 4)
+        var answer = Answer(status: Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0, head: head)
+        let length = Int(answer.header("content-length") ?? "0") ?? 0
+        while buffer.count < length, receive(timeout: 30) {}
+        if buffer.count < length { answer.status = 0 }
+        buffer.removeFirst(min(length, buffer.count))
+        return answer
+    }
+
+    /// Reads until `marker` arrives (and drops what came up to it), or `timeout` seconds pass.
+    public func read(until marker: String, timeout: TimeInterval = 30) -> Bool {
+        guard let start = fill(until: Array(marker.utf8), timeout: timeout) else { return false }
+        buffer.removeFirst(start + marker.utf8.count)
+        return true
+    }
+
+    /// What has arrived within `timeout` seconds, until the server closes.
+    public func readAvailable(timeout: TimeInterval) -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline, receive(timeout: deadline.timeIntervalSinceNow) {}
+        defer { buffer.removeAll() }
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    private func fill(until marker: [UInt8], timeout: TimeInterval) -> Int? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let range = buffer.firstRange(of: marker) { return range.lowerBound }
+            guard Date() < deadline, receive(timeout: deadline.timeIntervalSinceNow) else { return nil }
+        }
+    }
+
+    /// Waits up to `timeout` seconds for bytes; `false` when none came or the connection ended.
+    private func receive(timeout: TimeInterval) -> Bool {
+        var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, Int32(max(0, min(timeout, 60)) * 1000)) > 0 else { return false }
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = recv(socket, &chunk, chunk.count, 0)
+        guard count > 0 else { return false }
+        buffer += chunk[0..<count]
+        return true
+    }
+
+    public func close() { Glibc.close(socket) }
+}

@@ -23,9 +23,30 @@ public final class ServedStateHub: Sendable {
 
     /// Traffic, for the status line: open streams, recent requests, the last client.
     public struct Activity: Sendable {
-        public var requestTimes: [Date] = []
         public var lastClient: String?
         public var openStreams = 0
+        /// Requests per second over the last minute, a ring indexed by the second.
+        private var perSecond = [Int](repeating: 0, count: 60)
+        private var newestSecond = 0
+
+        /// Requests in the last 60 seconds.
+        public var requestsLastMinute: Int { perSecond.reduce(0, +) }
+
+        mutating func count(at time: Date) {
+            advance(to: time)
+            perSecond[newestSecond % 60] += 1
+        }
+
+        /// Forgets the seconds that left the window; constant time per request.
+        mutating func advance(to time: Date) {
+            let second = Int(max(0, min(time.timeIntervalSince1970, 1e12)))
+            if second - newestSecond >= 60 {
+                perSecond = [Int](repeating: 0, count: 60)
+            } else if second > newestSecond {
+                for passed in (newestSecond + 1)...second { perSecond[passed % 60] = 0 }
+            }
+            newestSecond = max(newestSecond, second)
+        }
     }
 
     public init(laboratory: LocalLaboratory) throws {
@@ -55,9 +76,10 @@ public final class ServedStateHub: Sendable {
         )
     }
 
-    /// Rebuilds whenever the state file changes, until the task is cancelled;
+    /// Rebuilds whenever the state file changes (a revision read 20 times a
+    /// second costs next to nothing), until the task is cancelled;
     /// pings every stream every `ping` so proxies keep it open.
-    public func watch(every interval: Duration = .milliseconds(200), ping: Duration = .seconds(20)) async {
+    public func watch(every interval: Duration = .milliseconds(50), ping: Duration = .seconds(20)) async {
         let clock = ContinuousClock()
         var lastPing = clock.now
         while !Task.isCancelled {
@@ -91,8 +113,7 @@ public final class ServedStateHub: Sendable {
     /// Notes a request from `client` (its address), for ``activity``.
     func noteRequest(from client: String?, at time: Date = Date()) {
         activity.withLock { activity in
-            activity.requestTimes.append(time)
-            activity.requestTimes.removeAll { time.timeIntervalSince($0) > 60 }
+            activity.count(at: time)
             if let client { activity.lastClient = client }
         }
     }
@@ -100,7 +121,7 @@ public final class ServedStateHub: Sendable {
     /// Open streams, requests in the last minute and the last client seen.
     public var activitySummary: Activity {
         activity.withLock { activity in
-            activity.requestTimes.removeAll { Date().timeIntervalSince($0) > 60 }
+            activity.advance(to: Date())
             return activity
         }
     }

@@ -81,4 +81,18 @@ import Testing
         #expect(before.flagsTag != after.flagsTag)
         #expect(after.keys == ["buttonColor", "size"])
     }
+
+    @Test func requestsAreCountedOverTheLastMinute() {
+        var activity = ServedStateHub.Activity()
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        for offset in [0.0, 0.5, 1, 30, 59] { activity.count(at: start + offset) }
+        #expect(activity.requestsLastMinute == 5)
+        activity.advance(to: start + 60.2)  // the first second has left the window
+        #expect(activity.requestsLastMinute == 3)
+        activity.count(at: start + 89)
+        activity.advance(to: start + 89.5)
+        #expect(activity.requestsLastMinute == 3)  // seconds 30, 59 and 89
+        activity.advance(to: start + 500)
+        #expect(activity.requestsLastMinute == 0)
+    }
 }

@@ -111,7 +111,7 @@ struct ConsoleCommand: ParsableCommand {
             return ConsoleData.ServerInfo(
                 url: address.withLock { $0 },
                 openStreams: activity.openStreams,
-                requestsLastMinute: activity.requestTimes.count,
+                requestsLastMinute: activity.requestsLastMinute,
                 lastClient: activity.lastClient
             )
         }

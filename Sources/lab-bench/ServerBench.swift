@@ -12,7 +12,10 @@ import Synchronization
 /// event on 100 open streams, and the server's memory with 1,000 open streams.
 /// Goals: 20,000 payload requests/s with 304s, 10,000 OFREP evaluations/s,
 /// under 200 ms force-to-event, under 100 MB with 1,000 streams.
-/// Run it in release: `swift run -c release lab-bench server`.
+/// Run it in release: `swift run -c release lab-bench server`. Throughput is
+/// measured with `wrk` (Debian's package) when it is installed, as a client
+/// that costs little beside the server; else with keep-alive connections of
+/// this process's own, which then bound the numbers.
 struct ServerBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "server",
@@ -20,7 +23,7 @@ struct ServerBench: ParsableCommand {
     )
 
     @Option(help: "Seconds each throughput run lasts.") var seconds = 5.0
-    @Option(help: "Connections the throughput runs keep open at once.") var connections = 8
+    @Option(help: "Connections the throughput runs keep open at once.") var connections = 16
 
     func run() throws {
         let folder = NSTemporaryDirectory() + "lab-bench-server-\(UUID().uuidString)"
@@ -33,20 +36,26 @@ struct ServerBench: ParsableCommand {
 
         let get = "GET /api/features/bench HTTP/1.1\r\nHost: bench\r\n\r\n"
         let tag = try LoopbackConnection(port: server.port).exchange(get).header("etag") ?? ""
-        let plain = throughput(port: server.port, request: get)
-        print(String(format: "payload requests:                    %8.0f /s", plain))
-        let revalidated = throughput(
-            port: server.port,
-            request: "GET /api/features/bench HTTP/1.1\r\nHost: bench\r\nIf-None-Match: \(tag)\r\n\r\n"
+        let wrk = Self.wrk
+        print(
+            "throughput client: "
+                + (wrk.map { "\($0), \(connections) connections" } ?? "this process (install wrk for better numbers)")
         )
-        print(String(format: "payload requests with If-None-Match: %8.0f /s (304)", revalidated))
-        let ofrep = throughput(
-            port: server.port,
-            request: "POST /ofrep/v1/evaluate/flags/subscribeButtonColor HTTP/1.1\r\nHost: bench\r\n"
-                + "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
-        )
-        print(String(format: "OFREP single evaluations:            %8.0f /s", ofrep))
-
+        let runs: [(label: String, path: String, method: String, headers: [String: String])] = [
+            ("payload requests:                   ", "/api/features/bench", "GET", [:]),
+            ("payload requests with If-None-Match:", "/api/features/bench", "GET", ["If-None-Match": tag]),
+            (
+                "OFREP single evaluations:           ", "/ofrep/v1/evaluate/flags/subscribeButtonColor", "POST",
+                ["Content-Type": "application/json"]
+            ),
+        ]
+        for run in runs {
+            let rate =
+                try wrk.map {
+                    try measure(wrk: $0, port: server.port, path: run.path, method: run.method, headers: run.headers)
+                } ?? throughput(port: server.port, request: Self.request(run.method, run.path, run.headers))
+            print(String(format: "%@ %8.0f /s", run.label, rate))
+        }
         let latency = try forceToEvent(port: server.port, state: state, streams: 100)
         print(String(format: "force to features event, 100 streams: %7.1f ms (last of them)", latency * 1000))
         var open: [LoopbackConnection] = []
@@ -62,7 +71,62 @@ struct ServerBench: ParsableCommand {
         for stream in open { stream.close() }
     }
 
-    /// Requests per second over `connections` keep-alive connections.
+    /// `wrk` on PATH, if installed.
+    private static var wrk: String? {
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
+        return folders.map { "\($0)/wrk" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    private static func request(_ method: String, _ path: String, _ headers: [String: String]) -> String {
+        var text = "\(method) \(path) HTTP/1.1\r\nHost: bench\r\n"
+        for (name, value) in headers { text += "\(name): \(value)\r\n" }
+        return text + (method == "POST" ? "Content-Length: 2\r\n\r\n{}" : "\r\n")
+    }
+
+    /// Requests per second that `wrk` reaches (one thread, `connections` connections).
+    private func measure(
+        wrk: String,
+        port: Int,
+        path: String,
+        method: String,
+        headers: [String: String]
+    ) throws
+        -> Double
+    {
+        let script = NSTemporaryDirectory() + "lab-bench-\(UUID().uuidString).lua"
+        var lua = "wrk.method = \"\(method)\"\n"
+        if method == "POST" { lua += "wrk.body = \"{}\"\n" }
+        for (name, value) in headers { lua += "wrk.headers[\"\(name)\"] = '\(value)'\n" }
+        try lua.write(toFile: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        let output = try Self.capture(
+            wrk,
+            ["-t1", "-c\(connections)", "-d\(Int(seconds))s", "-s", script, "http://127.0.0.1:\(port)\(path)"]
+        )
+        let line = output.split(separator: "\n").first { $0.hasPrefix("Requests/sec:") } ?? ""
+        return Double(line.split(separator: " ").last ?? "") ?? 0
+    }
+
+    /// Runs a program and returns what it printed.
+    private static func capture(_ program: String, _ arguments: [String]) throws -> String {
+        let output = NSTemporaryDirectory() + "lab-bench-\(UUID().uuidString).out"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, program, &actions, nil, argv, environ) == 0 else {
+            throw ValidationError("cannot start \(program)")
+        }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+    }
+
+    /// Requests per second over `connections` keep-alive connections of this process.
     private func throughput(port: Int, request: String) -> Double {
         let total = Mutex(0)
         let deadline = Date().addingTimeInterval(seconds)

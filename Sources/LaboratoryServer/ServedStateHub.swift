@@ -82,8 +82,15 @@ public final class ServedStateHub: Sendable {
     public func watch(every interval: Duration = .milliseconds(50), ping: Duration = .seconds(20)) async {
         let clock = ContinuousClock()
         var lastPing = clock.now
+        // The hub's own record of the revision: the manager may have refreshed
+        // for someone else (an update of a remote source) since it last built.
+        var built = try? laboratory.store.revision()
         while !Task.isCancelled {
-            if (try? laboratory.manager.refreshIfStateChanged()) == true { try? rebuild() }
+            if let revision = try? laboratory.store.revision(), revision != built {
+                try? rebuild()
+                // What the rebuild's own refresh wrote (the active set) needs no second one.
+                built = (try? laboratory.store.revision()) ?? revision
+            }
             if clock.now - lastPing >= ping {
                 broadcast(.ping)
                 lastPing = clock.now

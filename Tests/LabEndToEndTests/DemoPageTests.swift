@@ -10,7 +10,7 @@ struct DemoPageTests {
     @Test func theDemoPageRedrawsWhenAVariantIsForcedAndReportsWhatItShowed() throws {
         let lab = try LabHarness()
         #expect(try lab.run("force", "ButtonColor", "ButtonColorRed").status == 0)
-        let serving = try InteroperabilityTests.Serving(lab)
+        let serving = try LabServe(lab)
         defer { serving.stop() }
         let browser = try HeadlessChromium()
         defer { browser.quit() }

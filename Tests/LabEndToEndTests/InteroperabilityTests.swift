@@ -6,43 +6,11 @@ import Testing
 /// provider, from the virtual environment `.ci/run` sets up in `.build/python`.
 @Suite(.enabled(if: PythonClients.available, PythonClients.missing))
 struct InteroperabilityTests {
-    /// `lab serve --port 0` on the test's state file, until `stop()`.
-    struct Serving {
-        let running: Subprocess.Running
-        let base: String
-
-        init(_ lab: LabHarness, _ arguments: [String] = []) throws {
-            running = try Subprocess.start(
-                LabHarness.binary,
-                ["serve", "--port", "0", "--verbose", "--state", lab.state] + arguments,
-                environment: lab.environment
-            )
-            let deadline = Date().addingTimeInterval(20)
-            var found: String?
-            while found == nil && Date() < deadline {
-                let text = (try? String(contentsOfFile: running.stdoutPath, encoding: .utf8)) ?? ""
-                found = text.split(separator: "\n").first { $0.hasPrefix("Serving ") }
-                    .flatMap { $0.split(separator: " ").last.map(String.init) }
-                if found == nil { usleep(50_000) }
-            }
-            guard let found else { throw HarnessError("lab serve did not start") }
-            base = found
-        }
-
-        /// What `lab serve --verbose` printed so far.
-        var log: String { (try? String(contentsOfFile: running.stdoutPath, encoding: .utf8)) ?? "" }
-
-        func stop() {
-            kill(running.pid, SIGTERM)
-            _ = running.wait()
-        }
-    }
-
     @Test func theGrowthBookSDKShowsWhatLabShowsAndStreamsAForceWithItsTracking() throws {
         let lab = try LabHarness()
         let expected =
             try LabHarness.json(try lab.run("assignments", "--json").stdout)["assignments"] as? [[String: Any]] ?? []
-        let serving = try Serving(lab)
+        let serving = try LabServe(lab)
         defer { serving.stop() }
         let result = try PythonClients.run(
             "growthbook_client.py",
@@ -70,7 +38,7 @@ struct InteroperabilityTests {
     @Test func theOFREPProviderGetsEachKeysVariantReasonAndMetadata() throws {
         let lab = try LabHarness()
         #expect(try lab.run("force", "ButtonColor", "ButtonColorBlue").status == 0)
-        let serving = try Serving(lab)
+        let serving = try LabServe(lab)
         defer { serving.stop() }
         let answers = try PythonClients.run(
             "ofrep_client.py",

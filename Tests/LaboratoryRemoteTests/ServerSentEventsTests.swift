@@ -97,14 +97,3 @@ final class Counter: @unchecked Sendable {
         return count
     }
 }
-
-/// Runs tasks on a dispatch queue rather than the shared pool.
-final class QueueExecutor: TaskExecutor, @unchecked Sendable {
-    private let queue = DispatchQueue(label: "test.sse", attributes: .concurrent)
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()
-        queue.async { job.runSynchronously(on: executor) }
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import LabTestSupport
 import Laboratory
 import LaboratoryRemote
 import LaboratorySQLite
@@ -38,7 +39,9 @@ import FoundationNetworking
             self.hub = hub
             let server = LabServer(hub: hub, host: "127.0.0.1", port: 0, clientKeys: clientKeys)
             let (ports, continuation) = AsyncStream<Int>.makeStream()
-            task = Task { try await server.run { port in continuation.yield(port) } }
+            task = Task(executorPreference: QueueExecutor()) {
+                try await server.run { port in continuation.yield(port) }
+            }
             var port = 0
             for await bound in ports {
                 port = bound
@@ -109,7 +112,9 @@ import FoundationNetworking
         defer { served.stop() }
         let payloads = PayloadLog()
         let streamer = GrowthBookStreamer(url: served.base.appendingPathComponent("sub/key"), initialBackoff: 0.05)
-        let stream = Task { await streamer.run(payload: { payloads.append($0) }, refetch: {}) }
+        let stream = Task(executorPreference: QueueExecutor()) {
+            await streamer.run(payload: { payloads.append($0) }, refetch: {})
+        }
         defer { stream.cancel() }
         #expect(await payloads.wait { _ in true })  // the payload as the stream opens
         let drawn = try await served.json("ofrep/v1/evaluate/flags/buttonColor", body: "{}")["variant"] as? String

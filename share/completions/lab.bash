@@ -656,7 +656,7 @@ _lab_serve() {
     repeating_flags=()
     non_repeating_flags=(--verbose -h --help)
     repeating_options=(--catalog --attribute)
-    non_repeating_options=(--state --growthbook --client-key --decryption-key --host --port)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key --host --port --refresh-interval)
     __lab_offer_flags_options 0
 
     # Offer option value completions
@@ -683,6 +683,9 @@ _lab_serve() {
         return
         ;;
     '--port')
+        return
+        ;;
+    '--refresh-interval')
         return
         ;;
     esac

@@ -55,7 +55,7 @@ function __lab_parse_tokens -S
         case 'check'
             __lab_parse_subcommand -r 1 'growthbook=' 'json' 'warnings-as-errors' 'h/help'
         case 'serve'
-            __lab_parse_subcommand 0 'catalog=+' 'state=' 'growthbook=' 'client-key=' 'decryption-key=' 'attribute=+' 'host=' 'port=' 'verbose' 'h/help'
+            __lab_parse_subcommand 0 'catalog=+' 'state=' 'growthbook=' 'client-key=' 'decryption-key=' 'attribute=+' 'host=' 'port=' 'verbose' 'refresh-interval=' 'h/help'
         case 'help'
             __lab_parse_subcommand -r 1 
         end
@@ -262,4 +262,5 @@ complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab s
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab serve" host' -l 'host' -d 'The address to listen on; anything but loopback is reachable from other machines.' -rfka ''
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab serve" port' -l 'port' -d 'The port to listen on (0: any free port).' -rfka ''
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab serve" verbose' -l 'verbose' -d 'Print a line for every request.'
+complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab serve" refresh-interval' -l 'refresh-interval' -d 'Seconds between fetches of a --growthbook URL.' -rfka ''
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab serve" h help' -s 'h' -l 'help' -d 'Show help information.'

@@ -3,7 +3,6 @@ import ConsoleCurses
 import Foundation
 import Laboratory
 import LaboratoryConsole
-import LaboratoryRemote
 import LaboratoryServer
 import Synchronization
 
@@ -50,34 +49,8 @@ struct ConsoleCommand: ParsableCommand {
             throw ExitCode.failure
         }
         defer { terminal.close() }
-        // A remote payload is fetched in the background, at once and then on an
-        // interval; the screen shows the last good one meanwhile.
-        let remote = session.remote.flatMap { $0.file == nil ? $0 : nil }
-        let source = session.debug.sources.compactMap { $0 as? GrowthBookSource }.first
-        let (manager, interval) = (session.manager, refreshInterval)
-        let refresher = remote.map { remote in
-            Task.detached {
-                var streamer: Task<Void, Never>?
-                defer { streamer?.cancel() }
-                while !Task.isCancelled {
-                    await manager.update()
-                    // Once the server offers server-sent events, stream them too.
-                    if streamer == nil, let url = remote.streamURL, remote.streaming?.isEnabled == true, let source {
-                        source.setTransport("streaming")
-                        streamer = Task.detached {
-                            await GrowthBookStreamer(url: url).run(
-                                payload: { data in
-                                    try? source.accept(data)
-                                    _ = try? manager.refresh()
-                                },
-                                refetch: { await manager.update() }
-                            )
-                        }
-                    }
-                    try? await Task.sleep(for: .seconds(interval))
-                }
-            }
-        }
+        // A remote payload is fetched in the background; the screen shows the last good one meanwhile.
+        let refresher = RemoteUpdates.start(session, every: refreshInterval)
         defer { refresher?.cancel() }
         ConsoleRunner(terminal: terminal, environment: environment).run()
     }

@@ -19,9 +19,13 @@ struct ServeCommand: AsyncParsableCommand {
     var host = "127.0.0.1"
     @Option(help: "The port to listen on (0: any free port).") var port = 3100
     @Flag(help: "Print a line for every request.") var verbose = false
+    @Option(help: "Seconds between fetches of a --growthbook URL.") var refreshInterval: Int = 30
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, not \(port)") }
+        guard (1...86_400).contains(refreshInterval) else {
+            throw ValidationError("--refresh-interval must be from 1 to 86400 seconds (a day), not \(refreshInterval)")
+        }
     }
 
     func run() async throws {
@@ -47,6 +51,9 @@ struct ServeCommand: AsyncParsableCommand {
         let host = self.host.contains(":") ? "[\(self.host)]" : self.host
         let key = clientKeys.first ?? "any-key"
         let statePath = session.store.path
+        // A new upstream payload reaches the apps' streams as a force does.
+        let updates = RemoteUpdates.start(session, every: refreshInterval)
+        defer { updates?.cancel() }
         do {
             try await server.run { port in
                 let base = "http://\(host):\(port)"

@@ -246,6 +246,7 @@ import Testing
         #expect(world.pending == [.exportOverrides(path: path)])
         try await world.settle()
         #expect(world.state.message?.text == "Exported 1 forced variant to \(path).")
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
 
         try world.debug.reset()
         try world.reload()

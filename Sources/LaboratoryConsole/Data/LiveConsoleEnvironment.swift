@@ -118,7 +118,10 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
             let file = try debug.exportOverrides()
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            try (try encoder.encode(file) + Data("\n".utf8)).write(to: URL(fileURLWithPath: path), options: .atomic)
+            // It holds user ids: private to the user (0600), as `lab overrides export` writes it.
+            let data = try encoder.encode(file) + Data("\n".utf8)
+            guard FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600])
+            else { throw ConsoleEnvironmentError("\(path): cannot write the file") }
             return "Exported \(file.requests.count) forced variant\(file.requests.count == 1 ? "" : "s") to \(path)."
         case .importOverrides(let path):
             let file: OverridesFile

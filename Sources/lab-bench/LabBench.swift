@@ -151,21 +151,8 @@ struct LabBench: ParsableCommand {
     /// Runs this benchmark again with `arguments`; returns its standard output.
     private func spawnSelf(_ arguments: [String]) throws -> String {
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let output = NSTemporaryDirectory() + "lab-bench-\(UUID().uuidString).out"
-        defer { unlink(output) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { return "(could not start)" }
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        return ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").trimmingCharacters(
-            in: .whitespacesAndNewlines
-        )
+        guard let output = ChildProcess.output(of: executable, arguments) else { return "(could not start)" }
+        return output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private struct Start {

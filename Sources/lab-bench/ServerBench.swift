@@ -99,31 +99,15 @@ struct ServerBench: ParsableCommand {
         for (name, value) in headers { lua += "wrk.headers[\"\(name)\"] = '\(value)'\n" }
         try lua.write(toFile: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: script) }
-        let output = try Self.capture(
-            wrk,
-            ["-t1", "-c\(connections)", "-d\(Int(seconds))s", "-s", script, "http://127.0.0.1:\(port)\(path)"]
-        )
+        let target = "http://127.0.0.1:\(port)\(path)"
+        guard
+            let output = ChildProcess.output(
+                of: wrk,
+                ["-t1", "-c\(connections)", "-d\(Int(seconds))s", "-s", script, target]
+            )
+        else { throw ValidationError("cannot start \(wrk)") }
         let line = output.split(separator: "\n").first { $0.hasPrefix("Requests/sec:") } ?? ""
         return Double(line.split(separator: " ").last ?? "") ?? 0
-    }
-
-    /// Runs a program and returns what it printed.
-    private static func capture(_ program: String, _ arguments: [String]) throws -> String {
-        let output = NSTemporaryDirectory() + "lab-bench-\(UUID().uuidString).out"
-        defer { try? FileManager.default.removeItem(atPath: output) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, program, &actions, nil, argv, environ) == 0 else {
-            throw ValidationError("cannot start \(program)")
-        }
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
     }
 
     /// Requests per second over `connections` keep-alive connections of this process.

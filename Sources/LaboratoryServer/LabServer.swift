@@ -95,8 +95,9 @@ public struct LabServer: Sendable {
         }
         router.get("/sub/:clientKey") { _, context in
             try authorize(context)
-            let first = hub.current.payload
+            // Subscribed before the current payload is read: a change in between is sent, not lost.
             let messages = hub.subscribe()
+            let first = hub.current.payload
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .sseSupport: "enabled"],

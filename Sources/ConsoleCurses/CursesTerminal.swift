@@ -20,6 +20,9 @@ public final class CursesTerminal: Terminal {
     private let output: UnsafeMutablePointer<FILE>?
     private let ownsFiles: Bool
     private var isOpen = true
+    /// The signal (SIGTERM, SIGHUP, SIGINT, SIGQUIT) that ended the console, if one did;
+    /// the caller exits with 128 + its number once the terminal is given back.
+    public private(set) var endingSignal: Int32?
 
     /// Takes over the process's terminal.
     ///
@@ -67,6 +70,17 @@ public final class CursesTerminal: Terminal {
         }
         self.screen = screen
         set_term(screen)
+        // A terminal without cursor addressing would get a screenful of garbage.
+        guard let cup = tigetstr("cup"), Int(bitPattern: cup) != -1 else {
+            endwin()
+            delscreen(screen)
+            self.screen = nil
+            if ownsFiles {
+                if let input { fclose(input) }
+                if let output { fclose(output) }
+            }
+            throw .cannotAddressCursor(type)
+        }
         raw()  // Ctrl-C arrives as a key, so quitting always goes through cleanup.
         noecho()
         nonl()
@@ -155,7 +169,10 @@ public final class CursesTerminal: Terminal {
             timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
         )
         let ready = poll(&fds, 2, milliseconds)
-        if fds[1].revents & Int16(POLLIN) != 0, pipe.drain() { return .terminate }
+        if fds[1].revents & Int16(POLLIN) != 0, let signal = pipe.drain() {
+            endingSignal = signal
+            return .terminate
+        }
         if ready < 0 {
             // Interrupted, most likely by SIGWINCH: ncurses queues KEY_RESIZE.
             return readInput()

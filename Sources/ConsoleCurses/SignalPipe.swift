@@ -67,16 +67,16 @@ final class SignalPipe: @unchecked Sendable {
         _ = write(writeEnd, &byte, 1)
     }
 
-    /// Empties the pipe; returns whether a signal was among what it held.
-    func drain() -> Bool {
-        var sawSignal = false
+    /// Empties the pipe; returns the last signal among what it held, if any.
+    func drain() -> Int32? {
+        var signal: Int32?
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {
             let count = read(readEnd, &buffer, buffer.count)
             if count <= 0 { break }
-            if buffer[0..<count].contains(where: { $0 != 0 }) { sawSignal = true }
+            if let last = buffer[0..<count].last(where: { $0 != 0 }) { signal = Int32(last) }
         }
-        return sawSignal
+        return signal
     }
 
     deinit {

@@ -86,19 +86,33 @@ struct ConsoleTmuxTests {
         #expect(try String(contentsOfFile: after, encoding: .utf8) == beforeText)
     }
 
-    @Test func sigtermGivesTheTerminalBackToo() throws {
+    @Test(arguments: [("TERM", 143), ("HUP", 129), ("INT", 130)])
+    func aSignalFromOutsideGivesTheTerminalBackAndExitsAsShellsExpect(_ signal: String, _ status: Int) throws {
         let lab = try LabHarness()
         let before = lab.folder + "/stty-before"
         let after = lab.folder + "/stty-after"
-        // "[c]onsole" matches lab's command line but not the shell's own.
         let tmux = try Tmux(
-            command: "stty -a > '\(before)'; (sleep 1; pkill -TERM -f '[c]onsole --state \(lab.state)') & "
-                + "'\(LabHarness.binary)' console --state '\(lab.state)'; echo \"exit $?\"; stty -a > '\(after)'; sleep 30",
+            command: "stty -a > '\(before)'; '\(LabHarness.binary)' console --state '\(lab.state)'; "
+                + "echo \"exit $?\"; stty -a > '\(after)'; sleep 30",
             environment: lab.environment
         )
         defer { tmux.kill() }
-        #expect(tmux.waitFor("exit 0"), "\(tmux.capture())")
+        #expect(tmux.waitFor("Experiments"))
+        // "[c]onsole" matches lab's command line but not the shell's own.
+        _ = try Subprocess.run("/usr/bin/pkill", ["-\(signal)", "-f", "[c]onsole --state \(lab.state)"])
+        #expect(tmux.waitFor("exit \(status)"), "\(tmux.capture())")
         try expectSameModes(before: before, after: after)
+    }
+
+    @Test func aTerminalThatCannotMoveItsCursorIsRefused() throws {
+        let lab = try LabHarness()
+        let tmux = try Tmux(
+            command: "TERM=dumb '\(LabHarness.binary)' console --state '\(lab.state)'; echo \"exit $?\"; sleep 30",
+            environment: lab.environment
+        )
+        defer { tmux.kill() }
+        #expect(tmux.waitFor("exit 1"), "\(tmux.capture())")
+        #expect(tmux.capture().contains("cannot move the cursor"))
     }
 
     @Test func aCrashGivesTheTerminalBackBeforeTheProcessDies() throws {

@@ -53,6 +53,12 @@ struct ConsoleCommand: ParsableCommand {
         let refresher = RemoteUpdates.start(session, every: refreshInterval)
         defer { refresher?.cancel() }
         ConsoleRunner(terminal: terminal, environment: environment).run()
+        // Ended by a signal from outside: give the terminal back, then exit as
+        // shells expect (128 + the signal: 143 for SIGTERM, 129 SIGHUP, 130 SIGINT).
+        if let signal = terminal.endingSignal {
+            terminal.close()
+            throw ExitCode(128 + signal)
+        }
     }
 
     /// The server `--serve` runs beside the console, and what Settings shows of it.

@@ -36,7 +36,10 @@ struct LabDemo: AsyncParsableCommand {
         let manager = laboratory.manager
         try manager.refresh()
 
-        let screen = SubscribeScreen(colors: ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true)
+        // Colours, key hints and screen clearing are for a person at a terminal, not a file or a pipe.
+        let terminal = isatty(STDOUT_FILENO) == 1
+        let colors = terminal && (ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true)
+        let screen = SubscribeScreen(colors: colors, hints: terminal)
         if once {
             FileHandle.standardOutput.write(Data(try show(screen, manager: manager, clear: false).utf8))
             return
@@ -46,7 +49,7 @@ struct LabDemo: AsyncParsableCommand {
         let watcher = Task.detached { await manager.watch(every: .milliseconds(300)) }
         defer { watcher.cancel() }
         for await _ in manager.changes() {
-            FileHandle.standardOutput.write(Data(try show(screen, manager: manager, clear: true).utf8))
+            FileHandle.standardOutput.write(Data(try show(screen, manager: manager, clear: terminal).utf8))
         }
     }
 

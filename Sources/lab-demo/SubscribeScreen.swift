@@ -7,8 +7,10 @@ struct SubscribeScreen {
         "subscribeScreenFontColor", "subscribeScreenFontSize", "subscribePromptImage", "subscribeButtonColor",
     ]
 
-    /// Whether to use ANSI colours (off for `NO_COLOR`).
+    /// Whether to use ANSI colours (off for `NO_COLOR` and when not on a terminal).
     let colors: Bool
+    /// Whether to say which keys do what (only to a person at a terminal).
+    let hints: Bool
 
     func draw(_ snapshot: AssignmentsSnapshot) -> String {
         // Each value falls back to the baseline when its experiment is not active.
@@ -47,8 +49,10 @@ struct SubscribeScreen {
                 lines.append("  \(key): baseline")
             }
         }
-        lines.append("")
-        lines.append("Force variants with `lab console` in another terminal; Ctrl-C quits.")
+        if hints {
+            lines.append("")
+            lines.append("Force variants with `lab console` in another terminal; Ctrl-C quits.")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

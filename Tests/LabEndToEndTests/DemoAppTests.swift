@@ -17,6 +17,8 @@ import Testing
             )
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("G O   P R E M I U M"))
+            // Not a terminal: no colour codes, no key hints.
+            #expect(!result.stdout.contains("\u{1B}") && !result.stdout.contains("Ctrl-C"), "\(result.stdout)")
             #expect(
                 result.stdout.contains(
                     "subscribeScreenFontColor = yellow   (SubscriptionScreenTheme / SubscriptionScreenThemeLargeYellow)"

@@ -98,6 +98,6 @@ import Testing
         let lines = world.lines
         let question = try #require(lines.firstIndex { $0.contains("Drop the 1 forced variant?") })
         #expect(lines[question - 1].contains("┌"))
-        #expect(lines[question + 2].contains("y  yes, drop them"))
+        #expect(lines[question + 2].contains("Enter/y  yes, drop them    Esc/n  no, keep them"))
     }
 }

@@ -39,7 +39,7 @@ public enum ConsoleRenderer {
         } else if let confirmation = state.confirmation {
             Overlay.draw(
                 title: "Confirm",
-                lines: [confirmation.question, "", "y  yes, drop them      n  no, keep them"],
+                lines: [confirmation.question, "", "Enter/y  yes, drop them    Esc/n  no, keep them"],
                 on: &screen
             )
         } else if state.showsHelp {

@@ -39,7 +39,7 @@ struct CheckCommand: AsyncParsableCommand {
                 {
                     // Without an ETag the server answers with a payload, never 304.
                     guard case .payload(let body, _) = try await HTTPPayloadFetcher(url: url).fetch(etag: nil) else {
-                        throw ExitCode(2)
+                        throw ExitCode(ExitStatus.noInput)
                     }
                     data = body
                 } else {
@@ -48,7 +48,7 @@ struct CheckCommand: AsyncParsableCommand {
                 payloads.append((growthbook, String(decoding: data, as: UTF8.self)))
             } catch {
                 printLine("\(growthbook): error: cannot read the payload: \(error)")
-                throw ExitCode(2)
+                throw ExitCode(ExitStatus.noInput)
             }
         }
         let report = CatalogLinter().check(paths: paths, payloads: payloads)
@@ -80,7 +80,7 @@ struct CheckCommand: AsyncParsableCommand {
             for diagnostic in diagnostics { printLine(diagnostic.description) }
             printLine(summary)
         }
-        if !report.unreadable.isEmpty { throw ExitCode(2) }
+        if !report.unreadable.isEmpty { throw ExitCode(ExitStatus.noInput) }
         if report.errors > 0 || (warningsAsErrors && report.warnings > 0) { throw ExitCode.failure }
     }
 }

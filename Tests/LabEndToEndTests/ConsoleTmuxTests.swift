@@ -58,50 +58,57 @@ struct ConsoleTmuxTests {
         #expect(tmux.capture().contains("Laboratory › Experiments"))
     }
 
+    /// The console in tmux between two `stty -a` snapshots, its exit status echoed after it.
+    private struct ConsoleWithModes {
+        let tmux: Tmux
+        let before: String
+        let after: String
+
+        init(_ lab: LabHarness, environmentPrefix: String = "") throws {
+            before = lab.folder + "/stty-before"
+            after = lab.folder + "/stty-after"
+            tmux = try Tmux(
+                command:
+                    "stty -a > '\(before)'; \(environmentPrefix)'\(LabHarness.binary)' console --state '\(lab.state)'; "
+                    + "echo \"exit $?\"; stty -a > '\(after)'; sleep 30",
+                environment: lab.environment
+            )
+        }
+
+        /// `stty -a` after the console exited matches what it printed before it started.
+        func expectSameModes() throws {
+            let deadline = Date().addingTimeInterval(5)
+            while !FileManager.default.fileExists(atPath: after) && Date() < deadline { usleep(50_000) }
+            usleep(100_000)  // let the shell finish writing
+            let beforeText = try String(contentsOfFile: before, encoding: .utf8)
+            #expect(!beforeText.isEmpty)
+            #expect(try String(contentsOfFile: after, encoding: .utf8) == beforeText)
+        }
+    }
+
     @Test func ctrlCGivesTheTerminalBackAsItWas() throws {
-        let lab = try LabHarness()
-        let before = lab.folder + "/stty-before"
-        let after = lab.folder + "/stty-after"
-        let tmux = try Tmux(
-            command: "stty -a > '\(before)'; '\(LabHarness.binary)' console --state '\(lab.state)'; "
-                + "echo \"exit $?\"; stty -a > '\(after)'; sleep 30",
-            environment: lab.environment
-        )
+        let console = try ConsoleWithModes(try LabHarness())
+        let tmux = console.tmux
         defer { tmux.kill() }
         #expect(tmux.waitFor("Experiments"))
         try tmux.send("Enter")
         #expect(tmux.waitFor("EXPERIMENT"))
         try tmux.send("C-c")
         #expect(tmux.waitFor("exit 0"), "\(tmux.capture())")
-        try expectSameModes(before: before, after: after)
-    }
-
-    /// `stty -a` after the console exited matches what it printed before it started.
-    private func expectSameModes(before: String, after: String) throws {
-        let deadline = Date().addingTimeInterval(5)
-        while !FileManager.default.fileExists(atPath: after) && Date() < deadline { usleep(50_000) }
-        usleep(100_000)  // let the shell finish writing
-        let beforeText = try String(contentsOfFile: before, encoding: .utf8)
-        #expect(!beforeText.isEmpty)
-        #expect(try String(contentsOfFile: after, encoding: .utf8) == beforeText)
+        try console.expectSameModes()
     }
 
     @Test(arguments: [("TERM", 143), ("HUP", 129), ("INT", 130)])
     func aSignalFromOutsideGivesTheTerminalBackAndExitsAsShellsExpect(_ signal: String, _ status: Int) throws {
         let lab = try LabHarness()
-        let before = lab.folder + "/stty-before"
-        let after = lab.folder + "/stty-after"
-        let tmux = try Tmux(
-            command: "stty -a > '\(before)'; '\(LabHarness.binary)' console --state '\(lab.state)'; "
-                + "echo \"exit $?\"; stty -a > '\(after)'; sleep 30",
-            environment: lab.environment
-        )
+        let console = try ConsoleWithModes(lab)
+        let tmux = console.tmux
         defer { tmux.kill() }
         #expect(tmux.waitFor("Experiments"))
         // "[c]onsole" matches lab's command line but not the shell's own.
         _ = try Subprocess.run("/usr/bin/pkill", ["-\(signal)", "-f", "[c]onsole --state \(lab.state)"])
         #expect(tmux.waitFor("exit \(status)"), "\(tmux.capture())")
-        try expectSameModes(before: before, after: after)
+        try console.expectSameModes()
     }
 
     @Test func aTerminalThatCannotMoveItsCursorIsRefused() throws {
@@ -117,21 +124,15 @@ struct ConsoleTmuxTests {
 
     @Test func aCrashGivesTheTerminalBackBeforeTheProcessDies() throws {
         let lab = try LabHarness()
-        let before = lab.folder + "/stty-before"
-        let after = lab.folder + "/stty-after"
         // Swift's crash reporter would otherwise wait 30 s for a key on a terminal.
-        let tmux = try Tmux(
-            command:
-                "stty -a > '\(before)'; SWIFT_BACKTRACE=interactive=no '\(LabHarness.binary)' console --state '\(lab.state)'; "
-                + "echo \"exit $?\"; stty -a > '\(after)'; sleep 30",
-            environment: lab.environment
-        )
+        let console = try ConsoleWithModes(lab, environmentPrefix: "SWIFT_BACKTRACE=interactive=no ")
+        let tmux = console.tmux
         defer { tmux.kill() }
         #expect(tmux.waitFor("Experiments"))
         // What a stack overflow or a trap delivers; "[c]onsole" matches lab but not the shell.
         _ = try Subprocess.run("/usr/bin/pkill", ["-SEGV", "-f", "[c]onsole --state \(lab.state)"])
         #expect(tmux.waitFor("exit 139", timeout: 30), "\(tmux.capture())")
-        try expectSameModes(before: before, after: after)
+        try console.expectSameModes()
     }
 
     @Test func anUnknownOrMissingTermIsAClearError() throws {

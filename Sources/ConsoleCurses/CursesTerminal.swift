@@ -81,6 +81,12 @@ public final class CursesTerminal: Terminal {
             }
             throw .cannotAddressCursor(type)
         }
+        Self.applyModes()
+        palette = CursesPalette(colors: colors && has_colors())
+    }
+
+    /// The terminal modes the console runs in, set at start and after `fg`.
+    private static func applyModes() {
         raw()  // Ctrl-C arrives as a key, so quitting always goes through cleanup.
         noecho()
         nonl()
@@ -89,7 +95,6 @@ public final class CursesTerminal: Terminal {
         curs_set(0)
         mousemask(lab_click_mask(), nil)
         mouseinterval(0)
-        palette = CursesPalette(colors: colors && has_colors())
     }
 
     /// Wide characters print nothing unless the locale's codeset is UTF-8.
@@ -188,7 +193,25 @@ public final class CursesTerminal: Terminal {
         let result = get_wch(&character)
         if result == KEY_CODE_YES { return keyCode(Int32(character)) }
         guard result == OK else { return nil }
+        if character == 0x1A { return suspend() }
         return CursesKeys.character(UInt32(character)).map { .key($0) }
+    }
+
+    /// Ctrl-Z, which raw mode delivers as a key: give the terminal back, stop
+    /// as the shell expects, and take the terminal again and redraw on `fg`.
+    private func suspend() -> TerminalInput {
+        endwin()
+        // SIGSTOP, which nothing can catch or block: ncurses' SIGTSTP handler
+        // and the threads' signal masks cannot keep the process from stopping.
+        kill(getpid(), SIGSTOP)
+        // Resumed: the shell had the terminal; take back our modes and the
+        // alternate screen (so quitting later leaves the shell's screen as it was), then redraw.
+        reset_prog_mode()
+        Self.applyModes()
+        if let enter = tigetstr("smcup"), Int(bitPattern: enter) != -1 { putp(enter) }
+        refresh()
+        clearok(lab_stdscr(), true)
+        return .resize(size)
     }
 
     private func keyCode(_ code: Int32) -> TerminalInput? {

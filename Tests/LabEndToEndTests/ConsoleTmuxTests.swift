@@ -111,6 +111,25 @@ struct ConsoleTmuxTests {
         try console.expectSameModes()
     }
 
+    @Test func ctrlZSuspendsAndFgRedraws() throws {
+        let lab = try LabHarness()
+        // An interactive shell, for job control.
+        let tmux = try Tmux(command: "PS1='ready> ' exec bash --norc --noprofile -i", environment: lab.environment)
+        defer { tmux.kill() }
+        #expect(tmux.waitFor("ready>"))
+        try tmux.send("'\(LabHarness.binary)' console --state '\(lab.state)'", "Enter")
+        #expect(tmux.waitFor("Experiments"))
+        try tmux.send("C-z")
+        #expect(tmux.waitFor { $0.contains("Stopped") && !$0.contains("CATEGORY") }, "\(tmux.capture())")
+        try tmux.send("fg", "Enter")
+        #expect(tmux.waitFor { $0.contains("CATEGORY") && $0.contains("Experiments") }, "\(tmux.capture())")
+        try tmux.send("Enter")  // keys work again: into Experiments
+        #expect(tmux.waitFor("EXPERIMENT"), "\(tmux.capture())")
+        try tmux.send("q")
+        try tmux.send("echo quit-$?", "Enter")  // typed ahead: runs once the console is gone
+        #expect(tmux.waitFor("quit-0", timeout: 20), "\(tmux.capture())")
+    }
+
     @Test func aTerminalThatCannotMoveItsCursorIsRefused() throws {
         let lab = try LabHarness()
         let tmux = try Tmux(

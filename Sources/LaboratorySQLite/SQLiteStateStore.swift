@@ -150,15 +150,16 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
 
     public func device(candidate: Device) throws -> Device {
         // Read first: once a device exists, nothing here needs the write lock.
-        if let known = try read({ db in try Self.storedDevice(db, path: path) }) { return known }
+        let known = try read { db in try Self.storedDevice(db, path: path) }
+        if let id = known.id, let token = known.token { return Device(id: id, token: ActiveExperimentsToken(token)) }
         return try write { db in
-            if let known = try Self.storedDevice(db, path: path) { return known }
-            let id = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'device'")
-            let token = try Self.storedToken(db, path: path)
+            // Another process may have stored one meanwhile; what is stored wins.
+            let stored = try Self.storedDevice(db, path: path)
             let device = Device(
-                id: id ?? candidate.id,
-                token: token.map(ActiveExperimentsToken.init) ?? candidate.token
+                id: stored.id ?? candidate.id,
+                token: stored.token.map(ActiveExperimentsToken.init) ?? candidate.token
             )
+            guard stored.id == nil || stored.token == nil else { return device }
             try db.execute(
                 sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('device', ?), ('token', ?)",
                 arguments: [device.id, device.token.value]
@@ -168,11 +169,9 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
         }
     }
 
-    private static func storedDevice(_ db: Database, path: String) throws -> Device? {
-        guard let id = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'device'"),
-            let token = try storedToken(db, path: path)
-        else { return nil }
-        return Device(id: id, token: ActiveExperimentsToken(token))
+    /// The stored device id and token, each `nil` when missing.
+    private static func storedDevice(_ db: Database, path: String) throws -> (id: String?, token: Double?) {
+        (try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'device'"), try storedToken(db, path: path))
     }
 
     private static func storedToken(_ db: Database, path: String) throws -> Double? {

@@ -13,6 +13,8 @@ public struct LocalLaboratory: Sendable {
     public let store: SQLiteStateStore
     public let device: Device
     public let locals: [LocalSource]
+    /// The catalog file each of ``locals`` is read from, in the same order.
+    public let catalogPaths: [String]
     /// Wraps the local sources so QA can force variants (from `lab console` too).
     public let debug: DebugSource
     public let manager: AssignmentsManager
@@ -34,6 +36,7 @@ public struct LocalLaboratory: Sendable {
         store = try SQLiteStateStore(path: statePath)
         device = try store.device(candidate: Device(id: UUID().uuidString.lowercased(), token: .draw(using: random)))
         let (store, device) = (self.store, self.device)
+        catalogPaths = catalogs.map(\.path)
         locals = catalogs.map { path, catalog in
             LocalSource(
                 catalog: catalog,

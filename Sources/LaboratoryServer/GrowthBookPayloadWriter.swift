@@ -2,92 +2,102 @@ import Foundation
 import Laboratory
 
 /// Writes the GrowthBook SDK payload that makes any GrowthBook SDK show what
-/// the console shows: one feature per assignment key, its `defaultValue` the
-/// baseline's, and, where an experiment gives the device a variant, one
-/// experiment rule named after the experiment that puts every user in that
-/// variant (all weight on it, coverage 1), so the SDK's tracking callback
-/// still fires with Laboratory's experiment and variant names.
+/// the console shows.
+///
+/// - A source with ``SharedFeatures`` (a GrowthBook payload) passes its
+///   features through, targeting kept and forced variants written in, so
+///   every user of the app is evaluated as GrowthBook would.
+/// - Every other key (a catalog's) is one feature whose `defaultValue` is the
+///   baseline's and, where an experiment gives this device a variant, one
+///   experiment rule named after the experiment that puts every user in that
+///   variant (all weight on it, coverage 1), so the SDK's tracking callback
+///   still fires with Laboratory's experiment and variant names.
 enum GrowthBookPayloadWriter {
-    static func payload(flags: [ServedFlag], experiments: [String: Experiment], revision: Int64) -> Data {
-        var features: [(String, Feature)] = []
-        for flag in flags {
-            let experiment = experiments[flag.experiment]
-            let baseline = experiment?.variant(named: experiment?.baseline ?? "")
-            var feature = Feature(defaultValue: baseline?.assignments[flag.key] ?? flag.value, rules: [])
-            let served = flag.reason != .default && flag.reason != .disabled
-            if served, let experiment, let index = experiment.variants.firstIndex(where: { $0.name == flag.variant }) {
-                feature.rules.append(
-                    Rule(
-                        key: experiment.name,
-                        variations: experiment.variants.map { $0.assignments[flag.key] ?? flag.value },
-                        weights: experiment.variants.indices.map { $0 == index ? 1 : 0 },
-                        meta: experiment.variants.map { Meta(key: $0.name, name: $0.name) },
-                        bucketVersion: revision
-                    )
-                )
-            } else if served {
-                // A variant the catalog no longer names: its value, as a plain force.
-                feature.defaultValue = flag.value
+    /// The payload's `features` and `savedGroups`: everything but the date.
+    static func content(
+        deviceFlags: [ServedFlag],
+        experiments: [String: Experiment],
+        shared: [SharedFeatures],
+        passedThrough: Set<String>
+    ) -> JSONValue {
+        var features: [JSONValue.Member] = []
+        for flag in deviceFlags {
+            features.append(
+                JSONValue.Member(flag.key, feature(for: flag, experiment: experiments[flag.experiment ?? ""]))
+            )
+        }
+        var savedGroups: [JSONValue.Member] = []
+        for source in shared {
+            features += source.features.filter { passedThrough.contains($0.key) }
+            for (name, group) in source.savedGroups.sorted(by: { $0.key < $1.key }) {
+                savedGroups.append(JSONValue.Member(name, .array(group)))
             }
-            features.append((flag.key, feature))
         }
-        let document = Document(features: features, dateUpdated: Date())
-        let encoder = JSONEncoder()
-        // Sorted: the same state gives the same bytes, and so the same ETag.
-        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        return (try? encoder.encode(document)) ?? Data(#"{"features":{}}"#.utf8)
+        var members = [JSONValue.Member("features", .object(features)), JSONValue.Member("experiments", .array([]))]
+        if !savedGroups.isEmpty { members.append(JSONValue.Member("savedGroups", .object(savedGroups))) }
+        return .object(members)
     }
 
-    private struct Document: Encodable {
-        var features: [(String, Feature)]
-        var dateUpdated: Date
-
-        private struct Key: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(_ string: String) { stringValue = string }
-            init?(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Key.self)
-            var nested = container.nestedContainer(keyedBy: Key.self, forKey: Key("features"))
-            for (key, feature) in features { try nested.encode(feature, forKey: Key(key)) }
-            try container.encode([String](), forKey: Key("experiments"))
-            try container.encode(dateUpdated, forKey: Key("dateUpdated"))
-        }
+    /// The whole payload: the content with its `dateUpdated`.
+    static func payload(content: JSONValue, dateUpdated: Date) -> Data {
+        var members = content.members ?? []
+        let formatter = ISO8601DateFormatter()
+        members.append(JSONValue.Member("dateUpdated", .string(formatter.string(from: dateUpdated))))
+        return Data(JSONValue.object(members).jsonText.utf8)
     }
 
-    private struct Feature: Encodable {
-        var defaultValue: AssignmentValue
-        var rules: [Rule]
-    }
-
-    private struct Rule: Encodable {
-        var key: String
-        var variations: [AssignmentValue]
-        var weights: [Double]
-        var coverage = 1.0
-        var hashAttribute = "id"
-        var meta: [Meta]
-        /// Raised with every change, minimum included: sticky buckets from before lose.
-        var bucketVersion: Int64
-        var minBucketVersion: Int64
-
-        init(key: String, variations: [AssignmentValue], weights: [Double], meta: [Meta], bucketVersion: Int64) {
-            self.key = key
-            self.variations = variations
-            self.weights = weights
-            self.meta = meta
-            self.bucketVersion = bucketVersion
-            minBucketVersion = bucketVersion
+    /// One catalog key as a feature: the baseline's value, and this device's
+    /// variant pinned for everyone.
+    private static func feature(for flag: ServedFlag, experiment: Experiment?) -> JSONValue {
+        let baseline = experiment?.variant(named: experiment?.baseline ?? "")
+        var defaultValue = JSONValue(baseline?.assignments[flag.key] ?? flag.value)
+        var rules: [JSONValue] = []
+        let served = flag.reason != .default && flag.reason != .disabled
+        if served, let experiment, let index = experiment.variants.firstIndex(where: { $0.name == flag.variant }) {
+            rules.append(
+                .object([
+                    JSONValue.Member("key", .string(experiment.name)),
+                    JSONValue.Member(
+                        "variations",
+                        .array(experiment.variants.map { JSONValue($0.assignments[flag.key] ?? flag.value) })
+                    ),
+                    JSONValue.Member(
+                        "weights",
+                        .array(experiment.variants.indices.map { .number($0 == index ? 1 : 0) })
+                    ),
+                    JSONValue.Member("coverage", .number(1)),
+                    JSONValue.Member("hashAttribute", .string("id")),
+                    JSONValue.Member(
+                        "meta",
+                        .array(
+                            experiment.variants.map {
+                                .object([
+                                    JSONValue.Member("key", .string($0.name)),
+                                    JSONValue.Member("name", .string($0.name)),
+                                ])
+                            }
+                        )
+                    ),
+                    // A version of this variant alone: a sticky bucket from
+                    // another choice does not win, and nobody is excluded.
+                    JSONValue.Member(
+                        "bucketVersion",
+                        .number(
+                            Double(
+                                ForcedRuleRewriter.bucketVersion(
+                                    experiment: experiment.name,
+                                    variant: flag.variant,
+                                    index: index
+                                )
+                            )
+                        )
+                    ),
+                ])
+            )
+        } else if served {
+            // A variant the catalog no longer names: its value, as a plain force.
+            defaultValue = JSONValue(flag.value)
         }
-    }
-
-    private struct Meta: Encodable {
-        var key: String
-        var name: String
+        return .object([JSONValue.Member("defaultValue", defaultValue), JSONValue.Member("rules", .array(rules))])
     }
 }

@@ -115,8 +115,12 @@ public struct LabServer: Sendable {
         }
         router.post("/ofrep/v1/evaluate/flags/:key") { request, context in
             let key = context.parameters.get("key") ?? ""
-            if let failure = try await Self.checkOFREPBody(request) { return failure.response(key: key) }
-            guard let flag = hub.current.flags[key] else {
+            let evaluationContext: JSONValue?
+            switch try await Self.ofrepContext(of: request) {
+            case .failure(let failure): return failure.response(key: key)
+            case .success(let found): evaluationContext = found
+            }
+            guard let flag = hub.current.flag(key, context: evaluationContext) else {
                 return Self.json(
                     OFREPDocuments.Failure(
                         errorCode: "FLAG_NOT_FOUND",
@@ -129,15 +133,28 @@ public struct LabServer: Sendable {
             return Self.json(OFREPDocuments.Evaluation(flag))
         }
         router.post("/ofrep/v1/evaluate/flags") { request, _ in
-            if let failure = try await Self.checkOFREPBody(request) { return failure.response(key: nil) }
+            let evaluationContext: JSONValue?
+            switch try await Self.ofrepContext(of: request) {
+            case .failure(let failure): return failure.response(key: nil)
+            case .success(let found): evaluationContext = found
+            }
             let state = hub.current
-            if request.headers[.ifNoneMatch] == state.flagsTag {
-                return Response(status: .notModified, headers: [.eTag: state.flagsTag])
+            // Answers differ by context, so the tag does too.
+            let tag =
+                ServedState.attributes(of: evaluationContext).map {
+                    ServedState.tag(Data((state.flagsTag + $0.jsonText).utf8))
+                } ?? state.flagsTag
+            if request.headers[.ifNoneMatch] == tag {
+                return Response(status: .notModified, headers: [.eTag: tag])
             }
             var response = Self.json(
-                OFREPDocuments.Bulk(flags: state.keys.map { OFREPDocuments.Evaluation(state.flags[$0]!) })
+                OFREPDocuments.Bulk(
+                    flags: state.keys.compactMap { state.flag($0, context: evaluationContext) }.map(
+                        OFREPDocuments.Evaluation.init
+                    )
+                )
             )
-            response.headers[.eTag] = state.flagsTag
+            response.headers[.eTag] = tag
             return response
         }
         router.post("/events/:clientKey") { request, context in
@@ -184,7 +201,7 @@ public struct LabServer: Sendable {
     }
 
     /// Why an OFREP request body was refused.
-    private struct OFREPFailure {
+    private struct OFREPFailure: Error {
         var code: String
         var details: String
 
@@ -196,28 +213,32 @@ public struct LabServer: Sendable {
         }
     }
 
-    /// OFREP bodies: a JSON object whose `context`, if any, is an object; an
-    /// empty body or one without `context` is an empty context.
-    private static func checkOFREPBody(_ request: Request) async throws -> OFREPFailure? {
+    /// An OFREP body's `context`: the body must be a JSON object whose
+    /// `context`, if any, is an object; an empty body or one without
+    /// `context` is an empty context (`nil`).
+    private static func ofrepContext(of request: Request) async throws -> Result<JSONValue?, OFREPFailure> {
         var request = request
         let body = try await collect(&request)
-        guard body.readableBytes > 0 else { return nil }
+        guard body.readableBytes > 0 else { return .success(nil) }
         let root: JSONValue
         do {
             root = try JSONValue.parse(String(decoding: body.readableBytesView, as: UTF8.self))
         } catch {
-            return OFREPFailure(
-                code: "PARSE_ERROR",
-                details: "the body is not JSON: \(error.message) at \(error.position)"
+            return .failure(
+                OFREPFailure(
+                    code: "PARSE_ERROR",
+                    details: "the body is not JSON: \(error.message) at \(error.position)"
+                )
             )
         }
         guard root.members != nil else {
-            return OFREPFailure(code: "PARSE_ERROR", details: "the body must be a JSON object")
+            return .failure(OFREPFailure(code: "PARSE_ERROR", details: "the body must be a JSON object"))
         }
-        if let context = root["context"], context.members == nil {
-            return OFREPFailure(code: "INVALID_CONTEXT", details: "\"context\" must be an object")
+        guard let context = root["context"] else { return .success(nil) }
+        guard context.members != nil else {
+            return .failure(OFREPFailure(code: "INVALID_CONTEXT", details: "\"context\" must be an object"))
         }
-        return nil
+        return .success(context)
     }
 
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {

@@ -21,7 +21,7 @@ enum OFREPDocuments {
 
     /// Where the answer comes from: Laboratory's experiment and source, and whether QA forced it.
     struct Metadata: Encodable {
-        var experiment: String
+        var experiment: String?
         var source: String
         var forced: Bool
     }

@@ -21,8 +21,52 @@ public struct ServedFlag: Sendable, Hashable {
     public var key: String
     public var value: AssignmentValue
     public var variant: String
-    public var experiment: String
+    /// The experiment that decides, if one does (a feature with no rule that applies has none).
+    public var experiment: String?
     public var source: String
     public var forced: Bool
     public var reason: Reason
+
+    public init(
+        key: String,
+        value: AssignmentValue,
+        variant: String,
+        experiment: String?,
+        source: String,
+        forced: Bool,
+        reason: Reason
+    ) {
+        self.key = key
+        self.value = value
+        self.variant = variant
+        self.experiment = experiment
+        self.source = source
+        self.forced = forced
+        self.reason = reason
+    }
+
+    /// A shared feature's evaluation for some user.
+    init(key: String, source: String, evaluation: SharedFeatures.Evaluation) {
+        self.init(
+            key: key,
+            value: evaluation.value,
+            variant: evaluation.variant,
+            experiment: evaluation.experiment,
+            source: source,
+            forced: evaluation.forced,
+            reason: Reason(evaluation)
+        )
+    }
+}
+
+extension ServedFlag.Reason {
+    /// The reason for GrowthBook's decision: experiments split, rules target.
+    init(_ evaluation: SharedFeatures.Evaluation) {
+        switch evaluation.decision {
+        case _ where evaluation.forced: self = .static
+        case .experiment: self = .split
+        case .rule: self = .targetingMatch
+        case .defaultValue: self = .default
+        }
+    }
 }

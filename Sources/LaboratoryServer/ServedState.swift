@@ -2,82 +2,153 @@ import Foundation
 import Laboratory
 
 /// Everything `lab serve` answers from, built once per change of the state
-/// file: each key's ``ServedFlag``, the GrowthBook SDK payload and its ETag.
-/// Every client sees the same thing, so requests cost a lookup, not an evaluation.
+/// file: each key's ``ServedFlag`` for this device, the GrowthBook SDK
+/// payload and its ETag, and the shared features an OFREP request's context
+/// is evaluated against. Every client without a context sees the same thing,
+/// so most requests cost a lookup, not an evaluation.
 public struct ServedState: Sendable {
-    /// Flags by assignment key.
+    /// Flags by assignment key, as this device gets them.
     public let flags: [String: ServedFlag]
     /// Keys in order, for bulk answers.
     public let keys: [String]
     /// The GrowthBook SDK payload (`GET /api/features/…`, `features` events).
     public let payload: Data
-    /// The payload's ETag, quoted.
+    /// The payload's ETag, quoted; it does not depend on `dateUpdated`.
     public let payloadTag: String
-    /// The bulk OFREP answer's ETag, quoted.
+    /// The bulk OFREP answer's ETag for a request without a context, quoted.
     public let flagsTag: String
     /// Experiment name → the source and the experiment, for events that apps post.
     let experiments: [String: (source: String, experiment: Experiment)]
+    /// Key → the shared features that decide it for any user (passed through).
+    private let sharedByKey: [String: SharedFeatures]
 
     /// - Parameters:
     ///   - entries: every experiment of every source (the debug source's entries).
     ///   - snapshot: what the manager serves this device now.
-    ///   - revision: the state file's revision; pinned rules carry it as their
-    ///     bucket version, so an SDK's sticky bucket from before a change loses.
-    public init(entries: [DebugEntry], snapshot: AssignmentsSnapshot, revision: Int64) {
-        var flags: [String: ServedFlag] = [:]
-        var keys: [String] = []
+    ///   - shared: the features of the sources that have them (GrowthBook),
+    ///     forced variants written in, in source priority order.
+    ///   - previous: the state this one replaces; when the content is the
+    ///     same, its payload (and `dateUpdated`) is kept.
+    public init(
+        entries: [DebugEntry],
+        snapshot: AssignmentsSnapshot,
+        shared: [SharedFeatures] = [],
+        previous: ServedState? = nil,
+        now: Date = Date()
+    ) {
+        let sharedSources = Set(shared.map(\.source))
         var experiments: [String: (source: String, experiment: Experiment)] = [:]
         var owners: [String: DebugEntry] = [:]
-        let activeByExperiment = Dictionary(
-            snapshot.active.map { ("\($0.source)/\($0.experiment.name)", $0) },
-            uniquingKeysWith: { first, _ in first }
-        )
+        var deviceKeys: [String] = []
         for entry in entries {
             if experiments[entry.experiment.name] == nil {
                 experiments[entry.experiment.name] = (entry.source, entry.experiment)
             }
+            guard !sharedSources.contains(entry.source) else { continue }
             for key in entry.experiment.keys where owners[key] == nil {
                 owners[key] = entry
-                keys.append(key)
+                deviceKeys.append(key)
             }
         }
-        for key in keys {
-            let owner = owners[key]!
-            if let assignment = snapshot.assignment(for: key) {
-                let active = activeByExperiment["\(assignment.source)/\(assignment.experiment)"]
-                flags[key] = ServedFlag(
-                    key: key,
-                    value: assignment.value,
-                    variant: assignment.variant,
-                    experiment: assignment.experiment,
-                    source: assignment.source,
-                    forced: active?.forced ?? false,
-                    reason: Self.reason(of: active)
-                )
+        // A key both a catalog and a shared source assign goes to the shared
+        // one unless a catalog experiment gives it to this device.
+        var sharedByKey: [String: SharedFeatures] = [:]
+        var sharedKeys: [String] = []
+        for source in shared {
+            for key in source.keys where sharedByKey[key] == nil {
+                if owners[key] != nil {
+                    guard let winner = snapshot.assignment(for: key)?.source, winner == source.source else { continue }
+                }
+                sharedByKey[key] = source
+                sharedKeys.append(key)
+            }
+        }
+        deviceKeys.removeAll { sharedByKey[$0] != nil }
+
+        var flags: [String: ServedFlag] = [:]
+        for key in deviceKeys { flags[key] = Self.deviceFlag(key, owner: owners[key]!, snapshot: snapshot) }
+        for key in sharedKeys {
+            let source = sharedByKey[key]!
+            guard let evaluation = source.evaluate(key) else { continue }
+            if let assignment = snapshot.assignment(for: key), assignment.source == source.source {
+                // The device's own value: its sticky buckets and stabilization count.
+                var flag = Self.deviceFlag(key, owner: nil, snapshot: snapshot)
+                if !flag.forced, evaluation.decision != .defaultValue { flag.reason = ServedFlag.Reason(evaluation) }
+                flags[key] = flag
             } else {
-                let baseline = owner.experiment.variant(named: owner.experiment.baseline)
-                let disabled = owner.isForced && owner.request?.variant == nil
-                flags[key] = ServedFlag(
-                    key: key,
-                    value: baseline?.assignments[key] ?? .string(""),
-                    variant: owner.experiment.baseline,
-                    experiment: owner.experiment.name,
-                    source: owner.source,
-                    forced: disabled,
-                    reason: disabled ? .disabled : .default
-                )
+                flags[key] = ServedFlag(key: key, source: source.source, evaluation: evaluation)
             }
         }
         self.flags = flags
-        self.keys = keys
+        keys = deviceKeys + sharedKeys
         self.experiments = experiments
-        payload = GrowthBookPayloadWriter.payload(
-            flags: keys.map { flags[$0]! },
+        self.sharedByKey = sharedByKey
+        let content = GrowthBookPayloadWriter.content(
+            deviceFlags: deviceKeys.map { flags[$0]! },
             experiments: experiments.mapValues(\.experiment),
-            revision: revision
+            shared: shared,
+            passedThrough: Set(sharedKeys)
         )
-        payloadTag = Self.tag(payload)
-        flagsTag = Self.tag(Data(keys.map { "\(flags[$0]!)" }.joined(separator: "\n").utf8))
+        payloadTag = Self.tag(Data(content.jsonText.utf8))
+        if let previous, previous.payloadTag == payloadTag {
+            payload = previous.payload
+        } else {
+            payload = GrowthBookPayloadWriter.payload(content: content, dateUpdated: now)
+        }
+        flagsTag = Self.tag(Data(keys.compactMap { flags[$0].map { "\($0)" } }.joined(separator: "\n").utf8))
+    }
+
+    /// What `key` gives the user an OFREP request's `context` describes
+    /// (`targetingKey` as `id`, the rest as attributes); this device's flag
+    /// when the context is empty or the key belongs to a catalog, whose
+    /// variants are this device's.
+    public func flag(_ key: String, context: JSONValue?) -> ServedFlag? {
+        guard let attributes = Self.attributes(of: context), let source = sharedByKey[key] else { return flags[key] }
+        return source.evaluate(key, attributes: attributes).map {
+            ServedFlag(key: key, source: source.source, evaluation: $0)
+        }
+    }
+
+    /// A context's attributes for GrowthBook, or `nil` for no context or an empty one.
+    static func attributes(of context: JSONValue?) -> JSONValue? {
+        guard let members = context?.members, !members.isEmpty else { return nil }
+        var attributes = members.filter { $0.key != "targetingKey" }
+        if let id = context?["targetingKey"] {
+            attributes.removeAll { $0.key == "id" }
+            attributes.append(JSONValue.Member("id", id))
+        }
+        return .object(attributes)
+    }
+
+    /// A key as the manager serves it to this device: the active variant's
+    /// value, or the baseline's when no experiment with the key is active.
+    private static func deviceFlag(_ key: String, owner: DebugEntry?, snapshot: AssignmentsSnapshot) -> ServedFlag {
+        if let assignment = snapshot.assignment(for: key) {
+            let active = snapshot.active.first {
+                $0.source == assignment.source && $0.experiment.name == assignment.experiment
+            }
+            return ServedFlag(
+                key: key,
+                value: assignment.value,
+                variant: assignment.variant,
+                experiment: assignment.experiment,
+                source: assignment.source,
+                forced: active?.forced ?? false,
+                reason: reason(of: active)
+            )
+        }
+        let experiment = owner?.experiment
+        let baseline = experiment.flatMap { $0.variant(named: $0.baseline) }
+        let disabled = owner?.isForced == true && owner?.request?.variant == nil
+        return ServedFlag(
+            key: key,
+            value: baseline?.assignments[key] ?? .string(""),
+            variant: experiment?.baseline ?? "",
+            experiment: experiment?.name,
+            source: owner?.source ?? "",
+            forced: disabled,
+            reason: disabled ? .disabled : .default
+        )
     }
 
     private static func reason(of active: ActiveVariant?) -> ServedFlag.Reason {

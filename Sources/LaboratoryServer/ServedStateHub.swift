@@ -49,9 +49,15 @@ public final class ServedStateHub: Sendable {
         }
     }
 
-    public init(laboratory: LocalLaboratory) throws {
+    private let catalogs: CatalogWatcher
+    /// Gets a line for each problem the hub meets while it watches (a catalog that no longer loads).
+    private let report: @Sendable (String) -> Void
+
+    public init(laboratory: LocalLaboratory, report: @escaping @Sendable (String) -> Void = { _ in }) throws {
         self.laboratory = laboratory
-        served = Mutex(try Self.build(laboratory))
+        self.report = report
+        catalogs = CatalogWatcher(laboratory: laboratory)
+        served = Mutex(try Self.build(laboratory, previous: nil))
     }
 
     /// What is served now.
@@ -59,7 +65,7 @@ public final class ServedStateHub: Sendable {
 
     /// Rebuilds from the state file now; streams hear of a changed payload.
     public func rebuild() throws {
-        let next = try Self.build(laboratory)
+        let next = try Self.build(laboratory, previous: current)
         let changed = served.withLock { state in
             defer { state = next }
             return state.payloadTag != next.payloadTag
@@ -67,27 +73,46 @@ public final class ServedStateHub: Sendable {
         if changed { broadcast(.payload(next.payload)) }
     }
 
-    private static func build(_ laboratory: LocalLaboratory) throws -> ServedState {
+    private static func build(_ laboratory: LocalLaboratory, previous: ServedState?) throws -> ServedState {
         let snapshot = try laboratory.manager.refresh()
+        let requests = try laboratory.store.debugRequests()
         return ServedState(
             entries: try laboratory.debug.entries(),
             snapshot: snapshot,
-            revision: try laboratory.store.revision()
+            shared: laboratory.debug.leaves.compactMap { $0.sharedFeatures(forcing: requests) },
+            previous: previous
         )
     }
 
     /// Rebuilds whenever the state file changes (a revision read 20 times a
-    /// second costs next to nothing), until the task is cancelled;
-    /// pings every stream every `ping` so proxies keep it open.
-    public func watch(every interval: Duration = .milliseconds(50), ping: Duration = .seconds(20)) async {
+    /// second costs next to nothing) or a catalog file is edited (looked at
+    /// every `catalogInterval`), until the task is cancelled; pings every
+    /// stream every `ping` so proxies keep it open.
+    public func watch(
+        every interval: Duration = .milliseconds(50),
+        catalogInterval: Duration = .milliseconds(250),
+        ping: Duration = .seconds(20)
+    ) async {
         let clock = ContinuousClock()
         var lastPing = clock.now
+        var lastCatalogLook = clock.now
         // The hub's own record of the revision: the manager may have refreshed
         // for someone else (an update of a remote source) since it last built.
         var built = try? laboratory.store.revision()
         while !Task.isCancelled {
-            if let revision = try? laboratory.store.revision(), revision != built {
-                try? rebuild()
+            var stale = false
+            if clock.now - lastCatalogLook >= catalogInterval {
+                lastCatalogLook = clock.now
+                let (reloaded, problems) = await catalogs.reloadChanged()
+                problems.forEach(report)
+                stale = reloaded > 0
+            }
+            if let revision = try? laboratory.store.revision(), revision != built || stale {
+                do {
+                    try rebuild()
+                } catch {
+                    report("cannot read \(laboratory.store.path): \(error); still serving what it said before")
+                }
                 // What the rebuild's own refresh wrote (the active set) needs no second one.
                 built = (try? laboratory.store.revision()) ?? revision
             }

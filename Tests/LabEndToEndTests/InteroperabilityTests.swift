@@ -10,11 +10,21 @@ struct InteroperabilityTests {
         let lab = try LabHarness()
         let expected =
             try LabHarness.json(try lab.run("assignments", "--json").stdout)["assignments"] as? [[String: Any]] ?? []
+        let drawn = expected.first { $0["key"] as? String == "subscribeButtonColor" }?["value"] as? String
+        let (variant, value) = drawn == "darkGray" ? ("ButtonColorBlue", "blue") : ("ButtonColorDarkGray", "darkGray")
         let serving = try LabServe(lab)
         defer { serving.stop() }
         let result = try PythonClients.run(
             "growthbook_client.py",
-            [serving.base, "any-key", LabHarness.binary, lab.state],
+            [
+                try PythonClients.config(
+                    base: serving.base,
+                    attributes: ["id": "interop-user"],
+                    force: [LabHarness.binary, "force", "ButtonColor", variant, "--state", lab.state],
+                    feature: "subscribeButtonColor",
+                    expected: value
+                )
+            ],
             environment: lab.environment
         )
         let initial = try #require(result["initial"] as? [String: Any])
@@ -28,8 +38,85 @@ struct InteroperabilityTests {
         #expect(serving.log.components(separatedBy: "GET /api/features/").count - 1 == 1, "\(serving.log)")
         let tracked = result["tracked"] as? [[String: Any]] ?? []
         #expect(
+            tracked.contains { $0["experiment"] as? String == "ButtonColor" && $0["key"] as? String == variant },
+            "\(tracked)"
+        )
+    }
+
+    /// A GrowthBook payload whose rules target users: the Dutch get a force
+    /// rule, pro users an experiment.
+    static let upstreamPayload = """
+        {"features": {"headline": {"defaultValue": "Hello", "rules": [
+          {"force": "Hoi", "condition": {"country": "NL"}},
+          {"key": "headline-test", "variations": ["Hello", "Welcome"], "weights": [0.5, 0.5], "coverage": 1,
+           "condition": {"plan": "pro"}, "meta": [{"key": "plain", "name": "Plain"}, {"key": "warm", "name": "Warm"}]}]}}}
+        """
+
+    /// The OFREP provider's evaluation context is evaluated against the
+    /// upstream rules; a forced experiment answers every context.
+    @Test func theOFREPContextIsEvaluatedAgainstUpstreamRules() throws {
+        let lab = try LabHarness()
+        let payload = try lab.write("payload.json", Self.upstreamPayload)
+        let serving = try LabServe(lab, ["--growthbook", payload])
+        defer { serving.stop() }
+        let dutch = try PythonClients.run(
+            "ofrep_client.py",
+            [serving.base, "--context", #"{"targetingKey": "u1", "country": "NL"}"#, "headline:string"],
+            environment: lab.environment
+        )
+        let rule = try #require(dutch["headline"] as? [String: Any])
+        #expect(rule["value"] as? String == "Hoi" && (rule["reason"] as? String)?.contains("TARGETING_MATCH") == true)
+        #expect((rule["metadata"] as? [String: Any])?["experiment"] as? String == "headline: force")
+        #expect(try lab.run("force", "headline-test", "Warm", "--growthbook", payload).status == 0)
+        // The server notices the state file's change within a poll: ask until it has.
+        var answer: [String: Any] = [:]
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            let forced = try PythonClients.run(
+                "ofrep_client.py",
+                [serving.base, "--context", #"{"targetingKey": "u1", "country": "NL"}"#, "headline:string"],
+                environment: lab.environment
+            )
+            answer = forced["headline"] as? [String: Any] ?? [:]
+        } while answer["value"] as? String != "Welcome" && Date() < deadline
+        #expect(answer["value"] as? String == "Welcome" && answer["variant"] as? String == "Warm")
+        #expect((answer["reason"] as? String)?.contains("STATIC") == true)
+        #expect((answer["metadata"] as? [String: Any])?["forced"] as? Bool == true)
+    }
+
+    /// An upstream GrowthBook payload whose rules target users: `lab serve`
+    /// passes them through, so the SDK's own user is evaluated by them, and a
+    /// forced experiment reaches that user, tracking included.
+    @Test func anUpstreamPayloadKeepsItsTargetingAndAForceReachesAnyUser() throws {
+        let lab = try LabHarness()
+        let payload = try lab.write("payload.json", Self.upstreamPayload)
+        let serving = try LabServe(lab, ["--growthbook", payload])
+        defer { serving.stop() }
+        let result = try PythonClients.run(
+            "growthbook_client.py",
+            [
+                try PythonClients.config(
+                    base: serving.base,
+                    attributes: ["id": "someone-else", "country": "NL", "plan": "free"],
+                    force: [
+                        LabHarness.binary, "force", "headline-test", "Warm", "--growthbook", payload, "--state",
+                        lab.state,
+                    ],
+                    feature: "headline",
+                    expected: "Welcome"
+                )
+            ],
+            environment: lab.environment
+        )
+        // Before the force, GrowthBook's own targeting decided for this user.
+        #expect((result["initial"] as? [String: Any])?["headline"] as? String == "Hoi")
+        let seconds = try #require(result["seconds"] as? Double, "the forced value never arrived: \(result)")
+        #expect(seconds < 5)
+        let tracked = result["tracked"] as? [[String: Any]] ?? []
+        #expect(
             tracked.contains {
-                $0["experiment"] as? String == "ButtonColor" && $0["key"] as? String == result["forced"] as? String
+                $0["experiment"] as? String == "headline-test" && $0["key"] as? String == "warm"
+                    && $0["name"] as? String == "Warm"
             },
             "\(tracked)"
         )
@@ -84,6 +171,21 @@ enum PythonClients {
         )
         return check?.status == 0
     }()
+
+    /// The GrowthBook client's configuration, as the one argument it takes.
+    static func config(
+        base: String,
+        attributes: [String: String],
+        force: [String],
+        feature: String,
+        expected: String
+    ) throws -> String {
+        let object: [String: Any] = [
+            "base": base, "clientKey": "any-key", "attributes": attributes, "force": force, "feature": feature,
+            "expected": expected,
+        ]
+        return String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+    }
 
     /// Runs a script and parses the JSON document it prints.
     static func run(_ script: String, _ arguments: [String], environment: [String: String]) throws -> [String: Any] {

@@ -31,10 +31,12 @@ import FoundationNetworking
         let hub: ServedStateHub
         let task: Task<Void, any Error>
 
-        init(clientKeys: Set<String> = []) async throws {
+        /// - Parameter growthBook: an upstream GrowthBook payload beside the catalog.
+        init(clientKeys: Set<String> = [], growthBook: String? = nil) async throws {
             folder = NSTemporaryDirectory() + "lab-serve-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            let laboratory = try Self.laboratory(folder)
+            try Data(LabServerTests.catalog.utf8).write(to: URL(fileURLWithPath: folder + "/c.json"))
+            let laboratory = try Self.laboratory(folder, growthBook: growthBook)
             let hub = try ServedStateHub(laboratory: laboratory)
             self.hub = hub
             let server = LabServer(hub: hub, host: "127.0.0.1", port: 0, clientKeys: clientKeys)
@@ -51,13 +53,26 @@ import FoundationNetworking
             base = URL(string: "http://127.0.0.1:\(port)")!
         }
 
-        static func laboratory(_ folder: String) throws -> LocalLaboratory {
+        static func laboratory(_ folder: String, growthBook: String? = nil) throws -> LocalLaboratory {
             let catalog = try CatalogDecoder().decode(Data(LabServerTests.catalog.utf8), file: "c.json")
-            return try LocalLaboratory(
+            var accepted: (any Error)?
+            let laboratory = try LocalLaboratory(
                 catalogs: [(path: folder + "/c.json", catalog: catalog)],
                 statePath: folder + "/state.sqlite",
-                random: SeededRandomSource(seed: 3)
+                random: SeededRandomSource(seed: 3),
+                remotes: { store, device in
+                    guard let growthBook else { return [] }
+                    let source = GrowthBookSource(
+                        store: store,
+                        device: device,
+                        fetcher: PlainPayloadFetcher(InMemoryFetcher())
+                    )
+                    do { try source.accept(Data(growthBook.utf8)) } catch { accepted = error }
+                    return [source]
+                }
             )
+            if let accepted { throw accepted }
+            return laboratory
         }
 
         /// The console in another process: its own laboratory on the same file.
@@ -131,6 +146,21 @@ import FoundationNetworking
         #expect((flag["metadata"] as? [String: Any])?["forced"] as? Bool == true)
     }
 
+    @Test func anEditedCatalogReachesAnOpenStream() async throws {
+        let served = try await Served()
+        defer { served.stop() }
+        let payloads = PayloadLog()
+        let streamer = GrowthBookStreamer(url: served.base.appendingPathComponent("sub/key"), initialBackoff: 0.05)
+        let stream = Task(executorPreference: QueueExecutor()) {
+            await streamer.run(payload: { payloads.append($0) }, refetch: {})
+        }
+        defer { stream.cancel() }
+        #expect(await payloads.wait { _ in true })
+        let edited = Self.catalog.replacingOccurrences(of: #""buttonColor": "blue""#, with: #""buttonColor": "navy""#)
+        try Data(edited.utf8).write(to: URL(fileURLWithPath: served.folder + "/c.json"), options: .atomic)
+        #expect(await payloads.wait { String(decoding: $0, as: UTF8.self).contains("navy") })
+    }
+
     @Test func ofrepAnswersEachKeyAndRefusesBadBodies() async throws {
         let served = try await Served()
         defer { served.stop() }
@@ -168,6 +198,44 @@ import FoundationNetworking
             headers: ["If-None-Match": tag]
         )
         #expect(unchanged.status == 304)
+    }
+
+    @Test func ofrepEvaluatesAContextAgainstUpstreamRulesAndTagsBulkAnswersByIt() async throws {
+        let served = try await Served(
+            growthBook:
+                #"{"features": {"headline": {"defaultValue": "Hello", "rules": [{"force": "Hoi", "condition": {"country": "NL"}}]}}}"#
+        )
+        defer { served.stop() }
+        let path = "ofrep/v1/evaluate/flags/headline"
+        let dutch = try await served.json(path, body: #"{"context": {"targetingKey": "u1", "country": "NL"}}"#)
+        #expect(dutch["value"] as? String == "Hoi" && dutch["reason"] as? String == "TARGETING_MATCH")
+        #expect((dutch["metadata"] as? [String: Any])?["source"] as? String == "GrowthBook")
+        let other = try await served.json(path, body: #"{"context": {"targetingKey": "u2", "country": "BE"}}"#)
+        #expect(other["value"] as? String == "Hello" && other["reason"] as? String == "DEFAULT")
+        #expect((other["metadata"] as? [String: Any])?["experiment"] == nil)
+        // Bulk answers differ by context, and so do their tags.
+        let bulk = "ofrep/v1/evaluate/flags"
+        let nl = #"{"context": {"targetingKey": "u1", "country": "NL"}}"#
+        let first = try await served.request(bulk, method: "POST", body: Data(nl.utf8))
+        let plain = try await served.request(bulk, method: "POST", body: Data("{}".utf8))
+        let tag = try #require(first.headers["etag"])
+        #expect(tag != plain.headers["etag"])
+        #expect(String(decoding: first.body, as: UTF8.self).contains(#""value":"Hoi""#))
+        let again = try await served.request(bulk, method: "POST", body: Data(nl.utf8), headers: ["If-None-Match": tag])
+        #expect(again.status == 304)
+        let elsewhere = try await served.request(
+            bulk,
+            method: "POST",
+            body: Data(#"{"context": {"targetingKey": "u1", "country": "DE"}}"#.utf8),
+            headers: ["If-None-Match": tag]
+        )
+        #expect(elsewhere.status == 200)
+        // The payload passes the rule through, condition and all.
+        let payload = try await served.json("api/features/key")
+        let headline = (payload["features"] as? [String: Any])?["headline"] as? [String: Any]
+        #expect(
+            ((headline?["rules"] as? [[String: Any]])?.first?["condition"] as? [String: String]) == ["country": "NL"]
+        )
     }
 
     @Test func exposuresAreRecordedOnceAndBadOnesNotAtAll() async throws {
@@ -211,14 +279,14 @@ final class PayloadLog: Sendable {
         payloads.withLock { $0.append(payload) }
     }
 
-    /// Waits (up to 20 s) for a payload that satisfies `predicate`.
+    /// Waits (up to 20 s) for a payload that satisfies `predicate`; looks
+    /// once more after the deadline, as a busy machine may wake the test late.
     func wait(_ predicate: (Data) -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            let found = payloads.withLock { $0.contains(where: predicate) }
-            if found { return true }
+        while true {
+            if payloads.withLock({ $0.contains(where: predicate) }) { return true }
+            if Date() >= deadline { return false }
             try? await Task.sleep(for: .milliseconds(20))
         }
-        return false
     }
 }

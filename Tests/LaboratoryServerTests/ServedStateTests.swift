@@ -31,7 +31,7 @@ import Testing
 
         func served() throws -> ServedState {
             let snapshot = try manager.refresh()
-            return ServedState(entries: try debug.entries(), snapshot: snapshot, revision: try store.revision())
+            return ServedState(entries: try debug.entries(), snapshot: snapshot)
         }
     }
 
@@ -54,7 +54,8 @@ import Testing
         #expect(rule["weights"] as? [Double] == [0, 1])
         #expect(rule["coverage"] as? Double == 1)
         #expect((rule["meta"] as? [[String: String]])?.map { $0["name"] ?? "" } == ["Red", "Blue"])
-        #expect(rule["bucketVersion"] as? Int == rule["minBucketVersion"] as? Int)
+        // A version of its own for this variant; no minimum that would exclude older sticky buckets.
+        #expect((rule["bucketVersion"] as? Int ?? 0) >= 1 << 30 && rule["minBucketVersion"] == nil)
     }
 
     @Test func anInactiveExperimentServesItsBaselineWithoutARule() throws {
@@ -80,6 +81,126 @@ import Testing
         #expect(before.payloadTag != after.payloadTag)
         #expect(before.flagsTag != after.flagsTag)
         #expect(after.keys == ["buttonColor", "size"])
+    }
+
+    /// A catalog beside a GrowthBook payload whose rules target users.
+    private struct SharedWorld {
+        let store = InMemoryStateStore()
+        let debug: DebugSource
+        let manager: AssignmentsManager
+        let growthBook: GrowthBookSource
+
+        static let payload = """
+            {"features": {
+              "headline": {"defaultValue": "Hello", "rules": [
+                {"force": "Hoi", "condition": {"country": "NL"}},
+                {"key": "headline-test", "variations": ["Hello", "Welcome"], "coverage": 1, "weights": [0.5, 0.5],
+                 "condition": {"plan": "pro"}, "meta": [{"key": "0", "name": "Plain"}, {"key": "1", "name": "Warm"}]}]},
+              "buttonColor": {"defaultValue": "grey"}
+            }}
+            """
+
+        init() throws {
+            let catalog = try CatalogDecoder().decode(Data(ServedStateTests.catalog.utf8), file: "c.json")
+            let device = try store.device(candidate: Device(id: "d1", token: ActiveExperimentsToken(0.5)))
+            let local = LocalSource(catalog: catalog, store: store, device: device, random: SeededRandomSource(seed: 7))
+            growthBook = GrowthBookSource(
+                store: store,
+                device: device,
+                attributes: ["plan": "pro"],
+                fetcher: PlainPayloadFetcher(InMemoryFetcher())
+            )
+            try growthBook.accept(Data(Self.payload.utf8))
+            debug = DebugSource(sources: [local, growthBook], store: store)
+            manager = AssignmentsManager(sources: [debug], store: store, events: InMemoryEventSink(), device: device)
+        }
+
+        func served(previous: ServedState? = nil, now: Date = Date()) throws -> ServedState {
+            let snapshot = try manager.refresh()
+            let requests = try store.debugRequests()
+            return ServedState(
+                entries: try debug.entries(),
+                snapshot: snapshot,
+                shared: debug.leaves.compactMap { $0.sharedFeatures(forcing: requests) },
+                previous: previous,
+                now: now
+            )
+        }
+    }
+
+    private static func context(_ members: [String: String]) -> JSONValue {
+        .object(members.sorted { $0.key < $1.key }.map { JSONValue.Member($0.key, .string($0.value)) })
+    }
+
+    @Test func upstreamFeaturesPassThroughWithTheirTargeting() throws {
+        let world = try SharedWorld()
+        let state = try world.served()
+        let headline = try #require(try Self.payload(state)["headline"] as? [String: Any])
+        let rules = try #require(headline["rules"] as? [[String: Any]])
+        #expect(rules.count == 2)
+        #expect((rules[0]["condition"] as? [String: String]) == ["country": "NL"])
+        #expect((rules[1]["condition"] as? [String: String]) == ["plan": "pro"])
+        // Another user is evaluated against the rules: the Dutch get the force rule.
+        let dutch = try #require(
+            state.flag("headline", context: Self.context(["targetingKey": "u1", "country": "NL"]))
+        )
+        #expect(dutch.value == "Hoi" && dutch.reason == .targetingMatch && dutch.experiment == "headline: force")
+        let free = try #require(state.flag("headline", context: Self.context(["targetingKey": "u2", "plan": "free"])))
+        #expect(free.value == "Hello" && free.reason == .default && free.experiment == nil)
+        let pro = try #require(state.flag("headline", context: Self.context(["targetingKey": "u3", "plan": "pro"])))
+        #expect(pro.reason == .split && pro.experiment == "headline-test" && ["Plain", "Warm"].contains(pro.variant))
+        // No context: this device, as the console shows it.
+        let device = try #require(state.flag("headline", context: nil))
+        let served = try #require(try world.manager.refresh().assignment(for: "headline"))
+        #expect(device.value == served.value && device.variant == served.variant && device.source == "GrowthBook")
+        #expect(state.flag("headline", context: .object([])) == device)
+    }
+
+    @Test func aForcedUpstreamExperimentReachesEveryUserAndInactiveRemovesIt() throws {
+        let world = try SharedWorld()
+        try world.debug.activate(variant: "Warm", of: "headline-test")
+        let forced = try world.served()
+        for index in 0..<50 {
+            let flag = try #require(
+                forced.flag("headline", context: Self.context(["targetingKey": "u\(index)", "country": "NL"]))
+            )
+            #expect(flag.value == "Welcome" && flag.variant == "Warm" && flag.reason == .static && flag.forced)
+        }
+        let rule = try #require((try Self.payload(forced)["headline"] as? [String: Any])?["rules"] as? [[String: Any]])
+        #expect(rule.first?["key"] as? String == "headline-test" && rule.first?["condition"] == nil)
+        try world.debug.deactivate(experiment: "headline-test")
+        let inactive = try world.served(previous: forced)
+        let rules = try #require(
+            (try Self.payload(inactive)["headline"] as? [String: Any])?["rules"] as? [[String: Any]]
+        )
+        #expect(rules.count == 1 && rules[0]["force"] as? String == "Hoi")
+        #expect(
+            inactive.flag("headline", context: Self.context(["targetingKey": "x", "plan": "pro"]))?.value == "Hello"
+        )
+    }
+
+    @Test func aCatalogKeyActiveOnThisDeviceWinsOverTheUpstreamFeature() throws {
+        let world = try SharedWorld()
+        let state = try world.served()
+        // The catalog's ButtonColor is active here (no token range), so the
+        // payload pins its variant rather than passing GrowthBook's through.
+        let feature = try #require(try Self.payload(state)["buttonColor"] as? [String: Any])
+        #expect(feature["defaultValue"] as? String == "red")
+        #expect(state.flags["buttonColor"]?.source == "Local")
+        #expect(state.keys.filter { $0 == "buttonColor" }.count == 1)
+        #expect(state.keys.contains("headline"))
+    }
+
+    @Test func anUnchangedRebuildKeepsThePayloadAndItsDate() throws {
+        let world = try SharedWorld()
+        let first = try world.served(now: Date(timeIntervalSince1970: 1_800_000_000))
+        let again = try world.served(previous: first, now: Date(timeIntervalSince1970: 1_800_000_100))
+        #expect(again.payload == first.payload && again.payloadTag == first.payloadTag)
+        try world.debug.activate(variant: "Warm", of: "headline-test")
+        let changed = try world.served(previous: again, now: Date(timeIntervalSince1970: 1_800_000_200))
+        #expect(changed.payloadTag != first.payloadTag)
+        let date = (try JSONSerialization.jsonObject(with: changed.payload) as? [String: Any])?["dateUpdated"]
+        #expect(date as? String == "2027-01-15T08:03:20Z")
     }
 
     @Test func requestsAreCountedOverTheLastMinute() {

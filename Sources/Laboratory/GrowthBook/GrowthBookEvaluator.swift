@@ -158,13 +158,15 @@ public struct GrowthBookEvaluator: Sendable {
             let result = runExperiment(experiment, featureId: id, seen: &branch)
             if result.inExperiment && result.passthrough != true {
                 note("  decides: variation \(result.variationId) = \(JavaScript.stringify(result.value) ?? "")")
-                return FeatureResult(
+                var decided = FeatureResult(
                     value: result.value,
                     source: .experiment,
                     ruleId: ruleId,
                     experiment: experiment,
                     experimentResult: result
                 )
+                decided.ruleIndex = ruleIndex
+                return decided
             }
         }
         return FeatureResult(value: feature["defaultValue"] ?? .null, source: .defaultValue, ruleId: "")

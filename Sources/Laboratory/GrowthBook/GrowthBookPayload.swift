@@ -97,6 +97,11 @@ public struct GrowthBookPayload: Sendable {
         ruleExperimentIndex["\(feature)#\(index)"]
     }
 
+    /// The variant of a force or rollout rule's experiment that stands for the feature's default value.
+    public static let defaultVariant = "Default"
+    /// The variant of a force or rollout rule's experiment that stands for the rule's value.
+    public static let ruleVariant = "Forced"
+
     /// Force and rollout rules as experiments of two variants, `Forced` (the
     /// rule's value) and `Default` (the feature's default, the baseline), so the
     /// console lists them as such and QA can force either.
@@ -116,10 +121,10 @@ public struct GrowthBookPayload: Sendable {
                     name: name,
                     keys: [member.key],
                     variants: [
-                        Variant(name: "Default", assignments: [member.key: Self.assignmentValue(defaultValue)]),
-                        Variant(name: "Forced", assignments: [member.key: Self.assignmentValue(force)]),
+                        Variant(name: defaultVariant, assignments: [member.key: Self.assignmentValue(defaultValue)]),
+                        Variant(name: ruleVariant, assignments: [member.key: Self.assignmentValue(force)]),
                     ],
-                    baseline: "Default",
+                    baseline: defaultVariant,
                     bucketing: .hash
                 )
                 result.append((member.key, index, experiment))

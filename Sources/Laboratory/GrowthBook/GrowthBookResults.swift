@@ -46,7 +46,7 @@ public struct FeatureResult: Sendable, Hashable {
     /// The experiment rule that decided, as GrowthBook builds it.
     public var experiment: JSONValue?
     public var experimentResult: ExperimentResult?
-    /// The position of the deciding rule in the feature's rules (force and rollout rules).
+    /// The position of the deciding rule in the feature's rules.
     public var ruleIndex: Int?
 
     public var on: Bool { JavaScript.truthy(value) }

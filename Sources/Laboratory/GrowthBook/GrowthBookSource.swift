@@ -273,6 +273,14 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
         return result
     }
 
+    /// The latest payload with the forced variants written in (see
+    /// ``ForcedRuleRewriter``), for the apps `lab serve` steers: they are
+    /// other users, so stabilization, which is this device's, does not apply.
+    public func sharedFeatures(forcing forced: [DebugRequest]) -> SharedFeatures? {
+        guard let payload = loaded.current.payload else { return nil }
+        return ForcedRuleRewriter.rewrite(payload, source: name, forcing: forced, deviceAttributes: attributes)
+    }
+
     /// The payload in a line: ETag, features and experiment rules, and how it is fetched.
     public var summary: String {
         let current = loaded.current

@@ -27,10 +27,18 @@ public protocol ExperimentSource: AnyObject, Sendable {
     /// The sources that fetch data: `[self]` for a plain source, the wrapped
     /// ones for a source that wraps others.
     var leaves: [any ExperimentSource] { get }
+
+    /// The source's experiments as GrowthBook features that SDKs evaluate for
+    /// any user, targeting kept, with `forced` (this source's forced variants)
+    /// written in; `nil` for a source whose variants belong to this device
+    /// (a catalog's draws), which `lab serve` serves as this device's values.
+    func sharedFeatures(forcing forced: [DebugRequest]) -> SharedFeatures?
 }
 
 extension ExperimentSource {
     public var leaves: [any ExperimentSource] { [self] }
+
+    public func sharedFeatures(forcing forced: [DebugRequest]) -> SharedFeatures? { nil }
 
     /// The experiment with this name, if the source has it.
     public func experiment(named name: String) -> Experiment? {

@@ -30,7 +30,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let session = try LabSession.open(global)
-        let hub = try session.run { try ServedStateHub(laboratory: session.laboratory) }
+        let hub = try session.run {
+            try ServedStateHub(laboratory: session.laboratory, report: { line in printError(line) })
+        }
         var log: (@Sendable (String) -> Void)?
         if verbose { log = { @Sendable line in printLine(line) } }
         // As GrowthBook's proxy: the key an upstream payload is fetched with is the one apps must use.

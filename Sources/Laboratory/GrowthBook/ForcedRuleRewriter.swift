@@ -1,0 +1,147 @@
+import Foundation
+
+/// Writes a person's forced variants into a GrowthBook payload so that every
+/// SDK gives every user the forced variant, and leaves every other rule as it
+/// was, so targeting still holds for what nobody forced.
+///
+/// - An experiment rule forced to a variation becomes an experiment that puts
+///   everyone in it (coverage 1, all weight on it, condition, prerequisites,
+///   namespace, filters and ranges dropped), so the app's tracking callback
+///   still fires with that variation. Its `bucketVersion` moves to one that
+///   belongs to this forced variation alone, so a sticky bucket from before
+///   does not win and one made now never leaks into another choice;
+///   `minBucketVersion` stays, since raising it would *exclude* users who hold
+///   an older sticky bucket instead of moving them.
+/// - A force or rollout rule forced to `Forced` becomes a plain force of its
+///   value; forced to `Default`, a plain force of the feature's default value.
+/// - A forced rule moves to the front of its feature, as a forced variant wins
+///   over the other experiments that assign the key; forcing `Inactive` removes
+///   the rule.
+///
+/// A forced variant the payload no longer has (a stale request) changes nothing.
+public enum ForcedRuleRewriter {
+    /// Members an experiment rule drops when forced: everything that could keep a user out.
+    private static let exclusions: Set<String> = [
+        "condition", "parentConditions", "namespace", "filters", "ranges", "range", "coverage", "weights",
+        "bucketVersion", "savedGroups",
+    ]
+
+    static func rewrite(
+        _ payload: GrowthBookPayload,
+        source: String,
+        forcing requests: [DebugRequest],
+        deviceAttributes: JSONValue
+    ) -> SharedFeatures {
+        var forced: [String: String?] = [:]
+        for request in requests where request.source == source { forced[request.experiment] = request.variant }
+        let experimentsByName = Dictionary(
+            payload.experiments.map { ($0.name, $0) },
+            uniquingKeysWith: { first, _ in first }
+        )
+        let ruleExperiments = Dictionary(
+            payload.ruleExperiments.map { ("\($0.feature)#\($0.index)", $0.experiment) },
+            uniquingKeysWith: { first, _ in first }
+        )
+        var features: [JSONValue.Member] = []
+        var origins: [String: [SharedFeatures.RuleOrigin?]] = [:]
+        for member in payload.features {
+            var front: [(JSONValue, SharedFeatures.RuleOrigin)] = []
+            var rest: [(JSONValue, SharedFeatures.RuleOrigin?)] = []
+            for (index, rule) in (member.value["rules"]?.elements ?? []).enumerated() {
+                let experiment: Experiment?
+                if rule["force"] != nil {
+                    experiment = ruleExperiments["\(member.key)#\(index)"]
+                } else if rule["variations"]?.elements != nil {
+                    experiment = experimentsByName[rule["key"]?.stringValue ?? member.key]
+                } else {
+                    experiment = nil
+                }
+                guard let experiment else {
+                    rest.append((rule, nil))
+                    continue
+                }
+                guard let request = forced[experiment.name] else {
+                    rest.append((rule, SharedFeatures.RuleOrigin(experiment: experiment, forcedVariant: nil)))
+                    continue
+                }
+                guard let variant = request else { continue }  // Inactive: the rule goes
+                guard
+                    let rewritten = rewritten(
+                        rule,
+                        to: variant,
+                        of: experiment,
+                        defaultValue: member.value["defaultValue"] ?? .null
+                    )
+                else {
+                    rest.append((rule, SharedFeatures.RuleOrigin(experiment: experiment, forcedVariant: nil)))
+                    continue
+                }
+                front.append((rewritten, SharedFeatures.RuleOrigin(experiment: experiment, forcedVariant: variant)))
+            }
+            let rules = front.map(\.0) + rest.map(\.0)
+            origins[member.key] = front.map(\.1) + rest.map(\.1)
+            features.append(JSONValue.Member(member.key, replacing("rules", with: .array(rules), in: member.value)))
+        }
+        return SharedFeatures(
+            source: source,
+            features: features,
+            savedGroups: payload.savedGroups,
+            deviceAttributes: deviceAttributes,
+            origins: origins
+        )
+    }
+
+    /// The rule that gives everyone `variant`, or `nil` when the experiment has no such variant.
+    private static func rewritten(
+        _ rule: JSONValue,
+        to variant: String,
+        of experiment: Experiment,
+        defaultValue: JSONValue
+    ) -> JSONValue? {
+        let id = rule["id"].map { [JSONValue.Member("id", $0)] } ?? []
+        if let force = rule["force"] {
+            switch variant {
+            case GrowthBookPayload.ruleVariant: return .object(id + [JSONValue.Member("force", force)])
+            case GrowthBookPayload.defaultVariant: return .object(id + [JSONValue.Member("force", defaultValue)])
+            default: return nil
+            }
+        }
+        guard let index = experiment.variants.firstIndex(where: { $0.name == variant }),
+            let count = rule["variations"]?.elements?.count, index < count
+        else { return nil }
+        var members = (rule.members ?? []).filter { !exclusions.contains($0.key) }
+        members.append(JSONValue.Member("coverage", .number(1)))
+        members.append(
+            JSONValue.Member("weights", .array((0..<count).map { .number($0 == index ? 1 : 0) }))
+        )
+        members.append(
+            JSONValue.Member(
+                "bucketVersion",
+                .number(Double(bucketVersion(experiment: experiment.name, variant: variant, index: index)))
+            )
+        )
+        return .object(members)
+    }
+
+    /// A bucket version that belongs to one forced variation of one experiment:
+    /// in [2^30, 2^31), far above the small versions GrowthBook counts up,
+    /// and the same every time the same variation is forced, so the payload
+    /// does not change when nothing about it did.
+    public static func bucketVersion(experiment: String, variant: String, index: Int) -> Int {
+        var hash: UInt32 = 0x811C_9DC5
+        for byte in "\(experiment)\u{0}\(variant)\u{0}\(index)".utf8 {
+            hash = (hash ^ UInt32(byte)) &* 0x0100_0193
+        }
+        return (1 << 30) + Int(hash % (1 << 30))
+    }
+
+    private static func replacing(_ key: String, with value: JSONValue, in object: JSONValue) -> JSONValue {
+        var members = object.members ?? []
+        if let index = members.firstIndex(where: { $0.key == key }) {
+            members[index].value = value
+        } else {
+            members.append(JSONValue.Member(key, value))
+        }
+        return .object(members)
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// A source's experiments as GrowthBook features that any SDK evaluates for
+/// any user, targeting kept, with the variants a person forced written in so
+/// that every user gets them (see ``ForcedRuleRewriter``).
+///
+/// `lab serve` passes these features through to the apps it steers, and
+/// evaluates them for an OFREP request's context.
+public struct SharedFeatures: Sendable {
+    /// The source they come from.
+    public let source: String
+    /// The features, in payload order, forced variants written in.
+    public let features: [JSONValue.Member]
+    /// The saved groups their conditions refer to.
+    public let savedGroups: [String: [JSONValue]]
+    /// The attributes the source evaluates this device with (`id` included).
+    public let deviceAttributes: JSONValue
+    /// Feature → what each of its rules stands for, in rule order.
+    let origins: [String: [RuleOrigin?]]
+    private let featureMap: [String: JSONValue]
+
+    /// The Laboratory experiment a rule stands for, and the variant a person
+    /// forced it to (then the rule was rewritten to give it to everyone).
+    struct RuleOrigin: Sendable {
+        var experiment: Experiment
+        var forcedVariant: String?
+    }
+
+    init(
+        source: String,
+        features: [JSONValue.Member],
+        savedGroups: [String: [JSONValue]],
+        deviceAttributes: JSONValue,
+        origins: [String: [RuleOrigin?]]
+    ) {
+        self.source = source
+        self.features = features
+        self.savedGroups = savedGroups
+        self.deviceAttributes = deviceAttributes
+        self.origins = origins
+        var map: [String: JSONValue] = [:]
+        for member in features where map[member.key] == nil { map[member.key] = member.value }
+        featureMap = map
+    }
+
+    /// What one feature gives a user, and which experiment decided it.
+    public struct Evaluation: Sendable, Hashable {
+        /// How the value was decided, in GrowthBook's terms.
+        public enum Decision: Sendable, Hashable {
+            /// An experiment rule put the user in a variation.
+            case experiment
+            /// A force or rollout rule applied.
+            case rule
+            /// No rule applied: the feature's default value.
+            case defaultValue
+        }
+
+        public var value: AssignmentValue
+        /// The deciding experiment's name (a rule key, or `<feature>: force`), if a rule decided.
+        public var experiment: String?
+        /// The variant's name: a variation's meta name, `Forced` or `Default`.
+        public var variant: String
+        public var decision: Decision
+        /// Whether a person forced the deciding rule's variant.
+        public var forced: Bool
+    }
+
+    /// The keys of the features, in payload order.
+    public var keys: [String] { features.map(\.key) }
+
+    /// Evaluates `key` for a user with `attributes` (this device's when `nil`),
+    /// as a GrowthBook SDK given these features would; `nil` for an unknown key.
+    public func evaluate(_ key: String, attributes: JSONValue? = nil) -> Evaluation? {
+        guard featureMap[key] != nil else { return nil }
+        var evaluator = GrowthBookEvaluator(
+            context: GrowthBookContext(
+                attributes: attributes ?? deviceAttributes,
+                features: featureMap,
+                savedGroups: savedGroups
+            )
+        )
+        let result = evaluator.evaluateFeature(key)
+        let value = GrowthBookPayload.assignmentValue(result.value)
+        let origin = result.ruleIndex.flatMap { index in
+            origins[key].flatMap { index < $0.count ? $0[index] : nil } ?? nil
+        }
+        switch result.source {
+        case .experiment:
+            let index = result.experimentResult?.variationId ?? 0
+            let variants = origin?.experiment.variants ?? []
+            return Evaluation(
+                value: value,
+                experiment: origin?.experiment.name ?? result.experiment?["key"]?.stringValue,
+                variant: index < variants.count ? variants[index].name : String(index),
+                decision: .experiment,
+                forced: origin?.forcedVariant != nil
+            )
+        case .force:
+            return Evaluation(
+                value: value,
+                experiment: origin?.experiment.name,
+                variant: origin?.forcedVariant ?? GrowthBookPayload.ruleVariant,
+                decision: .rule,
+                forced: origin?.forcedVariant != nil
+            )
+        default:
+            return Evaluation(
+                value: value,
+                experiment: nil,
+                variant: GrowthBookPayload.defaultVariant,
+                decision: .defaultValue,
+                forced: false
+            )
+        }
+    }
+}

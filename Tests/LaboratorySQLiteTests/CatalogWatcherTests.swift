@@ -1,0 +1,60 @@
+import Foundation
+import Laboratory
+import LaboratorySQLite
+import Testing
+
+/// Edited catalog files reach their local sources; broken edits keep the last good catalog.
+@Suite struct CatalogWatcherTests {
+    private static func catalog(_ variants: [String]) -> String {
+        let list = variants.map { #"{"name": "\#($0)", "assignments": {"color": "\#($0.lowercased())"}}"# }
+        return """
+            {"source": "Local", "experiments": [
+              {"name": "Color", "keys": ["color"], "baseline": "\(variants[0])", "variants": [\(list.joined(separator: ","))]}]}
+            """
+    }
+
+    private struct World {
+        let folder = NSTemporaryDirectory() + "lab-watch-\(UUID().uuidString)"
+        var path: String { folder + "/c.json" }
+        let laboratory: LocalLaboratory
+        let watcher: CatalogWatcher
+
+        init() throws {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let text = CatalogWatcherTests.catalog(["Red", "Blue"])
+            try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/c.json"))
+            let catalog = try CatalogDecoder().decode(Data(text.utf8), file: "c.json")
+            laboratory = try LocalLaboratory(
+                catalogs: [(path: folder + "/c.json", catalog: catalog)],
+                statePath: folder + "/state.sqlite"
+            )
+            watcher = CatalogWatcher(laboratory: laboratory)
+        }
+
+        func variants() -> [String] { laboratory.locals[0].experiments.first?.variants.map(\.name) ?? [] }
+
+        /// Replaces the file the way editors that save by renaming do.
+        func save(_ text: String) throws {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        }
+    }
+
+    @Test func anEditIsReloadedOnceAndABrokenOneKeepsTheLastGoodCatalog() async throws {
+        let world = try World()
+        #expect(await world.watcher.reloadChanged() == (0, []))
+        try world.save(Self.catalog(["Red", "Blue", "Green"]))
+        #expect(await world.watcher.reloadChanged() == (1, []))
+        #expect(world.variants() == ["Red", "Blue", "Green"])
+        #expect(await world.watcher.reloadChanged() == (0, []))  // nothing new since
+        try world.save(#"{"source": "Local", "experiments": [oops]}"#)
+        let broken = await world.watcher.reloadChanged()
+        #expect(broken.reloaded == 0 && broken.problems.count == 1)
+        #expect(broken.problems.first?.hasPrefix(world.path) == true)
+        #expect(broken.problems.first?.contains("still serving") == true)
+        #expect(world.variants() == ["Red", "Blue", "Green"])
+        #expect(await world.watcher.reloadChanged() == (0, []))  // reported once per change
+        try FileManager.default.removeItem(atPath: world.path)
+        #expect(await world.watcher.reloadChanged().problems.first?.contains("gone") == true)
+        #expect(world.variants() == ["Red", "Blue", "Green"])
+    }
+}

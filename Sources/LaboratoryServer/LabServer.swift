@@ -11,7 +11,8 @@ import NIOCore
 /// - `GET /api/features/{clientKey}`: the SDK payload, with `ETag`,
 ///   `If-None-Match` → 304, CORS and `x-sse-support: enabled`;
 /// - `GET /sub/{clientKey}`: server-sent `features` events on every change, pings every 20 s;
-/// - `POST /ofrep/v1/evaluate/flags/{key}` and `POST /ofrep/v1/evaluate/flags`;
+/// - `POST /ofrep/v1/evaluate/flags/{key}` and `POST /ofrep/v1/evaluate/flags`,
+///   whose answers name `GET /ofrep/v1/events`, OFREP's event stream;
 /// - `POST /events/{clientKey}`: exposures back into the event table;
 /// - `GET /demo`: the demo's subscribe screen as a web page, when given one.
 public struct LabServer: Sendable {
@@ -151,11 +152,32 @@ public struct LabServer: Sendable {
                 OFREPDocuments.Bulk(
                     flags: state.keys.compactMap { state.flag($0, context: evaluationContext) }.map(
                         OFREPDocuments.Evaluation.init
-                    )
+                    ),
+                    eventStreams: [.init(type: "sse", endpoint: .init(requestUri: Self.ofrepEventsPath))]
                 )
             )
             response.headers[.eTag] = tag
             return response
+        }
+        router.get(RouterPath(Self.ofrepEventsPath)) { request, _ in
+            // OFREP's event stream (ADR-0008): a `refetchEvaluation` message on every change.
+            let messages = hub.subscribe()
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+                body: ResponseBody { writer in
+                    var number = 0
+                    for await message in messages {
+                        switch message {
+                        case .payload:
+                            number += 1
+                            try await writer.write(Self.refetchEvent(number: number, tag: hub.current.flagsTag))
+                        case .ping: try await writer.write(ByteBuffer(string: ": ping\n\n"))
+                        }
+                    }
+                    try await writer.finish(nil)
+                }
+            )
         }
         router.post("/events/:clientKey") { request, context in
             try authorize(context)
@@ -182,6 +204,17 @@ public struct LabServer: Sendable {
         guard !clientKeys.isEmpty else { return }
         let key = context.parameters.get("clientKey") ?? ""
         guard clientKeys.contains(key) else { throw HTTPError(.unauthorized, message: "unknown client key \"\(key)\"") }
+    }
+
+    /// Where OFREP providers listen for changes; bulk answers name it in `eventStreams`.
+    static let ofrepEventsPath = "/ofrep/v1/events"
+
+    private static func refetchEvent(number: Int, tag: String) -> ByteBuffer {
+        let data = JSONValue.object([
+            .init("type", .string("refetchEvaluation")), .init("etag", .string(tag)),
+            .init("lastModified", .number(Date().timeIntervalSince1970.rounded(.down))),
+        ])
+        return ByteBuffer(string: "event: message\nid: \(number)\ndata: \(data.jsonText)\n\n")
     }
 
     private static func event(_ payload: Data) -> ByteBuffer {

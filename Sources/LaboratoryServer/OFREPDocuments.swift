@@ -28,6 +28,18 @@ enum OFREPDocuments {
 
     struct Bulk: Encodable {
         var flags: [Evaluation]
+        /// Where the provider hears of changes instead of polling.
+        var eventStreams: [EventStream]
+    }
+
+    /// An event stream connection; `endpoint` keeps the provider's own origin.
+    struct EventStream: Encodable {
+        var type: String
+        var endpoint: Endpoint
+
+        struct Endpoint: Encodable {
+            var requestUri: String
+        }
     }
 
     struct Failure: Encodable {

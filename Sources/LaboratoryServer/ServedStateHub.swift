@@ -63,12 +63,13 @@ public final class ServedStateHub: Sendable {
     /// What is served now.
     public var current: ServedState { served.withLock { $0 } }
 
-    /// Rebuilds from the state file now; streams hear of a changed payload.
+    /// Rebuilds from the state file now; streams hear of a changed payload
+    /// or changed answers for this device.
     public func rebuild() throws {
         let next = try Self.build(laboratory, previous: current)
         let changed = served.withLock { state in
             defer { state = next }
-            return state.payloadTag != next.payloadTag
+            return state.payloadTag != next.payloadTag || state.flagsTag != next.flagsTag
         }
         if changed { broadcast(.payload(next.payload)) }
     }

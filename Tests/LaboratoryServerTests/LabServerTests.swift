@@ -161,6 +161,23 @@ import FoundationNetworking
         #expect(await payloads.wait { String(decoding: $0, as: UTF8.self).contains("navy") })
     }
 
+    @Test func ofrepProvidersAreToldToRefetchOnTheEventStreamBulkAnswersName() async throws {
+        let served = try await Served()
+        defer { served.stop() }
+        let bulk = try await served.json("ofrep/v1/evaluate/flags", body: "{}")
+        let streams = try #require(bulk["eventStreams"] as? [[String: Any]])
+        #expect(streams.first?["type"] as? String == "sse")
+        let path = try #require((streams.first?["endpoint"] as? [String: Any])?["requestUri"] as? String)
+        let listener = try LoopbackConnection(port: served.port)
+        defer { listener.close() }
+        listener.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+        #expect(listener.read(until: "text/event-stream"))
+        // Subscribed once the head arrived: a force from another process now makes an event.
+        try served.console().debug.activate(variant: "Blue", of: "ButtonColor")
+        #expect(listener.read(until: "event: message\nid: 1\ndata: {\"type\":\"refetchEvaluation\",\"etag\":"))
+        #expect(listener.read(until: "\"lastModified\":"))
+    }
+
     @Test func ofrepAnswersEachKeyAndRefusesBadBodies() async throws {
         let served = try await Served()
         defer { served.stop() }

@@ -45,14 +45,18 @@ public final class CatalogWatcher: Sendable {
             }
             guard changed else { continue }
             guard now != nil else {
-                problems.append("\(path): the catalog is gone; still serving what it said before")
+                problems.append("\(path): the catalog is gone; the last good one stays in use")
                 continue
             }
             do {
                 try await source.update()
                 reloaded += 1
             } catch {
-                problems.append("\(path): \(error); still serving what it said before")
+                // Catalog errors name the file (with line and column) themselves.
+                let reason = String(describing: error)
+                problems.append(
+                    (reason.hasPrefix(path) ? reason : "\(path): \(reason)") + "; the last good one stays in use"
+                )
             }
         }
         return (reloaded, problems)

@@ -10,4 +10,13 @@ public protocol ConsoleEnvironment: Sendable {
     /// Performs an effect.
     /// - Returns: a line for the status bar saying what happened.
     func perform(_ effect: ConsoleEffect) async throws -> String
+
+    /// Reloads the catalog files edited since the last call.
+    /// - Returns: whether any was reloaded, and why those that changed and
+    ///   no longer load were kept as they were (one line each).
+    func reloadEditedCatalogs() async -> (reloaded: Bool, problems: [String])
+}
+
+extension ConsoleEnvironment {
+    public func reloadEditedCatalogs() async -> (reloaded: Bool, problems: [String]) { (false, []) }
 }

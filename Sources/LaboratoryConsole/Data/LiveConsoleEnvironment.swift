@@ -15,6 +15,8 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
 
     /// The server `--serve` runs, if any: asked on every load and change check.
     private let server: (@Sendable () -> ConsoleData.ServerInfo?)?
+    /// Reloads edited catalog files (the wiring knows where they are), if given.
+    private let catalogs: (@Sendable () async -> (reloaded: Int, problems: [String]))?
 
     private struct Seen: Equatable {
         var revision: Int64?
@@ -33,9 +35,11 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
         log: any EventLog,
         origin: String = "",
         eventLimit: Int = 500,
-        server: (@Sendable () -> ConsoleData.ServerInfo?)? = nil
+        server: (@Sendable () -> ConsoleData.ServerInfo?)? = nil,
+        catalogs: (@Sendable () async -> (reloaded: Int, problems: [String]))? = nil
     ) {
         self.server = server
+        self.catalogs = catalogs
         self.manager = manager
         self.debug = debug
         self.store = store
@@ -94,6 +98,12 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
             server: server?()
         )
         return seen.withLock { now != $0 }
+    }
+
+    public func reloadEditedCatalogs() async -> (reloaded: Bool, problems: [String]) {
+        guard let catalogs else { return (false, []) }
+        let (reloaded, problems) = await catalogs()
+        return (reloaded > 0, problems)
     }
 
     public func perform(_ effect: ConsoleEffect) async throws -> String {

@@ -32,3 +32,17 @@ public struct ListRow: Sendable, Equatable {
 
     public var isSelectable: Bool { target != .header }
 }
+
+extension ListRow.Target {
+    /// What a person calls the thing, for "… is gone"; `nil` for rows that do not go away.
+    var name: String? {
+        switch self {
+        case .experiment(_, let name): return name
+        case .choice(let variant): return variant ?? "Inactive"
+        case .assignment(let key): return key
+        case .event(let id): return "Event \(id)"
+        case .update(let source), .status(let source), .reset(let source): return source
+        case .header, .category, .resetAll, .exportOverrides, .importOverrides, .server: return nil
+        }
+    }
+}

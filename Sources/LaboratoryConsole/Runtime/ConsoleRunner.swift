@@ -8,7 +8,8 @@ import Synchronization
 /// detached tasks and post their results back, waking the terminal, so the
 /// key loop never waits for them. A poller re-reads the environment whenever
 /// it changed (another process wrote the state file, an event arrived, a
-/// fetch finished), which is what makes the screen live.
+/// fetch finished, a catalog file was edited), which is what makes the
+/// screen live.
 public final class ConsoleRunner {
     private let terminal: any Terminal
     private let environment: any ConsoleEnvironment
@@ -80,9 +81,13 @@ public final class ConsoleRunner {
         return Task.detached(executorPreference: executor) {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
+                // An edited catalog is applied, or its problem shown, within a poll.
+                let edits = await environment.reloadEditedCatalogs()
+                for problem in edits.problems { inbox.post(.loadFailed(problem)) }
+                if !edits.problems.isEmpty { waker.wake() }
                 let changed: Bool
                 do {
-                    changed = try environment.hasChanged()
+                    changed = try edits.reloaded || environment.hasChanged()
                 } catch {
                     inbox.post(.loadFailed(String(describing: error)))
                     waker.wake()

@@ -8,3 +8,13 @@ public enum ConsoleAction: Sendable, Equatable {
     /// Reading the environment failed.
     case loadFailed(String)
 }
+
+extension ConsoleAction {
+    /// Whether the action brings new data, which may take rows away.
+    var bringsData: Bool {
+        switch self {
+        case .dataLoaded: return true
+        case .input, .effectFinished, .loadFailed: return false
+        }
+    }
+}

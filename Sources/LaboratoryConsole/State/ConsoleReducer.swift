@@ -16,7 +16,8 @@ public enum ConsoleReducer {
             state.message = StatusMessage(reason, isError: true)
         }
         state.pendingEffects += effects.count
-        normalize(&state)
+        // Only new data can take the highlighted thing away; a filter merely hides it.
+        normalize(&state, reportingLoss: action.bringsData)
         return effects
     }
 
@@ -93,6 +94,7 @@ public enum ConsoleReducer {
         switch key {
         case .character(let character):
             state.frame.filter.append(character)
+            // The first match, unless the highlighted row still matches.
             state.frame.cursor = 0
             state.frame.scroll = 0
         case .backspace:
@@ -163,13 +165,19 @@ public enum ConsoleReducer {
             index = min(max(state.frame.cursor, 0), rows.count - 1)
             while index >= 0 && index < rows.count && !rows[index].isSelectable { index -= step }
         }
-        if index >= 0 && index < rows.count { state.frame.cursor = index }
+        if index >= 0 && index < rows.count { select(index, &state) }
     }
 
     private static func moveTo(first: Bool, _ state: inout ConsoleState) {
         let rows = state.rows
         let index = first ? rows.firstIndex(where: \.isSelectable) : rows.lastIndex(where: \.isSelectable)
-        if let index { state.frame.cursor = index }
+        if let index { select(index, &state) }
+    }
+
+    /// Highlights row `index`, remembering what it is.
+    private static func select(_ index: Int, _ state: inout ConsoleState) {
+        state.frame.cursor = index
+        state.frame.selection = state.rows[index].target
     }
 
     private static func back(_ state: inout ConsoleState) {
@@ -242,7 +250,7 @@ public enum ConsoleReducer {
         // Start on the variant the device runs now, as the Tweaks picker does.
         let current = state.data.entry(source: source, experiment: experiment)?.effective?.variant.name
         if let index = state.rows.firstIndex(where: { $0.target == .choice(current) }) {
-            state.frame.cursor = index
+            select(index, &state)
         }
     }
 
@@ -298,6 +306,7 @@ public enum ConsoleReducer {
         let index = choices.firstIndex(of: state.eventReason) ?? 0
         state.eventReason = choices[(index + 1) % choices.count]
         state.frame.cursor = 0
+        state.frame.selection = nil
         state.frame.scroll = 0
         state.message = StatusMessage("Showing \(state.eventReason.map { "\($0) events" } ?? "all events").")
     }
@@ -311,14 +320,17 @@ public enum ConsoleReducer {
         let rows = state.rows
         guard index < rows.count, rows[index].isSelectable else { return [] }
         if state.frame.cursor == index { return open(&state) }
-        state.frame.cursor = index
+        select(index, &state)
         return []
     }
 
     // MARK: - Keeping things in range
 
-    /// Keeps every frame's cursor on a row and in view, after any change.
-    static func normalize(_ state: inout ConsoleState) {
+    /// Keeps the cursor on the highlighted thing (found again by identity
+    /// when rows moved), on a row and in view, after any change. When new
+    /// data took the highlighted thing away, the row that took its place is
+    /// highlighted and, with `reportingLoss`, the status line says so.
+    static func normalize(_ state: inout ConsoleState, reportingLoss: Bool = false) {
         // A variants screen whose experiment went away goes back.
         while case .variants(let source, let experiment) = state.route,
             state.data.entry(source: source, experiment: experiment) == nil, state.stack.count > 1
@@ -329,6 +341,17 @@ public enum ConsoleReducer {
         let height = Layout(state.size).listHeight
         let rows = state.rows
         var frame = state.frame
+        var lost: ListRow.Target?
+        if let selection = frame.selection, !rows.isEmpty {
+            // Most changes leave the row where it was: look there first.
+            if frame.cursor < 0 || frame.cursor >= rows.count || rows[frame.cursor].target != selection {
+                if let index = rows.firstIndex(where: { $0.target == selection }) {
+                    frame.cursor = index
+                } else {
+                    lost = selection
+                }
+            }
+        }
         if rows.isEmpty {
             frame.cursor = 0
         } else {
@@ -346,6 +369,13 @@ public enum ConsoleReducer {
             frame.scroll -= 1
         }
         frame.scroll = max(0, min(frame.scroll, max(0, rows.count - height)))
+        let now = rows.indices.contains(frame.cursor) && rows[frame.cursor].isSelectable ? rows[frame.cursor] : nil
+        if reportingLoss, let lost, let name = lost.name {
+            state.message = StatusMessage(
+                "\(name) is gone" + (now?.columns.first.map { "; the highlight moved to \($0)." } ?? ".")
+            )
+        }
+        frame.selection = now?.target
         state.frame = frame
     }
 }

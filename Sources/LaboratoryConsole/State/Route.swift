@@ -31,6 +31,9 @@ public struct Frame: Sendable, Equatable {
     public var route: Route
     /// Index of the highlighted row in the screen's rows.
     public var cursor: Int = 0
+    /// What the highlight is on, by identity: when rows move (a catalog
+    /// edit, an update, another process), the cursor follows it.
+    public var selection: ListRow.Target?
     /// Index of the first row shown.
     public var scroll: Int = 0
     /// Case-insensitive filter over names; empty shows everything.

@@ -3,6 +3,7 @@ import ConsoleCurses
 import Foundation
 import Laboratory
 import LaboratoryConsole
+import LaboratorySQLite
 import LaboratoryServer
 import Synchronization
 
@@ -32,13 +33,15 @@ struct ConsoleCommand: ParsableCommand {
         let session = try LabSession.open(global)
         let server = try serve ? startServer(session) : nil
         defer { server?.stop() }
+        let catalogs = CatalogWatcher(laboratory: session.laboratory)
         let environment = LiveConsoleEnvironment(
             manager: session.manager,
             debug: session.debug,
             store: session.store,
             log: session.store,
             origin: global.statePath,
-            server: serverInfo(server)
+            server: serverInfo(server),
+            catalogs: { await catalogs.reloadChanged() }
         )
         let colors = ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
         let terminal: CursesTerminal

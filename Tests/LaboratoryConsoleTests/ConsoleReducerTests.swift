@@ -304,9 +304,11 @@ import Testing
         )
         #expect(
             world.pane.contains(
-                "result: the app uses its baseline, OnboardingShortFlowFivePages (the experiment was set aside)"
+                "result: this experiment was set aside; the app gets onboardingPageCount = 8 from Local/OnboardingLongFlow (OnboardingLongFlowEightPages)"
             )
         )
+        // The losing row does not claim its variant reaches the app.
+        #expect(world.pane.contains("Now: OnboardingShortFlowFivePages, set aside: Local/OnboardingLongFlow wins"))
         #expect(world.lines[28].contains("conflict: Local/OnboardingShortFlow shares onboardingPageCount"))
     }
 

@@ -49,7 +49,7 @@ import Testing
         let steps = try explain(try World([catalog], token: 0.7), "Ranged")
         #expect(steps.contains("token: device token 0.7000 is outside the range [0.2, 0.4)"))
         #expect(steps.contains("draw: no draw on this device"))
-        #expect(steps.last == "result: the app uses its baseline, Red")
+        #expect(steps.last == "result: the app uses its baseline, Red, for color")
     }
 
     @Test func forced() throws {

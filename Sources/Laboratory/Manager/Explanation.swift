@@ -12,8 +12,12 @@ public struct Explanation: Sendable, Hashable, Codable {
     public var source: String
     public var experiment: String
     public var steps: [Step]
-    /// The variant whose assignments the app gets, or `nil` for the baseline.
+    /// This experiment's variant that the app gets, or `nil` when it gets
+    /// none (inactive, or set aside in a conflict).
     public var variant: String?
+    /// What the app gets for this experiment's keys, whichever experiment
+    /// assigns them: exactly the manager's assignments for those keys. A key
+    /// missing here gets the app's own baseline.
     public var assignments: [Assignment]
 
     /// Explains one experiment from what the debug source and manager know.
@@ -90,21 +94,38 @@ public struct Explanation: Sendable, Hashable, Codable {
         }
         let served = snapshot.active.first { $0.source == entry.source && $0.experiment.name == experiment.name }
         variant = served?.variant.name
-        assignments = served?.assignments ?? []
+        assignments = experiment.keys.compactMap { snapshot.assignment(for: $0) }
+        step("result", Self.result(of: experiment, served: served, assignments: assignments, entry: entry))
+        self.steps = steps
+    }
+
+    /// What the app gets for the experiment's keys, in words: this
+    /// experiment's variant, or, key by key, the experiment that won them
+    /// (named with its source) and the keys left to the baseline.
+    private static func result(
+        of experiment: Experiment,
+        served: ActiveVariant?,
+        assignments: [Assignment],
+        entry: DebugEntry
+    ) -> String {
         if let served {
-            step(
-                "result",
-                "the app gets \(served.variant.name): "
-                    + served.assignments.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")
-            )
-        } else {
-            step(
-                "result",
-                "the app uses its baseline, \(experiment.baseline)"
-                    + (entry.effective != nil ? " (the experiment was set aside)" : "")
+            return "the app gets \(served.variant.name): "
+                + served.assignments.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")
+        }
+        var parts: [String] = []
+        let byWinner = Dictionary(grouping: assignments) { "\($0.source)/\($0.experiment) (\($0.variant))" }
+        for winner in byWinner.keys.sorted() {
+            parts.append(
+                byWinner[winner]!.map { "\($0.key) = \($0.value)" }.joined(separator: ", ") + " from \(winner)"
             )
         }
-        self.steps = steps
+        let assigned = Set(assignments.map(\.key))
+        let baseline = experiment.keys.filter { !assigned.contains($0) }
+        let setAside = entry.effective != nil ? "this experiment was set aside; " : ""
+        let baselineKeys = "its baseline, \(experiment.baseline), for " + baseline.joined(separator: ", ")
+        if parts.isEmpty { return setAside + "the app uses " + baselineKeys }
+        if !baseline.isEmpty { parts.append("and uses " + baselineKeys) }
+        return setAside + "the app gets " + parts.joined(separator: "; ")
     }
 
     /// How a local source decides: resolution, subject, whitelist, token, draw or hash.

@@ -45,6 +45,14 @@ enum DetailPane {
         let current = entry.effective?.variant.name
         var now = "Now: \(current ?? DebugSource.inactiveChoice)"
         if entry.isForced { now += " (forced)" }
+        // A variant that lost a conflict reaches the app with none of its keys: say who won.
+        if current != nil,
+            let lost = entry.conflicts(in: data.snapshot).first(where: {
+                $0.loser.source == entry.source && $0.loser.experiment == experiment.name
+            })
+        {
+            now += ", set aside: \(lost.winner.source)/\(lost.winner.experiment) wins"
+        }
         lines.append(Line(now, CellStyle(role: entry.isForced ? .forced : .plain, bold: true)))
         let explanation = Explanation(
             entry: entry,

@@ -3,7 +3,8 @@ import Laboratory
 
 /// Events keep values in their natural SQLite type, so an analyst's
 /// `SELECT value FROM events` reads `blue` and `12`, not JSON.
-/// Booleans are stored as 0 and 1, the SQLite way, and read back as numbers.
+/// Booleans are stored as 0 and 1, the SQLite way; the event table keeps
+/// their type in a column of its own, so they read back as booleans.
 extension AssignmentValue: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue {
         switch self {

@@ -539,14 +539,14 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
     private static func insert(_ event: Event, _ db: Database) throws {
         let statement = try db.cachedStatement(
             sql: """
-                INSERT INTO events (time, device, source, experiment, variant, key, value, reason)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO events (time, device, source, experiment, variant, key, value, valueType, reason)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         )
         try statement.execute(
             arguments: [
                 event.time, event.device, event.source, event.experiment, event.variant, event.key, event.value,
-                event.reason.rawValue,
+                event.value.boolValue == nil ? nil : "bool", event.reason.rawValue,
             ])
     }
 
@@ -613,6 +613,15 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
         return (sql, arguments)
     }
 
+    /// An event's value, a boolean where the row says so (SQLite keeps 0 or 1).
+    private static func eventValue(_ row: Row) throws -> AssignmentValue {
+        let value = try row.decode(AssignmentValue?.self, forColumn: "value") ?? .string("")
+        guard try row.decode(String?.self, forColumn: "valueType") == "bool", let number = value.numberValue else {
+            return value
+        }
+        return .bool(number != 0)
+    }
+
     /// An event row; a value of an unexpected type (text where a time
     /// belongs, a blob where text does) throws, naming the row, where GRDB's
     /// subscripts would trap.
@@ -626,7 +635,7 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
                 experiment: try row.decode(forColumn: "experiment"),
                 variant: try row.decode(forColumn: "variant"),
                 key: try row.decode(forColumn: "key"),
-                value: try row.decode(AssignmentValue?.self, forColumn: "value") ?? .string(""),
+                value: try eventValue(row),
                 reason: EventReason(rawValue: try row.decode(forColumn: "reason"))
             )
         )

@@ -9,7 +9,8 @@ import GRDB
 enum StateSchema {
     /// "LAB1" as a big-endian 32-bit number.
     static let applicationID: Int32 = 0x4C41_4231
-    static let version = 1
+    /// 1: the first release; 2: events say which values are booleans (`valueType`).
+    static let version = 2
 
     /// Whether the file needs creating; throws when it is not ours to touch.
     @discardableResult
@@ -31,9 +32,19 @@ enum StateSchema {
     /// write transaction, as another process may have created them meanwhile.
     static func prepare(_ db: Database, path: String) throws {
         guard try check(db, path: path) else { return }
-        try createVersion1(db)
+        // Each step takes the file one version up; a fresh file takes them all.
+        let current = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        if current < 1 { try createVersion1(db) }
+        if current < 2 { try upgradeToVersion2(db) }
         try db.execute(sql: "PRAGMA application_id = \(Self.applicationID)")
         try db.execute(sql: "PRAGMA user_version = \(version)")
+    }
+
+    /// SQLite stores booleans as 0 and 1: the type is kept beside the value,
+    /// so they read back as booleans. Rows from version 1 have none; readers
+    /// that know the catalog restore theirs (``RecordedEvent/restoringBoolean(from:)``).
+    private static func upgradeToVersion2(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE events ADD COLUMN valueType TEXT")
     }
 
     private static func tableNames(_ db: Database) throws -> [String] {

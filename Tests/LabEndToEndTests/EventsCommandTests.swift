@@ -32,6 +32,30 @@ import Testing
         #expect((seenAfter ?? 99) < 2, "seen after \(seenAfter ?? -1) s")
     }
 
+    @Test func booleansStayBooleansInNewAndOldStateFiles() throws {
+        let lab = try LabHarness()
+        _ = try lab.assignments()
+        #expect(try lab.run("report", "profileShowsBadges", "--reason", "displayed").status == 0)
+        // A state file from the first release, whose rows hold 0 for false.
+        let old = lab.folder + "/old.sqlite"
+        try FileManager.default.copyItem(
+            atPath: LabHarness.packageRoot + "/Tests/LaboratorySQLiteTests/Fixtures/state-v1.sqlite",
+            toPath: old
+        )
+        for state in [lab.state, old] {
+            let result = try lab.runRaw(["events", "--json", "--state", state])
+            let rows = try LabHarness.json(result.stdout)["events"] as? [[String: Any]] ?? []
+            let badges = rows.filter { $0["key"] as? String == "profileShowsBadges" }
+            #expect(!badges.isEmpty, "\(state): \(result.stdout)")
+            for row in badges {
+                // JSONSerialization reads a JSON boolean as a CFBoolean, a number as an NSNumber.
+                #expect(String(describing: type(of: row["value"]!)).contains("Bool"), "\(state): \(row)")
+            }
+            let table = try lab.runRaw(["events", "--state", state]).stdout
+            #expect(!table.split(separator: "\n").contains { $0.contains("profileShowsBadges") && $0.contains(" 0 ") })
+        }
+    }
+
     @Test func csvHasAHeaderAndQuotesWhatNeedsIt() throws {
         let lab = try LabHarness()
         _ = try lab.assignments()

@@ -51,7 +51,15 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
     public func load() throws -> ConsoleData {
         try manager.refresh()
         let revision = try store.revision()
-        let events = try log.latestEvents(limit: eventLimit)
+        var events = try log.latestEvents(limit: eventLimit)
+        // Rows from before booleans kept their type read 0 and 1: the experiments tell which were booleans.
+        if events.contains(where: { $0.event.value == 0 || $0.event.value == 1 }) {
+            var experiments: [String: Experiment] = [:]
+            for source in debug.sources {
+                for experiment in source.experiments { experiments["\(source.name)/\(experiment.name)"] = experiment }
+            }
+            events = events.map { $0.restoringBoolean(from: experiments) }
+        }
         let statuses = manager.statuses
         let sources = try debug.sources.map { source in
             ConsoleData.SourceInfo(

@@ -54,8 +54,12 @@ struct EventsCommand: AsyncParsableCommand {
             reasons: reason.map(EventReason.init(rawValue:)),
             experiments: experiment
         )
+        // Rows from before booleans kept their type read 0 and 1: the catalogs tell which were booleans.
+        let experiments = LabSession.catalogExperiments(global)
         let rows = try LabSession.reportingStateErrors {
-            try store.latestEvents(matching: query, limit: limit).reversed() as [RecordedEvent]
+            try store.latestEvents(matching: query, limit: limit).reversed().map {
+                $0.restoringBoolean(from: experiments)
+            }
         }
         let writer = EventWriter(format: effectiveFormat)
         if effectiveFormat == .json {
@@ -69,7 +73,9 @@ struct EventsCommand: AsyncParsableCommand {
         while !Task.isCancelled {
             try await Task.sleep(for: .milliseconds(200))
             let fresh = try LabSession.reportingStateErrors {
-                try store.events(matching: query, after: last, limit: 1000)
+                try store.events(matching: query, after: last, limit: 1000).map {
+                    $0.restoringBoolean(from: experiments)
+                }
             }
             try writer.write(fresh, first: false, following: true)
             last = fresh.last?.id ?? last

@@ -66,6 +66,20 @@ struct LabSession {
         return [demo]
     }
 
+    /// The catalogs' experiments by `source/name`, for reading old event
+    /// rows; a catalog that does not load is left out without a word, as
+    /// commands that only read events need none.
+    static func catalogExperiments(_ options: GlobalOptions) -> [String: Experiment] {
+        let paths =
+            options.catalogs.isEmpty && options.growthbook == nil
+            ? DemoCatalog.locate().map { [$0] } ?? [] : options.catalogs
+        var experiments: [String: Experiment] = [:]
+        for case .success(let catalog) in CatalogDecoder().decode(contentsOf: paths) {
+            for experiment in catalog.experiments { experiments["\(catalog.source)/\(experiment.name)"] = experiment }
+        }
+        return experiments
+    }
+
     private static func loadCatalogs(_ options: GlobalOptions) throws -> [(String, Catalog)] {
         var loaded: [(String, Catalog)] = []
         var failed = false

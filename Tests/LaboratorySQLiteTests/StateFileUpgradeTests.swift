@@ -1,0 +1,86 @@
+import Foundation
+import GRDB
+import Laboratory
+import Testing
+
+@testable import LaboratorySQLite
+
+/// State files made by earlier releases open and upgrade in place, losing
+/// nothing; `Fixtures/state-v1.sqlite` was made by the first release (`lab
+/// assignments`, `lab force ButtonColor ButtonColorBlue`, `lab report
+/// profileShowsBadges --reason displayed` on the demo catalog).
+@Suite struct StateFileUpgradeTests {
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/state-v1.sqlite").path
+
+    /// A copy of the fixture, as opening upgrades it.
+    private func copy() throws -> String {
+        let folder = NSTemporaryDirectory() + "lab-upgrade-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.fixture, toPath: folder + "/state.sqlite")
+        return folder + "/state.sqlite"
+    }
+
+    @Test func aVersion1FileUpgradesInPlaceAndKeepsEverything() throws {
+        let path = try copy()
+        let store = try SQLiteStateStore(path: path)
+        #expect(try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 2)
+        let device = try store.device(candidate: Device(id: "new", token: ActiveExperimentsToken(0.5)))
+        #expect(device.id == "36398e4a-84a9-48c3-9864-688594dc80da")
+        #expect(
+            try store.debugRequests() == [
+                DebugRequest(source: "Local", experiment: "ButtonColor", variant: "ButtonColorBlue")
+            ]
+        )
+        #expect(try store.choices(source: "Local").count == 5)
+        #expect(try store.choices(source: "Local")["ButtonColor"]?.variant == "ButtonColorBlue")
+        let events = try store.latestEvents(limit: 100)
+        #expect(events.count == 8)
+        // A boolean from version 1 reads as 0 until a catalog says what it was…
+        let badge = try #require(events.first { $0.event.key == "profileShowsBadges" && $0.event.reason == .displayed })
+        #expect(badge.event.value == 0)
+        let experiment = Experiment(
+            name: "ProfileRedesign",
+            keys: ["profileShowsBadges"],
+            variants: [
+                Variant(name: "Control", assignments: ["profileShowsBadges": false]),
+                Variant(name: "Badges", assignments: ["profileShowsBadges": true]),
+            ],
+            baseline: "Control"
+        )
+        #expect(badge.restoringBoolean(from: ["Local/ProfileRedesign": experiment]).event.value == false)
+        // …a number key stays a number, and a new boolean row keeps its type.
+        let count = try #require(events.first { $0.event.key == "onboardingPageCount" })
+        #expect(count.restoringBoolean(from: ["Local/ProfileRedesign": experiment]).event.value == 3)
+        try store.record([Event(badge.event, value: true)])
+        #expect(try store.latestEvents(limit: 1).first?.event.value == true)
+        // Opening again changes nothing.
+        _ = try SQLiteStateStore(path: path)
+        #expect(try SQLiteStateStore(path: path).latestEvents(limit: 100).count == 9)
+    }
+
+    @Test func booleansKeepTheirTypeInAFreshFile() throws {
+        let path = try copy().replacingOccurrences(of: "state.sqlite", with: "fresh.sqlite")
+        let store = try SQLiteStateStore(path: path)
+        let event = Event(
+            time: Date(timeIntervalSince1970: 1_800_000_000),
+            device: "d",
+            source: "Local",
+            experiment: "E",
+            variant: "V",
+            key: "flag",
+            value: false,
+            reason: .displayed
+        )
+        try store.record([event, Event(event, value: 1), Event(event, value: true)])
+        #expect(try store.events(matching: EventQuery(), after: nil, limit: 10).map(\.event.value) == [false, 1, true])
+    }
+}
+
+extension Event {
+    /// The same event with another value.
+    fileprivate init(_ event: Event, value: AssignmentValue) {
+        self = event
+        self.value = value
+    }
+}

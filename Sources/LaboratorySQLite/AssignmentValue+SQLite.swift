@@ -21,7 +21,8 @@ extension AssignmentValue: DatabaseValueConvertible {
         case .string(let value): return .string(value)
         case .int64(let value): return .number(Double(value))
         case .double(let value): return .number(value)
-        case .blob, .null: return nil
+        case .blob(let bytes): return .string(String(decoding: bytes, as: UTF8.self))  // text that holds a NUL
+        case .null: return nil
         }
     }
 }

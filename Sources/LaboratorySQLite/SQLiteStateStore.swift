@@ -404,12 +404,15 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
             if stored == digest { return ActiveSetChange(entered: [], left: []) }
             let rows = try Row.fetchCursor(
                 db,
-                sql: "SELECT source, experiment, variant, key, value FROM active_assignments"
+                // The value's bytes: GRDB reads text up to its first NUL.
+                sql: "SELECT source, experiment, variant, key, CAST(value AS BLOB) FROM active_assignments"
             )
-            var old = Set<Assignment>(minimumCapacity: assignments.count)
+            var old: [Assignment] = []
+            old.reserveCapacity(assignments.count)
             while let row = try rows.next() {
-                guard let value = Self.decodeValue(try row.decode(String.self, atIndex: 4)) else { continue }
-                old.insert(
+                let bytes = try row.decode(Data.self, atIndex: 4)
+                guard let value = AssignmentValue(taggedText: String(decoding: bytes, as: UTF8.self)) else { continue }
+                old.append(
                     Assignment(
                         key: try row.decode(atIndex: 3),
                         value: value,
@@ -419,7 +422,7 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
                     )
                 )
             }
-            let change = ActiveSetChange.between(old, Set(assignments))
+            let change = ActiveSetChange.between(old, assignments)
             try db.execute(
                 sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('activeDigest', ?)",
                 arguments: [digest]
@@ -439,7 +442,8 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
             for assignment in change.entered {
                 try insert.execute(arguments: [
                     assignment.source, assignment.experiment, assignment.variant, assignment.key,
-                    Self.encodeValue(assignment.value),
+                    // As bytes: SQLite's text binding would end at a NUL.
+                    Data(assignment.value.taggedText.utf8),
                 ])
             }
             try Self.bumpRevision(db)
@@ -459,7 +463,7 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
             var hash: UInt64 = 0xCBF2_9CE4_8422_2325
             for field in [
                 assignment.source, assignment.experiment, assignment.variant, assignment.key,
-                encodeValue(assignment.value),
+                assignment.value.taggedText,
             ] {
                 for byte in field.utf8 {
                     hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
@@ -469,26 +473,6 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
             sum &+= hash
         }
         return "\(assignments.count):\(String(sum, radix: 16))"
-    }
-
-    // The active set tags values with their type ("s:blue", "n:12", "b:1") so
-    // booleans survive the round trip; cheaper than JSON over thousands of rows.
-    static func encodeValue(_ value: AssignmentValue) -> String {
-        switch value {
-        case .string(let text): return "s:" + text
-        case .number(let number): return "n:" + String(number)
-        case .bool(let flag): return flag ? "b:1" : "b:0"
-        }
-    }
-
-    static func decodeValue(_ text: String) -> AssignmentValue? {
-        let body = String(text.dropFirst(2))
-        switch text.prefix(2) {
-        case "s:": return .string(body)
-        case "n:": return Double(body).map(AssignmentValue.number)
-        case "b:": return .bool(body == "1")
-        default: return nil
-        }
     }
 
     // MARK: - EventSink
@@ -545,8 +529,8 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
         )
         try statement.execute(
             arguments: [
-                event.time, event.device, event.source, event.experiment, event.variant, event.key, event.value,
-                event.value.boolValue == nil ? nil : "bool", event.reason.rawValue,
+                event.time, event.device, event.source, event.experiment, event.variant, event.key,
+                Self.storedValue(event.value), event.value.boolValue == nil ? nil : "bool", event.reason.rawValue,
             ])
     }
 
@@ -557,7 +541,7 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
         return try read { db in
             try Row.fetchAll(
                 db,
-                sql: "SELECT * FROM events WHERE id > ?\(filter) ORDER BY id LIMIT ?",
+                sql: "SELECT \(Self.eventColumns) FROM events WHERE id > ?\(filter) ORDER BY id LIMIT ?",
                 arguments: [id ?? 0] + arguments + [limit]
             ).map(Self.recordedEvent)
         }
@@ -568,7 +552,7 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
         return try read { db in
             try Row.fetchAll(
                 db,
-                sql: "SELECT * FROM events WHERE 1\(filter) ORDER BY id DESC LIMIT ?",
+                sql: "SELECT \(Self.eventColumns) FROM events WHERE 1\(filter) ORDER BY id DESC LIMIT ?",
                 arguments: arguments + [limit]
             ).map(Self.recordedEvent)
         }
@@ -613,9 +597,23 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
         return (sql, arguments)
     }
 
+    /// An event's value as stored: in its natural SQLite type, but text
+    /// holding a NUL as its bytes, as SQLite's text binding would end there.
+    private static func storedValue(_ value: AssignmentValue) -> any DatabaseValueConvertible {
+        if let text = value.stringValue, text.utf8.contains(0) { return Data(text.utf8) }
+        return value
+    }
+
+    /// The event table's columns, and the value's bytes: GRDB reads text up
+    /// to its first NUL, and a value may hold one.
+    private static let eventColumns = "*, CAST(value AS BLOB) AS valueBytes"
+
     /// An event's value, a boolean where the row says so (SQLite keeps 0 or 1).
     private static func eventValue(_ row: Row) throws -> AssignmentValue {
-        let value = try row.decode(AssignmentValue?.self, forColumn: "value") ?? .string("")
+        var value = try row.decode(AssignmentValue?.self, forColumn: "value") ?? .string("")
+        if case .string = value, let bytes = try row.decode(Data?.self, forColumn: "valueBytes") {
+            value = .string(String(decoding: bytes, as: UTF8.self))  // text, or bytes stored for a NUL
+        }
         guard try row.decode(String?.self, forColumn: "valueType") == "bool", let number = value.numberValue else {
             return value
         }

@@ -13,7 +13,37 @@ public enum FuzzTargets {
     /// The targets by the name of their corpus folder.
     public static let all: [String: @Sendable (Data) -> Void] = [
         "catalog": catalog, "growthbook": growthBook, "sse": serverSentEvents, "overrides": overrides,
+        "activeset": activeSet,
     ]
+
+    /// Assignment values taken from the input (split at 0xFF bytes): kept
+    /// scalar for scalar through the text form stores keep them in, and never
+    /// reported as entering the active set again while they stay the same.
+    public static func activeSet(_ data: Data) {
+        let texts = data.split(separator: 0xFF, maxSplits: 7, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        for text in texts {
+            let back = AssignmentValue(taggedText: AssignmentValue.string(text).taggedText)?.stringValue
+            precondition(back?.unicodeScalars.elementsEqual(text.unicodeScalars) == true, "tagged text lost a scalar")
+        }
+        func active(other: String) -> [Assignment] {
+            texts.enumerated().map {
+                Assignment(
+                    key: "k\($0.offset)",
+                    value: .string($0.element),
+                    experiment: "E\($0.offset)",
+                    variant: "V",
+                    source: "L"
+                )
+            } + [Assignment(key: "other", value: .string(other), experiment: "Other", variant: "V", source: "L")]
+        }
+        let store = InMemoryStateStore()
+        _ = try? store.swapActiveAssignments(active(other: "x"))
+        let change = try? store.swapActiveAssignments(active(other: "y"))
+        precondition(change?.entered.map(\.key) == ["other"], "an unchanged value entered the active set again")
+        precondition(change?.left.map(\.key) == ["other"], "an unchanged value left the active set")
+    }
 
     /// A catalog: decoded, then served to a device as an app would.
     public static func catalog(_ data: Data) {

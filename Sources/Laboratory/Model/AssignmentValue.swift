@@ -81,3 +81,32 @@ extension AssignmentValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiter
     public init(floatLiteral value: Double) { self = .number(value) }
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 }
+
+extension AssignmentValue {
+    /// The value as text that says its type (`s:blue`, `n:12`, `b:1`), so a
+    /// store can keep booleans apart from numbers in a text column.
+    public var taggedText: String {
+        switch self {
+        case .string(let text): return "s:" + text
+        case .number(let number): return "n:" + String(number)
+        case .bool(let flag): return flag ? "b:1" : "b:0"
+        }
+    }
+
+    /// Reads ``taggedText`` back, scalar for scalar; `nil` for other text.
+    public init?(taggedText text: String) {
+        // By bytes, not characters: a value that starts with a combining mark
+        // joins the colon into one character, and would lose its first scalar.
+        let bytes = text.utf8
+        guard bytes.count >= 2, bytes.dropFirst().first == UInt8(ascii: ":") else { return nil }
+        let body = String(decoding: bytes.dropFirst(2), as: UTF8.self)
+        switch bytes.first {
+        case UInt8(ascii: "s"): self = .string(body)
+        case UInt8(ascii: "n"):
+            guard let number = Double(body) else { return nil }
+            self = .number(number)
+        case UInt8(ascii: "b"): self = .bool(body == "1")
+        default: return nil
+        }
+    }
+}

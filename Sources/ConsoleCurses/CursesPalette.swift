@@ -7,6 +7,8 @@ import LaboratoryConsole
 struct CursesPalette {
     let colors: Bool
     private var pairs: [CellStyle.Role: Int16] = [:]
+    /// Foreground and background colour numbers by role (-1: the terminal's default).
+    private var scheme: [CellStyle.Role: (Int16, Int16)] = [:]
 
     init(colors: Bool) {
         self.colors = colors
@@ -26,7 +28,24 @@ struct CursesPalette {
             let pair = Int16(index + 1)
             init_pair(pair, foreground, background)
             pairs[role] = pair
+            self.scheme[role] = (foreground, background)
         }
+    }
+
+    /// The same look as ``attributes(for:)``, as an ANSI SGR sequence, for
+    /// what is written to the terminal past ncurses (``ClusterOverlay``).
+    func sgr(for style: CellStyle) -> String {
+        var codes = ["0"]
+        if style.bold { codes.append("1") }
+        if style.role == .muted || style.role == .inactive { codes.append("2") }
+        if colors, let (foreground, background) = scheme[style.role] {
+            codes.append("3\(foreground)")
+            codes.append(background < 0 ? "49" : "4\(background)")
+            if style.reverse && style.role != .title { codes.append("7") }
+        } else if style.reverse || style.role == .title {
+            codes.append("7")
+        }
+        return "\u{1B}[" + codes.joined(separator: ";") + "m"
     }
 
     func attributes(for style: CellStyle) -> attr_t {

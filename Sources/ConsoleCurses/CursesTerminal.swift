@@ -32,6 +32,8 @@ public final class CursesTerminal: Terminal {
         guard let type = ProcessInfo.processInfo.environment["TERM"], !type.isEmpty else { throw .noTerminalType }
         CrashGuard.saveModes()
         try self.init(type: type, input: lab_stdin(), output: lab_stdout(), ownsFiles: false, colors: colors)
+        // Before the first draw, whose screen clear wipes what the probe wrote.
+        if let rules = TerminalProbe.clusterRules() { TextWidth.terminalRules = rules }
         pipe.catchSignals()
         CrashGuard.install()
     }
@@ -134,6 +136,7 @@ public final class CursesTerminal: Terminal {
         let rows = min(buffer.height, Int(lab_max_y()))
         let columns = min(buffer.width, Int(lab_max_x()))
         var current: CellStyle?
+        var clusters: [ClusterOverlay] = []
         for row in 0..<rows {
             for column in 0..<columns {
                 let cell = buffer[row, column]
@@ -142,12 +145,25 @@ public final class CursesTerminal: Terminal {
                     current = cell.style
                     attrset(Int32(bitPattern: palette.attributes(for: cell.style)))
                 }
+                var width = 1
+                while column + width < columns && buffer[row, column + width].isContinuation { width += 1 }
+                if ClusterOverlay.isNeeded(for: cell.text, width: width) {
+                    // ncurses would split it: blanks of its width now, the cluster itself after refresh.
+                    _ = mvaddstr(Int32(row), Int32(column), String(repeating: " ", count: width))
+                    clusters.append(ClusterOverlay(row: row, column: column, text: cell.text, style: cell.style))
+                    continue
+                }
                 var characters = cell.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) } + [0]
                 _ = mvaddwstr(Int32(row), Int32(column), &characters)
             }
         }
         attrset(Int32(bitPattern: lab_a_normal()))
         refresh()
+        if !clusters.isEmpty, let output {
+            let bytes = ClusterOverlay.bytes(for: clusters, palette: palette)
+            _ = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, output) }
+            fflush(output)
+        }
     }
 
     /// The text ncurses holds for one row of its screen, for tests.

@@ -20,6 +20,31 @@ import Testing
         #expect(terminal.text(ofRow: 2) == "plain")
     }
 
+    @Test func clustersNcursesWouldSplitAreWrittenWholeOverBlanks() throws {
+        let terminal = try CursesTerminal.headless(size: TerminalSize(columns: 40, rows: 3))
+        defer { terminal.close() }
+        for (text, width, needed) in [
+            ("👨‍👩‍👧‍👦", 2, true), ("👍🏽", 2, true), ("e\u{301}", 1, false), ("a", 1, false), ("实", 2, false),
+            ("e\u{301}\u{302}\u{303}\u{304}\u{305}", 1, true),
+            // A terminal that draws the modifier on its own agrees with ncurses: no overlay.
+            ("👍🏽", 4, false), ("👨‍👩‍👧", 6, false),
+        ] {
+            #expect(ClusterOverlay.isNeeded(for: text, width: width) == needed, "\(text)")
+        }
+        #expect(TerminalProbe.column(in: Array("x\u{1B}[12;5R".utf8)) == 5)
+        #expect(TerminalProbe.column(in: Array("\u{1B}[12R".utf8)) == nil)
+        var buffer = ScreenBuffer(width: 40, height: 3)
+        buffer.write("a👍🏽b", row: 1, column: 0, style: .selected)
+        terminal.draw(buffer)
+        // ncurses holds blanks of the cluster's width, so "b" stays in column 3.
+        #expect(terminal.text(ofRow: 1) == "a  b")
+        let bytes = ClusterOverlay.bytes(
+            for: [ClusterOverlay(row: 1, column: 1, text: "👍🏽", style: .selected)],
+            palette: CursesPalette(colors: false)
+        )
+        #expect(String(decoding: bytes, as: UTF8.self) == "\u{1B}7\u{1B}[2;2H\u{1B}[0;7m👍🏽\u{1B}8")
+    }
+
     @Test func layoutWidthsAgreeWithTheCLibrary() throws {
         let terminal = try CursesTerminal.headless(size: TerminalSize(columns: 20, rows: 3))
         defer { terminal.close() }

@@ -45,6 +45,29 @@ struct ConsoleTmuxTests {
         #expect(tmux.waitFor("initiated", timeout: 2), "\(tmux.capture())")
     }
 
+    @Test func graphemeClustersAreDrawnWhole() throws {
+        let lab = try LabHarness()
+        // tmux 3.3 keeps at most 21 bytes per cell, so the family is one of three.
+        let value = "👨‍👩‍👧 👍🏽 🇳🇿 e\u{301} ❤️ family"
+        let path = try lab.write(
+            "c.json",
+            #"{"source": "Local", "experiments": [{"name": "Icons", "keys": ["icon"], "baseline": "A", "variants": ["#
+                + #"{"name": "A", "assignments": {"icon": "\#(value)"}}, {"name": "B", "assignments": {"icon": "\#(value)"}}]}]}"#
+        )
+        let tmux = try Tmux(
+            command: "'\(LabHarness.binary)' console --catalog '\(path)' --state '\(lab.state)'",
+            environment: lab.environment
+        )
+        defer { tmux.kill() }
+        #expect(tmux.waitFor("Experiments"), "\(tmux.capture())")
+        try tmux.send("j", "Enter")
+        #expect(tmux.waitFor("family"), "\(tmux.capture())")
+        let row = tmux.capture().split(separator: "\n").first { $0.contains("family") }.map(String.init) ?? ""
+        #expect(row.contains(value), "\(Array(row.unicodeScalars))")
+        // Nothing after the clusters was drawn over: the layout used the widths tmux draws them in.
+        #expect(row.hasSuffix("Local") && row.contains(" Icons "), "\(row)")
+    }
+
     @Test func resizingBelowTheMinimumSaysSoAndResizingBackRestores() throws {
         let lab = try LabHarness()
         let tmux = try console(lab)

@@ -56,6 +56,39 @@ import Testing
         #expect(TextWidth.of("e\u{301}") == 1)
     }
 
+    @Test func graphemeClustersStayWholeInOneCellAndAreCutOnlyBetweenClusters() {
+        let clusters = ["👨‍👩‍👧‍👦", "👍🏽", "🇳🇿", "e\u{301}", "👩‍💻"]
+        var buffer = ScreenBuffer(width: 30, height: 1)
+        buffer.write(clusters.joined(separator: "|") + "|end", row: 0, column: 0)
+        #expect(buffer.line(0) == clusters.joined(separator: "|") + "|end")
+        var column = 0
+        for cluster in clusters {
+            #expect(buffer[0, column].text == cluster, "\(cluster)")
+            let width = TextWidth.of(Character(cluster))
+            if width == 2 { #expect(buffer[0, column + 1].isContinuation, "\(cluster)") }
+            column += width + 1  // and the separator
+        }
+        let unicode = TextWidth.ClusterRules.unicode
+        for (cluster, width) in [("👨‍👩‍👧‍👦", 2), ("👍🏽", 2), ("🇳🇿", 2), ("❤️", 2), ("1️⃣", 2), ("e\u{301}", 1)] {
+            #expect(TextWidth.of(Character(cluster), rules: unicode) == width, "\(cluster)")
+        }
+        // tmux 3.3's rules, as measured: modifiers apart, ZWJ joined, VS16 ignored.
+        let tmux = TextWidth.ClusterRules(modifiersJoin: false, joinersJoin: true, selectorWidens: false)
+        for (cluster, width) in [("👨‍👩‍👧", 2), ("👍🏽", 4), ("🇳🇿", 2), ("❤️", 1), ("e\u{301}", 1)] {
+            #expect(TextWidth.of(Character(cluster), rules: tmux) == width, "\(cluster)")
+        }
+        let apart = TextWidth.ClusterRules(modifiersJoin: false, joinersJoin: false, selectorWidens: false)
+        #expect(TextWidth.of(Character("👨‍👩‍👧"), rules: apart) == 6)
+        // Cut between clusters, never inside one.
+        #expect(DisplayText.truncate("ab👨‍👩‍👧‍👦cd", to: 5) == "ab👨‍👩‍👧‍👦…")
+        #expect(DisplayText.truncate("ab👨‍👩‍👧‍👦cd", to: 4) == "ab…")
+        #expect(
+            DisplayText.wrap("x👍🏽y👍🏽z", to: 4, indent: 0).allSatisfy {
+                !$0.unicodeScalars.contains("\u{1F3FD}") || $0.contains("👍🏽")
+            }
+        )
+    }
+
     @Test func longTextIsCutWithAnEllipsisNeverInsideAWideCharacter() {
         #expect(DisplayText.truncate("SubscriptionScreenTheme", to: 10) == "Subscript…")
         #expect(DisplayText.truncate("实验颜色实验", to: 6) == "实验…")

@@ -9,7 +9,7 @@ public struct ScreenBuffer: Sendable, Equatable {
 
         public static let blank = Cell(text: " ", style: .plain)
 
-        /// Whether this cell is covered by the wide character to its left.
+        /// Whether this cell is covered by a wide character to its left.
         public var isContinuation: Bool { text.isEmpty }
     }
 
@@ -71,28 +71,28 @@ public struct ScreenBuffer: Sendable, Equatable {
         for x in max(0, column)..<max(max(0, column), end) { change(&cells[row * width + x].style) }
     }
 
+    /// Puts a character `characterWidth` columns wide at a position: its
+    /// text in the first cell, continuations in the others.
     private mutating func put(_ text: String, width characterWidth: Int, row: Int, column: Int, style: CellStyle) {
         let base = row * width
-        // Overwriting half of a wide character blanks its other half.
-        if cells[base + column].isContinuation, column > 0 {
-            cells[base + column - 1] = Cell(text: " ", style: cells[base + column - 1].style)
+        guard column + characterWidth <= width else {
+            // No room for the whole character at the right edge: blanks instead.
+            for x in column..<width { put(" ", width: 1, row: row, column: x, style: style) }
+            return
         }
-        if characterWidth == 2 {
-            guard column + 1 < width else {
-                cells[base + column] = Cell(text: " ", style: style)
-                return
-            }
-            if column + 2 < width, cells[base + column + 2].isContinuation {
-                cells[base + column + 2] = Cell(text: " ", style: cells[base + column + 2].style)
-            }
-            cells[base + column] = Cell(text: text, style: style)
-            cells[base + column + 1] = Cell(text: "", style: style)
-        } else {
-            if column + 1 < width, cells[base + column + 1].isContinuation {
-                cells[base + column + 1] = Cell(text: " ", style: cells[base + column + 1].style)
-            }
-            cells[base + column] = Cell(text: text, style: style)
+        // Overwriting part of a wide character blanks the rest of it.
+        if cells[base + column].isContinuation {
+            var start = column - 1
+            while start > 0 && cells[base + start].isContinuation { start -= 1 }
+            for x in start..<column { cells[base + x] = Cell(text: " ", style: cells[base + x].style) }
         }
+        var after = column + characterWidth
+        while after < width && cells[base + after].isContinuation {
+            cells[base + after] = Cell(text: " ", style: cells[base + after].style)
+            after += 1
+        }
+        cells[base + column] = Cell(text: text, style: style)
+        for x in (column + 1)..<(column + characterWidth) { cells[base + x] = Cell(text: "", style: style) }
     }
 
     /// The text of one row, with trailing spaces removed.

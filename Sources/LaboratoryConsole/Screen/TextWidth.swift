@@ -1,16 +1,84 @@
-/// How many terminal columns a character takes: 0, 1 or 2.
+import Synchronization
+
+/// How many terminal columns a character (an extended grapheme cluster) takes.
 ///
-/// The same rules as the C library's `wcwidth`, close enough for names and
-/// values: East Asian wide and fullwidth characters and emoji take two
-/// columns; combining marks and joiners take none. Kept in the pure core so
-/// layout is decided before anything reaches the terminal.
+/// Single scalars follow the C library's `wcwidth`, close enough for names
+/// and values: East Asian wide and fullwidth characters and emoji take two
+/// columns; combining marks and joiners take none. Clusters of several
+/// scalars are where terminals disagree (tmux 3.3 draws `👍🏽` in four
+/// columns and `❤️` in one, kitty in two each), so they follow
+/// ``ClusterRules``, which the terminal layer measures at start-up. Kept in
+/// the pure core so layout is decided before anything reaches the terminal.
 public enum TextWidth {
+    /// How the terminal draws the clusters terminals disagree on.
+    public struct ClusterRules: Sendable, Hashable {
+        /// An emoji and a skin-tone modifier (`👍🏽`) share one glyph; else the modifier takes its own two columns.
+        public var modifiersJoin: Bool
+        /// Emoji joined by ZWJ (`👨‍👩‍👧`) make one glyph; else each takes its own columns.
+        public var joinersJoin: Bool
+        /// VS16 (`❤️`) makes a narrow symbol an emoji two columns wide; else it stays one.
+        public var selectorWidens: Bool
+
+        public init(modifiersJoin: Bool, joinersJoin: Bool, selectorWidens: Bool) {
+            self.modifiersJoin = modifiersJoin
+            self.joinersJoin = joinersJoin
+            self.selectorWidens = selectorWidens
+        }
+
+        /// What Unicode intends and modern terminals do: every emoji cluster is one glyph two columns wide.
+        public static let unicode = ClusterRules(modifiersJoin: true, joinersJoin: true, selectorWidens: true)
+
+        fileprivate var bits: UInt8 {
+            (modifiersJoin ? 1 : 0) | (joinersJoin ? 2 : 0) | (selectorWidens ? 4 : 0)
+        }
+
+        fileprivate init(bits: UInt8) {
+            self.init(modifiersJoin: bits & 1 != 0, joinersJoin: bits & 2 != 0, selectorWidens: bits & 4 != 0)
+        }
+    }
+
+    /// The rules of the terminal the console draws on: set once by the
+    /// terminal layer after measuring; ``ClusterRules/unicode`` until then.
+    public static var terminalRules: ClusterRules {
+        get { ClusterRules(bits: rules.load(ordering: .relaxed)) }
+        set { rules.store(newValue.bits, ordering: .relaxed) }
+    }
+
+    private static let rules = Atomic<UInt8>(ClusterRules.unicode.bits)
+
     public static func of(_ character: Character) -> Int {
+        of(character, rules: terminalRules)
+    }
+
+    /// The width of `character` on a terminal that follows `rules`.
+    public static func of(_ character: Character, rules: ClusterRules) -> Int {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
-        if scalars.contains("\u{FE0F}") && first.properties.isEmoji { return 2 }
-        if scalars.count > 1 && scalars.contains("\u{200D}") && first.properties.isEmoji { return 2 }
-        return of(first)
+        // Other clusters (a letter and its marks, Hangul syllables in jamo) take their first scalar's width.
+        guard scalars.count > 1, first.properties.isEmoji else { return of(first) }
+        var width = of(first)
+        var joining = false
+        for scalar in scalars.dropFirst() {
+            if joining {
+                // The scalar after a ZWJ: one glyph with what came before, or drawn on its own.
+                joining = false
+                if !rules.joinersJoin { width += of(scalar) }
+                continue
+            }
+            switch scalar.value {
+            case 0x200D:
+                joining = true
+            case 0xFE0F:
+                if rules.selectorWidens { width = max(width, 2) }
+            case 0x1F3FB...0x1F3FF:
+                if !rules.modifiersJoin { width += 2 }
+            case 0x1F1E6...0x1F1FF:
+                break  // a flag's second letter: the pair is one glyph, two columns
+            default:
+                width += of(scalar)
+            }
+        }
+        return width
     }
 
     public static func of(_ scalar: Unicode.Scalar) -> Int {
@@ -26,7 +94,8 @@ public enum TextWidth {
 
     /// The width of a whole string.
     public static func of(_ text: String) -> Int {
-        text.reduce(0) { $0 + of($1) }
+        let rules = terminalRules
+        return text.reduce(0) { $0 + of($1, rules: rules) }
     }
 
     private static func isWide(_ value: UInt32) -> Bool {

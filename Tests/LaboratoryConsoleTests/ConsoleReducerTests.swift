@@ -328,10 +328,29 @@ import Testing
         world.press(.enter, .end)
         #expect(world.highlighted == "Experiment59")
         #expect(world.lines[27].hasPrefix(" Experiment59"))
-        #expect(world.lines[27].contains("35–60 of 61") || world.text.contains("of 61"))
+        // The indicator counts experiments, not the section header, and sits on the status line.
+        #expect(world.lines[28].hasSuffix("35–60 of 60"))
+        #expect(!world.lines[27].contains(" of "))
         world.press(.home)
         #expect(world.lines[2].hasPrefix(" LOCAL"))
         #expect(world.lines[3].hasPrefix(" Experiment00"))
+    }
+
+    @Test func theScrollIndicatorLeavesTheLastRowsFlagsVisible() async throws {
+        let many = Catalog.simple((0..<60).map { (String(format: "Experiment%02d", $0), ["A", "B"]) })
+        let world = try ConsoleWorld([many])
+        world.press(.enter, .end, .enter, .down, .enter)  // force Experiment59's second choice
+        try await world.settle()
+        #expect(world.state.route == .experiments && world.highlighted == "Experiment59")
+        let last = world.lines[27]
+        #expect(last.hasPrefix(" Experiment59") && last.contains(" F"), "\(last)")
+        #expect(world.lines[28].hasSuffix("35–60 of 60"), "\(world.lines[28])")
+        // A long status message stops before the indicator.
+        _ = ConsoleReducer.reduce(&world.state, .effectFinished(String(repeating: "x", count: 200), isError: true))
+        #expect(
+            world.lines[28].hasSuffix("…  35–60 of 60") || world.lines[28].hasSuffix("… 35–60 of 60"),
+            "\(world.lines[28])"
+        )
     }
 
     @Test func liveDataFromElsewhereRedrawsWithoutAKey() throws {

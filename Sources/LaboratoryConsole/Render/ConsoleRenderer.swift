@@ -107,39 +107,51 @@ public enum ConsoleRenderer {
                 x += columns[index] + 1
             }
         }
-        if rows.count > layout.listHeight {
-            let shown =
-                "\(state.frame.scroll + 1)–\(min(rows.count, state.frame.scroll + layout.listHeight)) of \(rows.count)"
-            screen.write(
-                shown,
-                row: layout.statusRow - 1,
-                column: max(0, width - TextWidth.of(shown) - 1),
-                style: .muted
-            )
-        }
+    }
+
+    /// Which items the list shows, when it does not show them all: `35–59 of
+    /// 60`, counting experiments, variants or events, not section headers.
+    /// It goes at the right of the status line, where it covers no row.
+    static func scrollIndicator(_ state: ConsoleState, _ layout: Layout) -> String? {
+        let rows = state.rows
+        guard rows.count > layout.listHeight else { return nil }
+        let end = min(rows.count, state.frame.scroll + layout.listHeight)
+        let before = rows[..<state.frame.scroll].lazy.filter(\.isSelectable).count
+        let shown = rows[state.frame.scroll..<end].lazy.filter(\.isSelectable).count
+        let total = before + shown + rows[end...].lazy.filter(\.isSelectable).count
+        guard shown > 0 else { return nil }
+        return "\(before + 1)–\(before + shown) of \(total)"
     }
 
     private static func drawStatus(_ state: ConsoleState, _ layout: Layout, _ screen: inout ScreenBuffer) {
         let row = layout.statusRow
+        // What the status line says ends before the scroll indicator, if any.
+        var end = state.size.columns
+        if let indicator = scrollIndicator(state, layout) {
+            end = max(1, state.size.columns - TextWidth.of(indicator) - 1)
+            screen.write(indicator, row: row, column: end, style: .muted)
+            end -= 1
+        }
+        drawStatusText(state, row: row, end: end, &screen)
+    }
+
+    /// The status line's text, in columns before `end`.
+    private static func drawStatusText(_ state: ConsoleState, row: Int, end: Int, _ screen: inout ScreenBuffer) {
+        func write(_ text: String, column: Int, style: CellStyle) {
+            screen.write(text, row: row, column: column, maxWidth: max(0, end - column), style: style)
+        }
         if state.isEditingFilter {
-            screen.write(
-                "/" + state.frame.filter + "▏",
-                row: row,
-                column: 1,
-                style: CellStyle(role: .accent, bold: true)
-            )
-            screen.write(
+            write("/" + state.frame.filter + "▏", column: 1, style: CellStyle(role: .accent, bold: true))
+            write(
                 "type to filter · Enter keeps · Esc clears",
-                row: row,
                 column: max(30, TextWidth.of(state.frame.filter) + 6),
                 style: .muted
             )
             return
         }
         if let message = state.message {
-            screen.write(
+            write(
                 message.text,
-                row: row,
                 column: 1,
                 style: CellStyle(role: message.isError ? .error : .ok, bold: message.isError)
             )
@@ -162,7 +174,7 @@ public enum ConsoleRenderer {
             notes.append(Summaries.plural(state.data.staleRequests.count, "stale request") + " ignored")
         }
         let role: CellStyle.Role = conflicts.isEmpty && state.data.staleRequests.isEmpty ? .muted : .conflict
-        screen.write(notes.joined(separator: " · "), row: row, column: 1, style: CellStyle(role: role))
+        write(notes.joined(separator: " · "), column: 1, style: CellStyle(role: role))
     }
 
     private static func drawKeyBar(_ state: ConsoleState, _ layout: Layout, _ screen: inout ScreenBuffer) {

@@ -14,6 +14,7 @@ enum HelpText {
         "click           select a row; click it again to open",
         "?               this help",
         "q  Ctrl-C       quit",
+        "Ctrl-Z          suspend to the shell; fg comes back",
         "",
         "Flags: F forced · ! conflict · ? stale request · S stabilized",
         "       R resolved (everyone gets the winner) · W whitelisted here",

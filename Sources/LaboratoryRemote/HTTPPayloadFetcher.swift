@@ -197,9 +197,21 @@ private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked 
             case .timedOut: return "the server did not answer in time"
             case .cannotConnectToHost, .cannotFindHost: return "cannot reach the server"
             case .networkConnectionLost: return "the connection closed before the payload was complete"
-            default: return error.localizedDescription
+            case .dnsLookupFailed: return "cannot find the host"
+            case .notConnectedToInternet: return "this machine has no network"
+            case .unsupportedURL: return "the URL is not http or https"
+            case .badURL: return "the URL is not valid"
+            case .badServerResponse, .cannotParseResponse: return "the server's answer is not HTTP"
+            case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+                .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+                return "the TLS connection failed (certificate or protocol)"
+            case .httpTooManyRedirects: return "too many redirects"
+            // What URLSession on Linux reports when a connection is closed or reset mid-body.
+            case .unknown: return "the connection closed or failed before the payload was complete"
+            case .dataLengthExceedsMaximum: return "the payload is too large"
+            default: return "a network error (URL error \(error.code.rawValue))"
             }
         }
-        return error.localizedDescription
+        return "a network error (\(FileContents.reason(error)))"
     }
 }

@@ -60,11 +60,27 @@ import Testing
         #expect(stored["attributes"] as? [String: String] == ["userId": "qa-7"])
     }
 
-    @Test func aFileThatIsNotAnOverridesFileSaysWhy() throws {
+    @Test func aFileThatIsNotAnOverridesFileSaysWhereAndWhyInPlainWords() throws {
         let lab = try LabHarness()
-        let file = try lab.write("nope.json", #"{"requests": 3}"#)
-        let result = try lab.run("overrides", "import", file)
-        #expect(result.status == 65)
-        #expect(result.stderr.contains("not an overrides file"))
+        for (text, expected) in [
+            (#"{"version": 1, "requests": 3}"#, ":1:28: \"requests\" must be an array, found a number"),
+            (
+                "{\n  \"version\": 1,\n  \"requests\": [{\"source\": \"Local\"}]\n}",
+                ":3:16: request 1 has no \"experiment\""
+            ),
+            ("{\"version\": 1, \"requests\": [}", ":1:29: expected a value"),
+            (#"{"requests": []}"#, ":1:1: missing \"version\""),
+        ] {
+            let file = try lab.write("nope.json", text)
+            let result = try lab.run("overrides", "import", file)
+            #expect(result.status == 65, "\(text)")
+            #expect(result.stderr.hasPrefix("lab: " + file + expected), "\(text): \(result.stderr)")
+            #expect(!result.stderr.contains("NSCocoaErrorDomain") && !result.stderr.contains("The given data"))
+        }
+        let missing = try lab.run("overrides", "import", lab.folder + "/absent.json")
+        #expect(missing.status == 66)
+        #expect(missing.stderr == "lab: " + lab.folder + "/absent.json: cannot read the file: no such file\n")
+        let folder = try lab.run("overrides", "import", lab.folder)
+        #expect(folder.stderr.hasSuffix("cannot read the file: it is a folder\n"), "\(folder.stderr)")
     }
 }

@@ -262,6 +262,29 @@ import Testing
         #expect(world.pending.isEmpty)
     }
 
+    @Test func importingAnOverridesFileTakesItsUserIDAndNamesItsMistakesWithPositions() async throws {
+        let world = try ConsoleWorld.demo()
+        let folder = NSTemporaryDirectory() + "lab-console-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let good = folder + "/good.json"
+        try Data(#"{"version": 1, "attributes": {"userId": "qa-7"}, "requests": []}"#.utf8)
+            .write(to: URL(fileURLWithPath: good))
+        _ = try await world.environment.perform(.importOverrides(path: good))
+        #expect(try world.environment.load().userID == "qa-7")
+        let bad = folder + "/bad.json"
+        try Data("{\"version\": 1,\n \"requests\": [3]}".utf8).write(to: URL(fileURLWithPath: bad))
+        await #expect {
+            try await world.environment.perform(.importOverrides(path: bad))
+        } throws: { error in
+            String(describing: error) == bad + ":2:15: request 1 must be an object, found a number"
+        }
+        await #expect {
+            try await world.environment.perform(.importOverrides(path: folder + "/absent.json"))
+        } throws: { error in
+            String(describing: error) == folder + "/absent.json: cannot read the file: no such file"
+        }
+    }
+
     @Test func assignmentsScreenListsEveryActiveKey() throws {
         let world = try ConsoleWorld.demo()
         world.press(.down, .enter)

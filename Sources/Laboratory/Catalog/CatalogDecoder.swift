@@ -24,25 +24,14 @@ public struct CatalogDecoder: Sendable {
 
     /// The bytes of a catalog file, or an "unreadable" error that says why.
     private static func read(_ path: String, name: String) throws(CatalogError) -> Data {
-        let unreadable = { (reason: String) in
-            CatalogError(
-                diagnostics: [Diagnostic(file: name, position: nil, message: "cannot read the file: \(reason)")],
+        do {
+            return try FileContents.read(path)
+        } catch {
+            throw CatalogError(
+                diagnostics: [Diagnostic(file: name, position: nil, message: "cannot read the file: \(error.reason)")],
                 isUnreadable: true
             )
         }
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw unreadable("no such file")
-        }
-        if isFolder.boolValue { throw unreadable("it is a folder") }
-        guard FileManager.default.isReadableFile(atPath: path) else { throw unreadable("permission denied") }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw unreadable(error.localizedDescription)
-        }
-        return data
     }
 
     /// Decodes catalog JSON; `file` names it in diagnostics.

@@ -42,6 +42,10 @@ public final class DebugSource: ExperimentSource, @unchecked Sendable {
         sources.flatMap(\.leaves)
     }
 
+    public func useAttributes(_ attributes: [String: String]) {
+        for source in sources { source.useAttributes(attributes) }
+    }
+
     public func activeVariants() throws -> [ActiveVariant] {
         try entries().compactMap(\.effective)
     }

@@ -33,12 +33,18 @@ public protocol ExperimentSource: AnyObject, Sendable {
     /// written in; `nil` for a source whose variants belong to this device
     /// (a catalog's draws), which `lab serve` serves as this device's values.
     func sharedFeatures(forcing forced: [DebugRequest]) -> SharedFeatures?
+
+    /// Takes attributes a person set (an overrides file's): a local source
+    /// takes `userId` as the logged-in user. Sources that use none ignore them.
+    func useAttributes(_ attributes: [String: String])
 }
 
 extension ExperimentSource {
     public var leaves: [any ExperimentSource] { [self] }
 
     public func sharedFeatures(forcing forced: [DebugRequest]) -> SharedFeatures? { nil }
+
+    public func useAttributes(_ attributes: [String: String]) {}
 
     /// The experiment with this name, if the source has it.
     public func experiment(named name: String) -> Experiment? {

@@ -91,6 +91,11 @@ public final class LocalSource: ExperimentSource, @unchecked Sendable {
     public var userID: String? { user.current }
 
     /// Logs a user in (or out, with `nil`): user-level experiments follow.
+    /// Takes `userId`, when given, as the logged-in user.
+    public func useAttributes(_ attributes: [String: String]) {
+        if let user = attributes["userId"] { setUserID(user) }
+    }
+
     public func setUserID(_ id: String?) {
         user.withLock { $0 = id }
         loaded.withLock { $0.generation += 1 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Forced variants and attributes in a file, so a QA engineer can hand a
 /// colleague a configuration that reproduces exactly.
 ///
@@ -36,6 +38,100 @@ public struct OverridesFile: Codable, Sendable, Hashable {
         try container.encode(version, forKey: .version)
         try container.encode(attributes, forKey: .attributes)
         try container.encode(requests, forKey: .requests)
+    }
+}
+
+extension OverridesFile {
+    /// Why an overrides file could not be read, with where: `file:line:col: message`.
+    public struct Invalid: Error, CustomStringConvertible, Sendable, Equatable {
+        public var file: String
+        public var position: SourcePosition?
+        public var message: String
+
+        public var description: String {
+            "\(file)\(position.map { ":\($0.line):\($0.column)" } ?? ""): \(message)"
+        }
+    }
+
+    /// Reads an overrides file a person wrote or handed on: every mistake is
+    /// named with its line and column, in plain words.
+    /// - Parameter file: how messages name the file.
+    public init(decoding data: Data, file: String) throws(Invalid) {
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw Invalid(file: file, message: "not UTF-8 text")
+        }
+        let root: JSONNode
+        do {
+            root = try JSONNodeParser.parse(text)
+        } catch {
+            throw Invalid(file: file, position: error.position, message: error.message)
+        }
+        func fail(_ node: JSONNode, _ message: String) -> Invalid {
+            Invalid(file: file, position: node.position, message: message)
+        }
+        guard case .object = root.kind else { throw fail(root, "expected an object, found \(root.kindName)") }
+        guard let versionNode = root[member: "version"] else {
+            throw fail(root, "missing \"version\" (this program writes \(Self.currentVersion))")
+        }
+        guard case .number(let number) = versionNode.kind, let version = Int(exactly: number) else {
+            throw fail(versionNode, "\"version\" must be a whole number, found \(versionNode.kindName)")
+        }
+        var attributes: [String: String] = [:]
+        if let node = root[member: "attributes"] {
+            guard case .object(let members) = node.kind else {
+                throw fail(node, "\"attributes\" must be an object of strings, found \(node.kindName)")
+            }
+            for member in members {
+                guard case .string(let value) = member.value.kind else {
+                    throw fail(
+                        member.value,
+                        "attribute \"\(member.name)\" must be a string, found \(member.value.kindName)"
+                    )
+                }
+                attributes[member.name] = value
+            }
+        }
+        guard let requestsNode = root[member: "requests"] else { throw fail(root, "missing \"requests\"") }
+        guard case .array(let elements) = requestsNode.kind else {
+            throw fail(requestsNode, "\"requests\" must be an array, found \(requestsNode.kindName)")
+        }
+        var requests: [DebugRequest] = []
+        for (index, element) in elements.enumerated() {
+            let name = "request \(index + 1)"
+            guard case .object = element.kind else {
+                throw fail(element, "\(name) must be an object, found \(element.kindName)")
+            }
+            func string(_ key: String) throws(Invalid) -> String {
+                guard let node = element[member: key] else { throw fail(element, "\(name) has no \"\(key)\"") }
+                guard case .string(let value) = node.kind else {
+                    throw fail(node, "\"\(key)\" of \(name) must be a string, found \(node.kindName)")
+                }
+                return value
+            }
+            let variant: String?
+            switch element[member: "variant"]?.kind {
+            case .string(let value)?: variant = value
+            case .null?, nil: variant = nil
+            case _?:
+                let node = element[member: "variant"]!
+                throw fail(
+                    node,
+                    "\"variant\" of \(name) must be a string, or null for Inactive; found \(node.kindName)"
+                )
+            }
+            requests.append(
+                DebugRequest(source: try string("source"), experiment: try string("experiment"), variant: variant)
+            )
+        }
+        self.init(attributes: attributes, requests: requests)
+        self.version = version
+    }
+
+    /// The file as `lab overrides export` and the console write it: pretty, sorted, ending in a newline.
+    public func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return ((try? encoder.encode(self)) ?? Data("{}".utf8)) + Data("\n".utf8)
     }
 }
 
@@ -81,5 +177,7 @@ extension DebugSource {
         var attributes = replacing ? [:] : try store.attributeOverrides()
         attributes.merge(file.attributes) { _, new in new }
         try store.setAttributeOverrides(attributes)
+        // The sources take the attributes now (a user id makes user-level experiments run).
+        useAttributes(attributes)
     }
 }

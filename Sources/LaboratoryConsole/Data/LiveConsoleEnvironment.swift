@@ -134,21 +134,29 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
             return source.map { "Dropped the forced variants of \($0)." } ?? "Dropped all forced variants."
         case .exportOverrides(let path):
             let file = try debug.exportOverrides()
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             // It holds user ids: private to the user (0600), as `lab overrides export` writes it.
-            let data = try encoder.encode(file) + Data("\n".utf8)
-            guard FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600])
+            guard
+                FileManager.default.createFile(
+                    atPath: path,
+                    contents: file.encoded(),
+                    attributes: [.posixPermissions: 0o600]
+                )
             else { throw ConsoleEnvironmentError("\(path): cannot write the file") }
             return "Exported \(file.requests.count) forced variant\(file.requests.count == 1 ? "" : "s") to \(path)."
         case .importOverrides(let path):
             let file: OverridesFile
             do {
-                file = try JSONDecoder().decode(OverridesFile.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+                file = try OverridesFile(decoding: try FileContents.read(path), file: path)
+            } catch let error as FileContents.Unreadable {
+                throw ConsoleEnvironmentError(error.description)
             } catch {
-                throw ConsoleEnvironmentError("\(path): not a readable overrides file")
+                throw ConsoleEnvironmentError(String(describing: error))
             }
-            try debug.importOverrides(file, replacing: false)
+            do {
+                try debug.importOverrides(file, replacing: false)
+            } catch let error as OverridesError {
+                throw ConsoleEnvironmentError("\(path): " + error.problems.joined(separator: "; "))
+            }
             try manager.refresh()
             return "Imported \(file.requests.count) forced variant\(file.requests.count == 1 ? "" : "s") from \(path)."
         case .update:

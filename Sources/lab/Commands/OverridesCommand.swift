@@ -24,9 +24,7 @@ struct OverridesExportCommand: ParsableCommand {
     func run() throws {
         let session = try LabSession.open(global)
         let file = try session.run { try session.debug.exportOverrides(attributes: session.attributes) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(file) + Data("\n".utf8)
+        let data = file.encoded()
         guard let path else {
             return StandardStreams.write(
                 Data(TerminalText.json(String(decoding: data, as: UTF8.self)).utf8),
@@ -57,24 +55,25 @@ struct OverridesImportCommand: ParsableCommand {
     @Flag(help: "Print one JSON document: the message and the assignments the app now gets.") var json = false
 
     func run() throws {
+        let data: Data
+        do {
+            data = try FileContents.read(path)
+        } catch {
+            printError(error.description)
+            throw ExitCode(ExitStatus.noInput)
+        }
         let file: OverridesFile
         do {
-            file = try JSONDecoder().decode(OverridesFile.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch let error as DecodingError {
-            printError("\(path): not an overrides file: \(Self.describe(error))")
-            throw ExitCode(ExitStatus.dataError)
+            file = try OverridesFile(decoding: data, file: path)
         } catch {
-            printError("\(path): cannot read: \(error.localizedDescription)")
-            throw ExitCode(ExitStatus.noInput)
+            printError(TerminalText.visible(error.description))
+            throw ExitCode(ExitStatus.dataError)
         }
         let session = try LabSession.open(global)
         let snapshot: AssignmentsSnapshot
         do {
             snapshot = try session.run {
                 try session.debug.importOverrides(file, replacing: replace)
-                if let user = file.attributes["userId"] {
-                    for local in session.laboratory.locals { local.setUserID(user) }
-                }
                 return try session.manager.refresh()
             }
         } catch let error as OverridesError {
@@ -88,20 +87,4 @@ struct OverridesImportCommand: ParsableCommand {
         )
     }
 
-    private static func describe(_ error: DecodingError) -> String {
-        switch error {
-        case .keyNotFound(let key, let context):
-            return "missing \"\(key.stringValue)\"" + Self.path(context)
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            return context.debugDescription + Self.path(context)
-        @unknown default:
-            return String(describing: error)
-        }
-    }
-
-    private static func path(_ context: DecodingError.Context) -> String {
-        context.codingPath.isEmpty
-            ? ""
-            : " at " + context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
-    }
 }

@@ -36,16 +36,19 @@ struct LabSession {
         // A payload file is local: read it now, as a catalog is.
         if let remote, let file = remote.file, let source = laboratory.debug.sources.last as? GrowthBookSource {
             do {
-                try source.accept(try Data(contentsOf: URL(fileURLWithPath: file)))
+                try source.accept(try FileContents.read(file))
             } catch let error as GrowthBookPayload.Invalid {
                 printError("\(file): \(error)")
                 throw ExitCode(ExitStatus.dataError)
             } catch let error as SQLiteStoreError {
                 printError(error.description)
                 throw ExitCode(ExitStatus.ioError)
-            } catch {
-                printError("\(file): cannot read the file: \(error.localizedDescription)")
+            } catch let error as FileContents.Unreadable {
+                printError(error.description)
                 throw ExitCode(ExitStatus.noInput)
+            } catch {
+                printError("\(file): \(error)")
+                throw ExitCode.failure
             }
         }
         let stored = try reportingStateErrors { try laboratory.store.attributeOverrides() }

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Reads a file a person named, and says in plain words why it cannot be
+/// read (`no such file`, `it is a folder`, `permission denied`), where
+/// Foundation would say `Error Domain=NSCocoaErrorDomain Code=260 …`.
+public enum FileContents {
+    /// Why a file could not be read.
+    public struct Unreadable: Error, CustomStringConvertible, Sendable, Equatable {
+        public var path: String
+        public var reason: String
+
+        public var description: String { "\(path): cannot read the file: \(reason)" }
+    }
+
+    public static func read(_ path: String) throws(Unreadable) -> Data {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw Unreadable(path: path, reason: "no such file")
+        }
+        if isFolder.boolValue { throw Unreadable(path: path, reason: "it is a folder") }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw Unreadable(path: path, reason: "permission denied")
+        }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw Unreadable(path: path, reason: reason(error))
+        }
+    }
+
+    /// The system's words for a file error, without Foundation's wrapping.
+    public static func reason(_ error: any Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        for candidate in [error as NSError, underlying].compactMap({ $0 }) where candidate.domain == NSPOSIXErrorDomain
+        {
+            return String(cString: strerror(Int32(candidate.code))).lowercased()
+        }
+        if let cocoa = error as? CocoaError {
+            switch cocoa.code {
+            case .fileReadNoSuchFile, .fileNoSuchFile: return "no such file"
+            case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied"
+            case .fileReadTooLarge: return "the file is too large"
+            case .fileReadInapplicableStringEncoding, .fileReadCorruptFile: return "the file is not readable text"
+            default: break
+            }
+        }
+        return "an input/output error (\((error as NSError).code))"
+    }
+}

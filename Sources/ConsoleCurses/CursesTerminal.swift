@@ -210,7 +210,36 @@ public final class CursesTerminal: Terminal {
         if result == KEY_CODE_YES { return keyCode(Int32(character)) }
         guard result == OK else { return nil }
         if character == 0x1A { return suspend() }
+        if character == 0x1B, skipCursorReport() { return nil }
         return CursesKeys.character(UInt32(character)).map { .key($0) }
+    }
+
+    /// After an Escape: drops the rest of a cursor position report
+    /// (`[12;5R`), the terminal's late answer to the start-up probe, so it
+    /// does not arrive as keys; anything else is put back, in order.
+    private func skipCursorReport() -> Bool {
+        var ahead: [wint_t] = []
+        var character: wint_t = 0
+        var result = get_wch(&character)
+        // Only characters can make a report; a key (an arrow) goes back as it came.
+        while result == OK {
+            ahead.append(character)
+            let isReportCharacter =
+                (ahead.count == 1 && character == wint_t(UInt8(ascii: "[")))
+                || (ahead.count > 1
+                    && (character == wint_t(UInt8(ascii: ";"))
+                        || (wint_t(UInt8(ascii: "0"))...wint_t(UInt8(ascii: "9"))).contains(character)))
+            if ahead.count > 3 && character == wint_t(UInt8(ascii: "R")) {
+                let text = String(decoding: ahead.map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self)
+                if TerminalProbe.column(in: Array(("\u{1B}" + text).utf8)) != nil { return true }
+                break
+            }
+            guard isReportCharacter, ahead.count < 12 else { break }
+            result = get_wch(&character)
+        }
+        if result == KEY_CODE_YES { ungetch(Int32(character)) }
+        for pushed in ahead.reversed() { unget_wch(wchar_t(bitPattern: UInt32(pushed))) }
+        return false
     }
 
     /// Ctrl-Z, which raw mode delivers as a key: give the terminal back, stop

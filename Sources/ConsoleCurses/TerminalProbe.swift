@@ -9,8 +9,9 @@ import Glibc
 /// on, with cursor position reports (`ESC [ 6 n`), so the layout matches
 /// what is on screen: tmux 3.3 draws `👍🏽` in four columns, kitty in two.
 enum TerminalProbe {
-    /// How long to wait for an answer before taking Unicode's widths.
-    static let patience: Int32 = 300  // milliseconds
+    /// How long to wait for an answer before taking Unicode's widths (a
+    /// busy machine answers late; a late answer is dropped by the key reader).
+    static let patience: Int32 = 500  // milliseconds
 
     /// The terminal's rules, or `nil` when it does not answer in time.
     static func clusterRules(input: Int32 = 0, output: Int32 = 1) -> TextWidth.ClusterRules? {

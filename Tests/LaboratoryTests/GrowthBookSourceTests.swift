@@ -168,13 +168,25 @@ import Testing
             fetcher: PlainPayloadFetcher(InMemoryFetcher(payload))
         )
         try await source.update()
-        let steps = source.trace(experiment: "cta-test")
-        #expect(steps.contains("  condition {\"country\":\"CA\"} is false: skipped"))
-        #expect(steps.contains("  not in the rollout (coverage 0.0)"))
-        #expect(steps.contains("  inside namespace [\"ns\",0,1]"))
-        #expect(steps.contains("  hash attribute id = device-1"))
-        let bucket = try #require(steps.first { $0.hasPrefix("  bucket ") })
+        let decision = try #require(source.decisionSteps(for: ["cta-test"])["cta-test"])
+        #expect(decision.first?.detail == "an experiment rule in feature cta: variations by weight, hashed on the user")
+        #expect(decision.dropFirst().first?.detail == "country US · id device-1")
+        let steps = decision.dropFirst(2).map(\.detail)
+        #expect(steps.contains("condition {\"country\":\"CA\"} is false: skipped"))
+        #expect(steps.contains("not in the rollout (coverage 0.0)"))
+        #expect(steps.contains("inside namespace [\"ns\",0,1]"))
+        #expect(steps.contains("hash attribute id = device-1"))
+        let bucket = try #require(steps.first { $0.hasPrefix("bucket ") })
         #expect(bucket.contains("ranges [0.0, 0.5) [0.5, 1.0) (coverage 1.0): variation"))
-        #expect(steps.last?.hasPrefix("  decides: variation") == true)
+        #expect(steps.last?.hasPrefix("decides: variation") == true)
+        // Force and rollout rules are described as what they are.
+        let all = source.decisionSteps(for: nil)
+        #expect(
+            all["cta: force"]?.first?.detail
+                == #"a force rule of feature cta: the feature is "red", when {"country":"CA"}"#
+        )
+        #expect(
+            all["cta: rollout"]?.first?.detail == #"a rollout rule of feature cta: "orange" for 0 % of users by id"#
+        )
     }
 }

@@ -104,7 +104,8 @@ public struct GrowthBookPayload: Sendable {
 
     /// Force and rollout rules as experiments of two variants, `Forced` (the
     /// rule's value) and `Default` (the feature's default, the baseline), so the
-    /// console lists them as such and QA can force either.
+    /// console lists them as such and QA can force either; their weights are
+    /// the share of users the rule gives its value (all for a force rule).
     private static func forceAndRolloutRules(
         of features: [JSONValue.Member]
     ) -> [(feature: String, index: Int, experiment: Experiment)] {
@@ -117,12 +118,25 @@ public struct GrowthBookPayload: Sendable {
                 counts[kind, default: 0] += 1
                 let name = "\(member.key): \(kind)" + (counts[kind]! > 1 ? " \(counts[kind]!)" : "")
                 let defaultValue = member.value["defaultValue"] ?? .null
+                // The shares say what the rule does: everyone (a force), or a rollout's part of the users.
+                var share = min(max(rule["coverage"]?.numberValue ?? 1, 0), 1)
+                if let range = rule["range"]?.elements?.compactMap(\.numberValue), range.count == 2 {
+                    share = min(max(range[1] - range[0], 0), 1)
+                }
                 let experiment = Experiment(
                     name: name,
                     keys: [member.key],
                     variants: [
-                        Variant(name: defaultVariant, assignments: [member.key: Self.assignmentValue(defaultValue)]),
-                        Variant(name: ruleVariant, assignments: [member.key: Self.assignmentValue(force)]),
+                        Variant(
+                            name: defaultVariant,
+                            weight: 1 - share,
+                            assignments: [member.key: Self.assignmentValue(defaultValue)]
+                        ),
+                        Variant(
+                            name: ruleVariant,
+                            weight: share,
+                            assignments: [member.key: Self.assignmentValue(force)]
+                        ),
                     ],
                     baseline: defaultVariant,
                     bucketing: .hash

@@ -239,9 +239,51 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
         return evaluator
     }
 
-    /// GrowthBook's evaluation of every feature that runs `experiment`, step by step.
-    public func trace(experiment: String) -> [String] {
-        traces(of: [experiment])[experiment] ?? []
+    /// What each experiment stands for in the payload (an experiment rule,
+    /// a force or a rollout rule with its value, condition and coverage),
+    /// the attributes evaluated, then GrowthBook's evaluation step by step.
+    public func decisionSteps(for names: [String]?) -> [String: [Explanation.Step]] {
+        guard let payload = loaded.current.payload else {
+            let none = [Explanation.Step(label: "growthbook", detail: "no payload yet: the app uses its baselines")]
+            return Dictionary((names ?? []).map { ($0, none) }, uniquingKeysWith: { first, _ in first })
+        }
+        let attributesText = (attributes.members ?? []).map { "\($0.key) \(JavaScript.string($0.value))" }
+            .joined(separator: " · ")
+        var result: [String: [Explanation.Step]] = [:]
+        for (name, lines) in traces(of: names) {
+            var steps = [Explanation.Step(label: "growthbook", detail: Self.describe(name, in: payload))]
+            steps.append(Explanation.Step(label: "attributes", detail: attributesText))
+            steps += lines.map { Explanation.Step(label: "rule", detail: $0.trimmingCharacters(in: .whitespaces)) }
+            result[name] = steps
+        }
+        return result
+    }
+
+    /// An experiment of the payload as what it is: an experiment rule, or a
+    /// force or rollout rule with its value, condition and coverage.
+    private static func describe(_ name: String, in payload: GrowthBookPayload) -> String {
+        guard let rule = payload.ruleExperiments.first(where: { $0.experiment.name == name }),
+            let json = payload.featureMap[rule.feature]?["rules"]?.elements?[rule.index]
+        else {
+            let features = payload.experiments.first { $0.name == name }?.keys ?? []
+            return "an experiment rule in \(features.count == 1 ? "feature" : "features") "
+                + features.joined(separator: ", ") + ": variations by weight, hashed on the user"
+        }
+        let value = JavaScript.stringify(json["force"]) ?? "null"
+        var text: String
+        if let coverage = json["coverage"]?.numberValue {
+            text =
+                "a rollout rule of feature \(rule.feature): \(value) for "
+                + "\(JavaScript.numberString(coverage * 100)) % of users by \(json["hashAttribute"]?.stringValue ?? "id")"
+        } else if json["range"] != nil {
+            text =
+                "a rollout rule of feature \(rule.feature): \(value) for users by \(json["hashAttribute"]?.stringValue ?? "id") in the range \(JavaScript.stringify(json["range"]) ?? "")"
+        } else {
+            text = "a force rule of feature \(rule.feature): the feature is \(value)"
+        }
+        if let condition = json["condition"] { text += ", when \(JavaScript.stringify(condition) ?? "")" }
+        if json["parentConditions"] != nil { text += ", after its prerequisites" }
+        return text
     }
 
     /// The step-by-step evaluation of several experiments (all by default),
@@ -281,6 +323,8 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
         return ForcedRuleRewriter.rewrite(payload, source: name, forcing: forced, deviceAttributes: attributes)
     }
 
+    public var statusDetail: String? { summary }
+
     /// The payload in a line: ETag, features and experiment rules, and how it is fetched.
     public var summary: String {
         let current = loaded.current
@@ -293,6 +337,12 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
         if let etag = current.etag { parts.insert("etag \(etag)", at: 0) }
         if let fetchedAt = current.fetchedAt {
             parts.append("last good payload \(Int(max(0, min(clock.now().timeIntervalSince(fetchedAt), 1e15)))) s old")
+        }
+        if let first = payload.warnings.first {
+            parts.append(
+                "\(payload.warnings.count) warning\(payload.warnings.count == 1 ? "" : "s") (\(first.message)"
+                    + (payload.warnings.count > 1 ? "; lab check --growthbook lists them all)" : ")")
+            )
         }
         let gaveUp = BoundedRegex.patternsThatGaveUp
         if let first = gaveUp.first {

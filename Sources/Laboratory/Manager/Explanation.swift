@@ -7,6 +7,11 @@ public struct Explanation: Sendable, Hashable, Codable {
         /// What the step looks at: `token`, `draw`, `forced`, `conflict`…
         public var label: String
         public var detail: String
+
+        public init(label: String, detail: String) {
+            self.label = label
+            self.detail = detail
+        }
     }
 
     public var source: String
@@ -25,7 +30,9 @@ public struct Explanation: Sendable, Hashable, Codable {
     /// - Parameters:
     ///   - draw: the stored draw of the experiment on this device, if any.
     ///   - time: how times are written.
-    ///   - remote: the experiment comes from a GrowthBook payload, whose rules decide.
+    ///   - decisionSteps: how the experiment's source decides it, when the
+    ///     source says so itself (``ExperimentSource/decisionSteps(for:)``:
+    ///     GrowthBook's rules); a catalog's experiments are explained here.
     public init(
         entry: DebugEntry,
         snapshot: AssignmentsSnapshot,
@@ -33,8 +40,7 @@ public struct Explanation: Sendable, Hashable, Codable {
         userID: String?,
         draw: StoredChoice?,
         stabilizedAt: Date?,
-        remote: Bool = false,
-        remoteSteps: [String] = [],
+        decisionSteps: [Step]? = nil,
         time: (Date) -> String
     ) {
         source = entry.source
@@ -43,10 +49,8 @@ public struct Explanation: Sendable, Hashable, Codable {
         func step(_ label: String, _ detail: String) { steps.append(Step(label: label, detail: detail)) }
         let experiment = entry.experiment
 
-        if remote {
-            step("experiment", "a GrowthBook experiment rule, baseline \(experiment.baseline)")
-            step("growthbook", "GrowthBook's rules decide, in order (attributes include id \(device.id))")
-            for line in remoteSteps { step("rule", line.trimmingCharacters(in: .whitespaces)) }
+        if let decisionSteps, !decisionSteps.isEmpty {
+            steps += decisionSteps
         } else {
             step(
                 "experiment",
@@ -60,7 +64,7 @@ public struct Explanation: Sendable, Hashable, Codable {
         }
         step(
             "source",
-            entry.natural.map { "\(entry.source) runs \($0.variant.name) (\($0.basis.rawValue))" }
+            entry.natural.map { "\(entry.source) runs \($0.variant.name) (\($0.basis.words))" }
                 ?? "\(entry.source) does not run it here"
         )
 

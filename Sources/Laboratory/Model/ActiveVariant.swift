@@ -25,6 +25,14 @@ public struct ActiveVariant: Sendable, Hashable {
         case forced
         /// A GrowthBook payload's rules put the device here.
         case growthBook
+
+        /// How a person reads it: `drawn`, `by GrowthBook's rules`…
+        public var words: String {
+            switch self {
+            case .drawn, .hashed, .whitelisted, .resolved, .forced: return rawValue
+            case .growthBook: return "by GrowthBook's rules"
+            }
+        }
     }
 
     public init(source: String, experiment: Experiment, variant: Variant, forced: Bool = false, basis: Basis? = nil) {

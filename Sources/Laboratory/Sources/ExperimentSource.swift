@@ -37,6 +37,16 @@ public protocol ExperimentSource: AnyObject, Sendable {
     /// Takes attributes a person set (an overrides file's): a local source
     /// takes `userId` as the logged-in user. Sources that use none ignore them.
     func useAttributes(_ attributes: [String: String])
+
+    /// How the source decides each of `experiments` (all when `nil`) on
+    /// this device, step by step, for `lab explain` and the console; empty
+    /// for a source whose experiments the core explains itself (a catalog's
+    /// draws, tokens and hashes).
+    func decisionSteps(for experiments: [String]?) -> [String: [Explanation.Step]]
+
+    /// A line on how the source is doing beyond its fetch status (a
+    /// payload's age, counts and warnings), for Settings and `lab update`.
+    var statusDetail: String? { get }
 }
 
 extension ExperimentSource {
@@ -45,6 +55,10 @@ extension ExperimentSource {
     public func sharedFeatures(forcing forced: [DebugRequest]) -> SharedFeatures? { nil }
 
     public func useAttributes(_ attributes: [String: String]) {}
+
+    public func decisionSteps(for experiments: [String]?) -> [String: [Explanation.Step]] { [:] }
+
+    public var statusDetail: String? { nil }
 
     /// The experiment with this name, if the source has it.
     public func experiment(named name: String) -> Experiment? {

@@ -10,8 +10,6 @@ public struct ConsoleData: Sendable, Equatable {
         public var status: SourceStatus
         public var stabilizedAt: Date?
         public var experimentCount: Int
-        /// Whether a GrowthBook payload, rather than a catalog, defines its experiments.
-        public var isRemote: Bool
         /// More about the source's data: a payload's ETag, counts, transport and age.
         public var detail: String?
 
@@ -20,14 +18,12 @@ public struct ConsoleData: Sendable, Equatable {
             status: SourceStatus,
             stabilizedAt: Date?,
             experimentCount: Int,
-            isRemote: Bool = false,
             detail: String? = nil
         ) {
             self.name = name
             self.status = status
             self.stabilizedAt = stabilizedAt
             self.experimentCount = experimentCount
-            self.isRemote = isRemote
             self.detail = detail
         }
     }
@@ -66,8 +62,9 @@ public struct ConsoleData: Sendable, Equatable {
     public var device: Device
     /// The logged-in user, for user-level experiments.
     public var userID: String?
-    /// GrowthBook's rule-by-rule evaluation of remote experiments, by source then experiment.
-    public var traces: [String: [String: [String]]] = [:]
+    /// How sources that explain themselves (GrowthBook) decide each
+    /// experiment, step by step, by source then experiment.
+    public var decisionSteps: [String: [String: [Explanation.Step]]] = [:]
 
     public init(
         sources: [SourceInfo] = [],

@@ -67,8 +67,7 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
                 status: statuses[source.name] ?? .idle,
                 stabilizedAt: try source.stabilization(),
                 experimentCount: source.experiments.count,
-                isRemote: source is GrowthBookSource,
-                detail: (source as? GrowthBookSource)?.summary
+                detail: source.statusDetail
             )
         }
         var draws: [String: [String: StoredChoice]] = [:]
@@ -88,8 +87,9 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
             device: manager.device,
             userID: debug.sources.lazy.compactMap { ($0 as? LocalSource)?.userID }.first
         )
-        for case let remote as GrowthBookSource in debug.sources {
-            data.traces[remote.name] = remote.traces()
+        for source in debug.sources {
+            let steps = source.decisionSteps(for: nil)
+            if !steps.isEmpty { data.decisionSteps[source.name] = steps }
         }
         data.server = server?()
         seen.withLock {

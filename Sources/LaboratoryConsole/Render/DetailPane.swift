@@ -61,8 +61,7 @@ enum DetailPane {
             userID: data.userID,
             draw: data.draws[entry.source]?[experiment.name],
             stabilizedAt: data.sources.first { $0.name == entry.source }?.stabilizedAt,
-            remote: data.sources.first { $0.name == entry.source }?.isRemote ?? false,
-            remoteSteps: data.traces[entry.source]?[experiment.name] ?? [],
+            decisionSteps: data.decisionSteps[entry.source]?[experiment.name],
             time: { TimeText.clock($0, timeZone: state.timeZone) }
         )
         for step in explanation.steps where step.label != "experiment" && step.label != "subject" {

@@ -31,8 +31,7 @@ struct ExplainCommand: ParsableCommand {
                 userID: local?.userID,
                 draw: try local?.choices()[experiment],
                 stabilizedAt: try owner?.stabilization(),
-                remote: owner is GrowthBookSource,
-                remoteSteps: (owner as? GrowthBookSource)?.trace(experiment: experiment) ?? [],
+                decisionSteps: owner?.decisionSteps(for: [experiment])[experiment],
                 time: Timestamp.iso8601
             )
         }

@@ -523,14 +523,15 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
     private static func insert(_ event: Event, _ db: Database) throws {
         let statement = try db.cachedStatement(
             sql: """
-                INSERT INTO events (time, device, source, experiment, variant, key, value, valueType, reason)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO events (time, device, source, experiment, variant, key, value, valueType, reason, forced)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         )
         try statement.execute(
             arguments: [
                 event.time, event.device, event.source, event.experiment, event.variant, event.key,
                 Self.storedValue(event.value), event.value.boolValue == nil ? nil : "bool", event.reason.rawValue,
+                event.forced,
             ])
     }
 
@@ -563,7 +564,8 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT source, experiment, variant, COUNT(*) FROM events WHERE reason = 'displayed'
+                    SELECT source, experiment, variant, SUM(forced = 0), SUM(forced != 0) FROM events
+                    WHERE reason = 'displayed'
                     GROUP BY source, experiment, variant ORDER BY source, experiment, variant
                     """
             ).map {
@@ -571,7 +573,8 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
                     source: try $0.decode(atIndex: 0),
                     experiment: try $0.decode(atIndex: 1),
                     variant: try $0.decode(atIndex: 2),
-                    count: try $0.decode(atIndex: 3)
+                    count: try $0.decode(atIndex: 3),
+                    forced: try $0.decode(atIndex: 4)
                 )
             }
         }
@@ -634,7 +637,8 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
                 variant: try row.decode(forColumn: "variant"),
                 key: try row.decode(forColumn: "key"),
                 value: try eventValue(row),
-                reason: EventReason(rawValue: try row.decode(forColumn: "reason"))
+                reason: EventReason(rawValue: try row.decode(forColumn: "reason")),
+                forced: try row.decode(Bool?.self, forColumn: "forced") ?? false
             )
         )
     }

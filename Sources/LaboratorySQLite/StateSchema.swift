@@ -9,7 +9,8 @@ import GRDB
 enum StateSchema {
     /// "LAB1" as a big-endian 32-bit number.
     static let applicationID: Int32 = 0x4C41_4231
-    /// 1: the first release; 2: events say which values are booleans (`valueType`).
+    /// 1: the first release; 2: events say which values are booleans
+    /// (`valueType`) and which variants a person forced (`forced`).
     static let version = 2
 
     /// Whether the file needs creating; throws when it is not ours to touch.
@@ -41,10 +42,13 @@ enum StateSchema {
     }
 
     /// SQLite stores booleans as 0 and 1: the type is kept beside the value,
+    /// and whether QA forced the variant beside the event
     /// so they read back as booleans. Rows from version 1 have none; readers
     /// that know the catalog restore theirs (``RecordedEvent/restoringBoolean(from:)``).
     private static func upgradeToVersion2(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE events ADD COLUMN valueType TEXT")
+        // Rows from before cannot say; they count as not forced.
+        try db.execute(sql: "ALTER TABLE events ADD COLUMN forced INTEGER NOT NULL DEFAULT 0")
     }
 
     private static func tableNames(_ db: Database) throws -> [String] {

@@ -187,6 +187,7 @@ public struct LabServer: Sendable {
                 let events = try PostedEvent.events(
                     in: Data(buffer: body),
                     experiments: hub.current.experiments,
+                    forced: hub.current.forcedExperiments,
                     device: hub.deviceID,
                     at: Date()
                 )

@@ -18,10 +18,12 @@ struct PostedEvent: Decodable {
 
     /// Reads and checks a whole body: a JSON array of events, each naming an
     /// experiment and variant the state file knows (by name, or by the variant's
-    /// index as GrowthBook's tracking callbacks give it).
+    /// index as GrowthBook's tracking callbacks give it). An exposure of an
+    /// experiment QA forced now is marked forced: it is not experiment data.
     static func events(
         in body: Data,
         experiments: [String: (source: String, experiment: Experiment)],
+        forced: Set<String> = [],
         device: String,
         at time: Date
     ) throws(Invalid) -> [Event] {
@@ -69,7 +71,8 @@ struct PostedEvent: Decodable {
                     variant: variant.name,
                     key: key,
                     value: event.value ?? variant.assignments[key] ?? .string(""),
-                    reason: EventReason(rawValue: reason)
+                    reason: EventReason(rawValue: reason),
+                    forced: forced.contains(experiment.name)
                 )
             )
         }

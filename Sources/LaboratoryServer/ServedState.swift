@@ -19,6 +19,8 @@ public struct ServedState: Sendable {
     public let flagsTag: String
     /// Experiment name → the source and the experiment, for events that apps post.
     let experiments: [String: (source: String, experiment: Experiment)]
+    /// The experiments a person forced (a variant or Inactive), by name.
+    let forcedExperiments: Set<String>
     /// Key → the shared features that decide it for any user (passed through).
     private let sharedByKey: [String: SharedFeatures]
 
@@ -83,6 +85,7 @@ public struct ServedState: Sendable {
         keys = deviceKeys + sharedKeys
         self.experiments = experiments
         self.sharedByKey = sharedByKey
+        forcedExperiments = Set(entries.filter { $0.isForced }.map(\.experiment.name))
         let content = GrowthBookPayloadWriter.content(
             deviceFlags: deviceKeys.map { flags[$0]! },
             experiments: experiments.mapValues(\.experiment),

@@ -19,6 +19,23 @@ import Testing
         for row in rows {
             #expect(Set(row.keys) == ["key", "value", "experiment", "variant", "source"])
         }
+        #expect((try LabHarness.json(result.stdout)["conflicts"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func assignmentsJSONListsTheConflictsTheTablePrints() throws {
+        let lab = try LabHarness()
+        // Both forced, whatever this device's token: they share onboardingPageCount.
+        #expect(try lab.run("force", "OnboardingLongFlow", "OnboardingLongFlowEightPages").status == 0)
+        #expect(try lab.run("force", "OnboardingShortFlow", "OnboardingShortFlowFivePages").status == 0)
+        let table = try lab.run("assignments").stdout
+        let document = try LabHarness.json(try lab.run("assignments", "--json").stdout)
+        let conflicts = document["conflicts"] as? [[String: Any]] ?? []
+        #expect(conflicts.count == table.split(separator: "\n").filter { $0.hasPrefix("conflict: ") }.count)
+        let conflict = try #require(conflicts.first)
+        #expect(conflict["keys"] as? [String] == ["onboardingPageCount"])
+        #expect((conflict["winner"] as? [String: Any])?["experiment"] as? String == "OnboardingLongFlow")
+        #expect((conflict["winner"] as? [String: Any])?["forced"] as? Bool == true)
+        #expect((conflict["loser"] as? [String: Any])?["experiment"] as? String == "OnboardingShortFlow")
     }
 
     @Test func forceShowsTheForcedVariantAndResetBringsBackTheDraw() throws {

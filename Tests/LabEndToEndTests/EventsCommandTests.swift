@@ -61,9 +61,9 @@ import Testing
         _ = try lab.assignments()
         let result = try lab.run("events", "--format", "csv")
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.first == "id,time,device,source,experiment,variant,key,value,reason")
+        #expect(lines.first == "id,time,device,source,experiment,variant,key,value,reason,forced")
         #expect(lines.count > 1)
-        #expect(lines.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 9 })
+        #expect(lines.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 10 })
     }
 
     @Test func filtersNarrowTheRows() throws {
@@ -82,7 +82,7 @@ import Testing
     }
 
     /// Writes `counts` displayed events of ButtonColor, one device each.
-    private func exposures(_ lab: LabHarness, _ counts: [String: Int]) throws {
+    private func exposures(_ lab: LabHarness, _ counts: [String: Int], forced: Bool = false) throws {
         let store = try SQLiteStateStore(path: lab.state)
         var events: [Event] = []
         for (variant, count) in counts {
@@ -94,7 +94,9 @@ import Testing
                     variant: variant,
                     source: "Local"
                 )
-                events.append(Event(assignment, reason: .displayed, device: "\(variant)-\(index)", time: Date()))
+                events.append(
+                    Event(assignment, reason: .displayed, device: "\(variant)-\(index)", time: Date(), forced: forced)
+                )
             }
         }
         try store.record(events)
@@ -115,5 +117,38 @@ import Testing
         let clean = try fair.run("events", "--summary")
         #expect(clean.stdout.contains("split matches the weights"), "\(clean.stdout)")
         #expect(!clean.stdout.contains("MISMATCH"))
+    }
+
+    @Test func forcedExposuresAreLeftOutAndFewExposuresAreNotJudged() throws {
+        let lab = try LabHarness()
+        // QA forced Red on 500 devices: not experiment data, so no mismatch.
+        try exposures(lab, ["ButtonColorRed": 340, "ButtonColorBlue": 330, "ButtonColorDarkGray": 335])
+        try exposures(lab, ["ButtonColorRed": 500], forced: true)
+        let summary = try lab.run("events", "--summary")
+        #expect(summary.stdout.contains("1005 exposures (and 500 of forced variants, left out"), "\(summary.stdout)")
+        #expect(summary.stdout.contains("split matches the weights"), "\(summary.stdout)")
+        let rows =
+            try LabHarness.json(try lab.run("events", "--json", "--limit", "1").stdout)["events"] as? [[String: Any]]
+        #expect(rows?.first?["forced"] as? Bool == true)
+        // A handful of exposures says nothing either way.
+        let few = try LabHarness()
+        try exposures(few, ["ButtonColorRed": 4, "ButtonColorBlue": 0, "ButtonColorDarkGray": 1])
+        let verdict = try few.run("events", "--summary").stdout
+        #expect(verdict.contains("too few exposures to judge"), "\(verdict)")
+        #expect(!verdict.contains("split matches"))
+        let document = try LabHarness.json(try few.run("events", "--summary", "--json").stdout)
+        #expect((document["experiments"] as? [[String: Any]])?.first?["judged"] as? Bool == false)
+    }
+
+    @Test func aForcedVariantsEventsSaySo() throws {
+        let lab = try LabHarness()
+        #expect(try lab.run("force", "ButtonColor", "ButtonColorBlue").status == 0)
+        #expect(try lab.run("report", "subscribeButtonColor", "--reason", "displayed").status == 0)
+        let rows = try LabHarness.json(try lab.run("events", "--json").stdout)["events"] as? [[String: Any]] ?? []
+        let button = rows.filter { $0["experiment"] as? String == "ButtonColor" }
+        #expect(button.contains { $0["reason"] as? String == "displayed" && $0["forced"] as? Bool == true })
+        #expect(button.contains { $0["reason"] as? String == "activated" && $0["forced"] as? Bool == true })
+        let others = rows.filter { $0["experiment"] as? String != "ButtonColor" }
+        #expect(!others.isEmpty && others.allSatisfy { $0["forced"] as? Bool == false })
     }
 }

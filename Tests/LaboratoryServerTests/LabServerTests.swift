@@ -277,6 +277,13 @@ import FoundationNetworking
         let rows = try store.latestEvents(limit: 100)
         #expect(rows.count == before + 1)
         #expect(rows.first?.event.reason == .displayed && rows.first?.event.variant == "Blue")
+        #expect(rows.first?.event.forced == false)
+        // Once QA forces the experiment, what apps report of it is marked forced.
+        try served.console().debug.activate(variant: "Red", of: "ButtonColor")
+        try served.hub.rebuild()
+        let forced = try await served.json("events/key", body: #"[{"experiment": "ButtonColor", "variant": "Red"}]"#)
+        #expect(forced["recorded"] as? Int == 1)
+        #expect(try store.latestEvents(limit: 1).first?.event.forced == true)
     }
 
     @Test func anUnknownClientKeyIsRefused() async throws {

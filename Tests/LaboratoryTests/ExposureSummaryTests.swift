@@ -39,6 +39,18 @@ import Testing
         #expect(!summary(red: 505, blue: 495).isSampleRatioMismatch)
     }
 
+    @Test func fewExposuresCannotBeJudgedAndForcedOnesAreCountedApart() {
+        #expect(!summary(red: 3, blue: 0).canJudge)
+        #expect(!summary(red: 3, blue: 0).isSampleRatioMismatch)
+        #expect(summary(red: 10, blue: 10).canJudge)
+        let counts = [
+            ExposureCount(source: "Local", experiment: "ButtonColor", variant: "Red", count: 50, forced: 400),
+            ExposureCount(source: "Local", experiment: "ButtonColor", variant: "Blue", count: 50),
+        ]
+        let result = ExposureSummary.summaries(counts: counts, experiments: [("Local", buttonColor)])[0]
+        #expect(result.total == 100 && result.forcedExposures == 400 && !result.isSampleRatioMismatch)
+    }
+
     @Test func variantsTheCatalogLostShowUpWithNoExpectedShare() {
         let counts = [ExposureCount(source: "Local", experiment: "ButtonColor", variant: "Green", count: 3)]
         let result = ExposureSummary.summaries(counts: counts, experiments: [("Local", buttonColor)])[0]

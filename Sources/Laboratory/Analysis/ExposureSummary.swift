@@ -4,6 +4,8 @@
 /// Each device is exposed once per variant, so exposures count devices. If the
 /// split differs from the configured weights more than chance allows
 /// (chi-square, p < 0.001), assignment or logging is broken somewhere.
+/// Exposures of variants a person forced are not experiment data: they are
+/// counted apart and left out of the check.
 public struct ExposureSummary: Sendable, Hashable {
     /// One variant's exposures against its configured share.
     public struct Row: Sendable, Hashable {
@@ -19,14 +21,25 @@ public struct ExposureSummary: Sendable, Hashable {
     public var experiment: String
     public var rows: [Row]
     public var total: Int
+    /// Exposures left out of the check because a person had forced the variant.
+    public var forcedExposures: Int
     public var chiSquare: Double
     public var pValue: Double
 
     /// The threshold below which the split counts as a mismatch.
     public static let threshold = 0.001
+    /// The chi-square check needs at least this many expected exposures of every variant.
+    public static let minimumExpected = 5.0
+
+    /// Whether there are enough exposures for the check to say anything:
+    /// every variant with weight expects at least ``minimumExpected``.
+    public var canJudge: Bool {
+        rows.filter { $0.expectedShare > 0 }.count > 1
+            && rows.allSatisfy { $0.expectedShare == 0 || Double(total) * $0.expectedShare >= Self.minimumExpected }
+    }
 
     /// Whether the observed split is too unlikely under the configured weights.
-    public var isSampleRatioMismatch: Bool { rows.count > 1 && total > 0 && pValue < Self.threshold }
+    public var isSampleRatioMismatch: Bool { canJudge && pValue < Self.threshold }
 
     /// Summaries for every experiment with exposures; variants the catalog no
     /// longer has are shown with an expected share of 0.
@@ -59,6 +72,7 @@ public struct ExposureSummary: Sendable, Hashable {
                 experiment: first.experiment,
                 rows: rows,
                 total: total,
+                forcedExposures: group.reduce(0) { $0 + $1.forced },
                 chiSquare: statistic,
                 pValue: ChiSquare.pValue(statistic, degrees: weights.filter { $0 > 0 }.count - 1)
             )

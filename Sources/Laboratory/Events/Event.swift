@@ -10,6 +10,9 @@ public struct Event: Sendable, Hashable {
     public var key: String
     public var value: AssignmentValue
     public var reason: EventReason
+    /// Whether a person forced the variant (QA): such exposures are not
+    /// experiment data, and the sample-ratio check leaves them out.
+    public var forced: Bool
 
     public init(
         time: Date,
@@ -19,7 +22,8 @@ public struct Event: Sendable, Hashable {
         variant: String,
         key: String,
         value: AssignmentValue,
-        reason: EventReason
+        reason: EventReason,
+        forced: Bool = false
     ) {
         self.time = time
         self.device = device
@@ -29,10 +33,11 @@ public struct Event: Sendable, Hashable {
         self.key = key
         self.value = value
         self.reason = reason
+        self.forced = forced
     }
 
     /// An event about one assignment.
-    public init(_ assignment: Assignment, reason: EventReason, device: String, time: Date) {
+    public init(_ assignment: Assignment, reason: EventReason, device: String, time: Date, forced: Bool = false) {
         self.init(
             time: time,
             device: device,
@@ -41,7 +46,8 @@ public struct Event: Sendable, Hashable {
             variant: assignment.variant,
             key: assignment.key,
             value: assignment.value,
-            reason: reason
+            reason: reason,
+            forced: forced
         )
     }
 }

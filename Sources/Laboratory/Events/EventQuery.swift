@@ -28,12 +28,16 @@ public struct ExposureCount: Sendable, Hashable {
     public var source: String
     public var experiment: String
     public var variant: String
+    /// Exposures of devices that got the variant by the experiment's rules.
     public var count: Int
+    /// Exposures while a person had forced the variant: QA, not experiment data.
+    public var forced: Int
 
-    public init(source: String, experiment: String, variant: String, count: Int) {
+    public init(source: String, experiment: String, variant: String, count: Int, forced: Int = 0) {
         self.source = source
         self.experiment = experiment
         self.variant = variant
         self.count = count
+        self.forced = forced
     }
 }

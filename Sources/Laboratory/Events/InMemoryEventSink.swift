@@ -42,10 +42,16 @@ public final class InMemoryEventSink: EventSink, EventLog, @unchecked Sendable {
             if let index = counts.firstIndex(where: {
                 $0.source == event.source && $0.experiment == event.experiment && $0.variant == event.variant
             }) {
-                counts[index].count += 1
+                if event.forced { counts[index].forced += 1 } else { counts[index].count += 1 }
             } else {
                 counts.append(
-                    ExposureCount(source: event.source, experiment: event.experiment, variant: event.variant, count: 1)
+                    ExposureCount(
+                        source: event.source,
+                        experiment: event.experiment,
+                        variant: event.variant,
+                        count: event.forced ? 0 : 1,
+                        forced: event.forced ? 1 : 0
+                    )
                 )
             }
         }

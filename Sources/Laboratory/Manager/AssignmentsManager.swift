@@ -110,9 +110,16 @@ public final class AssignmentsManager: Sendable {
         if stored?.revision != revision || stored?.assignments != assignments {
             let change = try store.swapActiveAssignments(assignments)
             let now = clock.now()
+            // A change to or from a forced variant is QA's doing, not the experiment's.
+            let forced = Set(accepted.filter(\.forced).map { "\($0.source)/\($0.experiment.name)" })
+            func isForced(_ assignment: Assignment) -> Bool {
+                forced.contains("\(assignment.source)/\(assignment.experiment)")
+            }
             let events =
-                change.left.map { Event($0, reason: .deactivated, device: device.id, time: now) }
-                + change.entered.map { Event($0, reason: .activated, device: device.id, time: now) }
+                change.left.map { Event($0, reason: .deactivated, device: device.id, time: now, forced: isForced($0)) }
+                + change.entered.map {
+                    Event($0, reason: .activated, device: device.id, time: now, forced: isForced($0))
+                }
             if !events.isEmpty { try sink.record(events) }
             revision = try store.revision()
             state.withLock { $0.stored = (revision, assignments) }
@@ -196,7 +203,10 @@ public final class AssignmentsManager: Sendable {
     /// - Returns: whether an event was recorded.
     @discardableResult
     public func report(_ assignment: Assignment, reason: EventReason = .displayed) throws -> Bool {
-        let event = Event(assignment, reason: reason, device: device.id, time: clock.now())
+        let forced = snapshot.active.contains {
+            $0.forced && $0.source == assignment.source && $0.experiment.name == assignment.experiment
+        }
+        let event = Event(assignment, reason: reason, device: device.id, time: clock.now(), forced: forced)
         if reason == .displayed { return try sink.recordOnce(event) }
         try sink.record([event])
         return true

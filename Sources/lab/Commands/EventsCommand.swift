@@ -104,7 +104,12 @@ struct EventsCommand: AsyncParsableCommand {
         }
         guard !summaries.isEmpty else { return printLine("No exposures yet (no displayed events).") }
         for summary in summaries {
-            printLine("\(summary.source)/\(summary.experiment): \(summary.total) exposures")
+            printLine(
+                "\(summary.source)/\(summary.experiment): \(summary.total) exposures"
+                    + (summary.forcedExposures > 0
+                        ? " (and \(summary.forcedExposures) of forced variants, left out: QA, not experiment data)"
+                        : "")
+            )
             let rows = summary.rows.map { row in
                 [row.variant, String(row.exposures), Self.percent(row.observedShare), Self.percent(row.expectedShare)]
             }
@@ -114,6 +119,14 @@ struct EventsCommand: AsyncParsableCommand {
                     rows: rows.map { ["  " + $0[0]] + $0.dropFirst() }
                 )
             )
+            guard summary.canJudge else {
+                printLine(
+                    "  too few exposures to judge the split (the check needs at least "
+                        + "\(Int(ExposureSummary.minimumExpected)) expected for every variant)"
+                )
+                printLine("")
+                continue
+            }
             let verdict =
                 summary.isSampleRatioMismatch
                 ? "SAMPLE RATIO MISMATCH: p < \(ExposureSummary.threshold); check assignment and logging before reading results"
@@ -130,7 +143,9 @@ struct EventsCommand: AsyncParsableCommand {
 struct EventWriter {
     let format: EventsCommand.Format
 
-    static let columns = ["id", "time", "device", "source", "experiment", "variant", "key", "value", "reason"]
+    static let columns = [
+        "id", "time", "device", "source", "experiment", "variant", "key", "value", "reason", "forced",
+    ]
 
     func write(_ rows: [RecordedEvent], first: Bool, following: Bool) throws {
         switch format {
@@ -158,7 +173,7 @@ struct EventWriter {
         let event = row.event
         return [
             String(row.id), Timestamp.iso8601(event.time), event.device, event.source, event.experiment, event.variant,
-            event.key, event.value.description, event.reason.rawValue,
+            event.key, event.value.description, event.reason.rawValue, event.forced ? "yes" : "",
         ]
     }
 
@@ -202,6 +217,8 @@ struct EventReport: Encodable {
     var key: String
     var value: AssignmentValue
     var reason: String
+    /// Whether a person had forced the variant.
+    var forced: Bool
 
     init(_ row: RecordedEvent) {
         id = row.id
@@ -213,6 +230,7 @@ struct EventReport: Encodable {
         key = row.event.key
         value = row.event.value
         reason = row.event.reason.rawValue
+        forced = row.event.forced
     }
 }
 
@@ -229,8 +247,12 @@ struct SummaryDocument: Encodable {
         var source: String
         var experiment: String
         var total: Int
+        /// Exposures of forced variants, left out of the check.
+        var forcedExposures: Int
         var chiSquare: Double
         var pValue: Double
+        /// Whether there were enough exposures for the check to say anything.
+        var judged: Bool
         var sampleRatioMismatch: Bool
         var variants: [Variant]
 
@@ -238,6 +260,8 @@ struct SummaryDocument: Encodable {
             source = summary.source
             experiment = summary.experiment
             total = summary.total
+            forcedExposures = summary.forcedExposures
+            judged = summary.canJudge
             chiSquare = summary.chiSquare
             pValue = summary.pValue
             sampleRatioMismatch = summary.isSampleRatioMismatch

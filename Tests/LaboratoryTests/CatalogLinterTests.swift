@@ -100,6 +100,39 @@ import Testing
         )
     }
 
+    @Test func aBrokenExperimentHidesNoOtherProblem() throws {
+        let one = try file(
+            "one.json",
+            """
+            {"source": "A", "experiments": [
+              {"name": "Broken", "keys": ["k1"], "baseline": "X", "variants": [{"name": "X", "assignments": {}}]},
+              {"name": "One", "keys": ["shared"], "baseline": "P", "variants": [
+                {"name": "P", "assignments": {"shared": 1}}, {"name": "Q", "assignments": {"shared": 2}}]},
+              {"name": "lowercase", "keys": ["k2"], "baseline": "P", "variants": [
+                {"name": "P", "assignments": {"k2": 1}}, {"name": "Q", "assignments": {"k2": 2}}]}]}
+            """
+        )
+        let two = try file(
+            "two.json",
+            """
+            {"source": "B", "experiments": [
+              {"name": "Two", "keys": ["shared"], "baseline": "Nope", "variants": [
+                {"name": "P", "assignments": {"shared": 1}}, {"name": "Q", "assignments": {"shared": 2}}]},
+              {"name": "Three", "keys": ["shared"], "baseline": "P", "variants": [
+                {"name": "P", "assignments": {"shared": 1}}, {"name": "Q", "assignments": {"shared": 2}}]}]}
+            """
+        )
+        let report = CatalogLinter().check(paths: [one, two])
+        let messages = report.diagnostics.map(\.message)
+        // The structural errors of both files…
+        #expect(messages.contains { $0.contains("variant \"X\" of experiment \"Broken\" does not assign key \"k1\"") })
+        #expect(messages.contains { $0.contains("baseline \"Nope\" of experiment \"Two\" names no variant") })
+        // …and, past them, the overlap between the sound experiments and the conventions.
+        #expect(messages.contains { $0.contains("\"B/Three\" and \"A/One\"") && $0.contains("share key \"shared\"") })
+        #expect(messages.contains { $0.contains("experiment \"lowercase\": experiment names are UpperCamelCase") })
+        #expect(report.errors == 3 && report.warnings == 1)
+    }
+
     @Test func structuralErrorsAndUnreadableFilesAreReported() throws {
         let broken = try file("broken.json", "{\"source\": \"S\", \"experiments\": [}")
         let report = CatalogLinter().check(paths: [broken, folder + "/missing.json"])

@@ -74,6 +74,43 @@ public struct CatalogDecoder: Sendable {
         return LocatedCatalog(file: file, catalog: catalog, locations: reader.value.locations ?? [:])
     }
 
+    /// Decodes a catalog for `lab check`: every diagnostic, and the sound part
+    /// of the catalog (the experiments without errors of their own), so that
+    /// one broken experiment does not hide key overlaps and warnings elsewhere.
+    public func decodeForChecking(
+        contentsOf path: String
+    ) -> (catalog: LocatedCatalog?, diagnostics: [Diagnostic], isUnreadable: Bool) {
+        let data: Data
+        do {
+            data = try Self.read(path, name: path)
+        } catch {
+            return (nil, error.diagnostics, true)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return (nil, [Diagnostic(file: path, position: nil, message: "the file is not valid UTF-8 text")], false)
+        }
+        let reader = ReaderBox(CatalogReader(file: path, recordsLocations: true))
+        let root: JSONNode
+        do {
+            root = try JSONNodeParser.parse(text, streaming: "experiments") { reader.value.readExperiment($0) }
+        } catch {
+            return (
+                nil, [Diagnostic(file: path, position: error.position, message: "malformed JSON: \(error.message)")],
+                false
+            )
+        }
+        let catalog = reader.value.read(root)
+        let origin = SourcePosition(line: 0, column: 0)
+        let diagnostics = reader.value.diagnostics.enumerated().sorted {
+            ($0.element.position ?? origin, $0.offset) < ($1.element.position ?? origin, $1.offset)
+        }.map(\.element)
+        guard var catalog else { return (nil, diagnostics, false) }
+        catalog.experiments.removeAll { reader.value.flawed.contains($0.name) }
+        return (
+            LocatedCatalog(file: path, catalog: catalog, locations: reader.value.locations ?? [:]), diagnostics, false
+        )
+    }
+
     /// Decodes several catalog files at once, one per core; results in the order given.
     public func decode(contentsOf paths: [String]) -> [Result<Catalog, CatalogError>] {
         let results = ResultSlots(count: paths.count)

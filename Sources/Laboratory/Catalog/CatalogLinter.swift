@@ -26,13 +26,13 @@ public struct CatalogLinter: Sendable {
         var diagnostics: [Diagnostic] = []
         var unreadable: [String] = []
         var catalogs: [LocatedCatalog] = []
+        // Every file, and the sound part of each: a broken experiment is
+        // reported and the rest is still checked, as a compiler does.
         for path in paths {
-            do {
-                catalogs.append(try CatalogDecoder().decodeLocated(contentsOf: path))
-            } catch {
-                diagnostics += error.diagnostics
-                if error.isUnreadable { unreadable.append(path) }
-            }
+            let (catalog, found, isUnreadable) = CatalogDecoder().decodeForChecking(contentsOf: path)
+            diagnostics += found
+            if let catalog { catalogs.append(catalog) }
+            if isUnreadable { unreadable.append(path) }
         }
         diagnostics += sourceNames(catalogs)
         for catalog in catalogs { diagnostics += warnings(catalog) }

@@ -8,6 +8,9 @@ struct CatalogReader {
     private(set) var diagnostics: [Diagnostic] = []
     private var experiments: [Experiment] = []
     private var seenExperiments: [String: SourcePosition] = [:]
+    /// Experiments read with errors of their own: left out of what `lab
+    /// check` lints further, so one broken experiment hides nothing else.
+    private(set) var flawed: Set<String> = []
     /// Where each experiment's parts are, when asked for (by `lab check`).
     private(set) var locations: [String: ExperimentLocation]?
 
@@ -44,7 +47,9 @@ struct CatalogReader {
 
     /// Reads one element of `"experiments"` into the catalog.
     mutating func readExperiment(_ element: JSONNode) {
+        let errorsBefore = diagnostics.count
         guard let experiment = experiment(element) else { return }
+        if diagnostics[errorsBefore...].contains(where: { $0.severity == .error }) { flawed.insert(experiment.name) }
         if let first = seenExperiments[experiment.name] {
             error(
                 "experiment \"\(experiment.name)\" is defined twice (first at line \(first.line))",

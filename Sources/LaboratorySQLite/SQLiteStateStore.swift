@@ -14,6 +14,10 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
     public let path: String
     private let queue: DatabaseQueue
 
+    /// The version of the state files this release writes; older ones are
+    /// upgraded in place when opened, newer ones refused.
+    public static var fileVersion: Int { StateSchema.version }
+
     /// Opens the state file at `path`, creating it (and its folder) if needed.
     ///
     /// A file that is not a Laboratory state file is refused and left as it is.

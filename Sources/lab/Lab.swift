@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import Laboratory
 
 /// `lab`: the Laboratory command line and console.
 @main
@@ -11,6 +13,7 @@ struct Lab: AsyncParsableCommand {
             The state file (token, draws, forced variants, events) is shared \
             with any app that opens the same path.
             """,
+        version: LabVersion.description,
         subcommands: [
             ConsoleCommand.self,
             AssignmentsCommand.self,
@@ -29,4 +32,27 @@ struct Lab: AsyncParsableCommand {
             GenerateDocsCommand.self,
         ]
     )
+
+    /// Runs the command line; a mistyped command gets a suggestion rather
+    /// than "Unexpected argument".
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let typed = arguments.first, !typed.hasPrefix("-") {
+            let names = configuration.subcommands.map { $0._commandName } + ["help"]
+            if case .missing(let suggestions) = NameMatch.find(typed, in: names) {
+                printError("no command named \"\(typed)\"" + NameMatch.hint(suggestions) + " (lab --help lists them)")
+                Foundation.exit(ExitCode.validationFailure.rawValue)
+            }
+        }
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

@@ -22,6 +22,24 @@ import Testing
         #expect((try LabHarness.json(result.stdout)["conflicts"] as? [Any])?.isEmpty == true)
     }
 
+    @Test func typosGetADidYouMeanAndCaseIsForgiven() throws {
+        let lab = try LabHarness()
+        let command = try lab.runRaw(["frce", "ButtonColor", "ButtonColorBlue"])
+        #expect(command.status == 64)
+        #expect(command.stderr.contains(#"no command named "frce"; did you mean "force"?"#), "\(command.stderr)")
+        let experiment = try lab.run("force", "ButonColor", "ButtonColorBlue")
+        #expect(experiment.status == 1)
+        #expect(experiment.stderr.contains(#"did you mean "ButtonColor"?"#), "\(experiment.stderr)")
+        let variant = try lab.run("force", "ButtonColor", "Blue")
+        #expect(variant.stderr.contains(#"did you mean "ButtonColorBlue"?"#), "\(variant.stderr)")
+        let forced = try lab.run("force", "buttoncolor", "buttoncolorblue")
+        #expect(forced.status == 0 && forced.stdout.hasPrefix("Forced ButtonColor to ButtonColorBlue."))
+        let reason = try lab.run("events", "--reason", "dispalyed")
+        #expect(reason.status == 64 && reason.stderr.contains(#"did you mean "displayed"?"#), "\(reason.stderr)")
+        let version = try lab.runRaw(["--version"])
+        #expect(version.status == 0 && version.stdout.contains("state file version 2"), "\(version.stdout)")
+    }
+
     @Test func assignmentsJSONListsTheConflictsTheTablePrints() throws {
         let lab = try LabHarness()
         // Both forced, whatever this device's token: they share onboardingPageCount.

@@ -163,7 +163,7 @@ _lab() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(-h --help)
+    local -a non_repeating_flags=(--version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=()
     __lab_offer_flags_options 0
@@ -186,7 +186,7 @@ _lab() {
 
 _lab_console() {
     repeating_flags=()
-    non_repeating_flags=(--serve -h --help)
+    non_repeating_flags=(--serve --version -h --help)
     repeating_options=(--catalog --attribute)
     non_repeating_options=(--state --growthbook --client-key --decryption-key --refresh-interval --host --port)
     __lab_offer_flags_options 0
@@ -225,7 +225,7 @@ _lab_console() {
 
 _lab_assignments() {
     repeating_flags=()
-    non_repeating_flags=(--json -h --help)
+    non_repeating_flags=(--json --version -h --help)
     repeating_options=(--catalog --attribute)
     non_repeating_options=(--state --growthbook --client-key --decryption-key)
     __lab_offer_flags_options 0
@@ -255,7 +255,7 @@ _lab_assignments() {
 
 _lab_experiments() {
     repeating_flags=()
-    non_repeating_flags=(--json -h --help)
+    non_repeating_flags=(--json --version -h --help)
     repeating_options=(--catalog --attribute)
     non_repeating_options=(--state --growthbook --client-key --decryption-key)
     __lab_offer_flags_options 0
@@ -285,7 +285,7 @@ _lab_experiments() {
 
 _lab_explain() {
     repeating_flags=()
-    non_repeating_flags=(--json -h --help)
+    non_repeating_flags=(--json --version -h --help)
     repeating_options=(--catalog --attribute)
     non_repeating_options=(--state --growthbook --client-key --decryption-key --source)
     __lab_offer_flags_options 1
@@ -318,7 +318,7 @@ _lab_explain() {
 
 _lab_force() {
     repeating_flags=()
-    non_repeating_flags=(--json -h --help)
+    non_repeating_flags=(--json --version -h --help)
     repeating_options=(--catalog --attribute)
     non_repeating_options=(--state --growthbook --client-key --decryption-key --source)
     __lab_offer_flags_options 2
@@ -351,7 +351,7 @@ _lab_force() {
 
 _lab_unforce() {
     repeating_flags=()
-    non_repeating_flags=(--json -h --help)
+    non_repeating_flags=(--json --version -h --help)
     repeating_options=(--catalog --attribute)
     non_repeating_options=(--state --growthbook --client-key --decryption-key --source)
     __lab_offer_flags_options 1
@@ -384,7 +384,7 @@ _lab_unforce() {
 
 _lab_reset() {
     repeating_flags=()
-    non_repeating_flags=(--json -h --help)
+    non_repeating_flags=(--json --version -h --help)
     repeating_options=(--catalog --attribute)
     non_repeating_options=(--state --growthbook --client-key --decryption-key --source)
     __lab_offer_flags_options 0
@@ -417,7 +417,7 @@ _lab_reset() {
 
 _lab_update() {
     repeating_flags=()
-    non_repeating_flags=(--json -h --help)
+    non_repeating_flags=(--json --version -h --help)
     repeating_options=(--catalog --attribute)
     non_repeating_options=(--state --growthbook --client-key --decryption-key)
     __lab_offer_flags_options 0
@@ -447,7 +447,7 @@ _lab_update() {
 
 _lab_stabilize() {
     repeating_flags=()
-    non_repeating_flags=(--json -h --help)
+    non_repeating_flags=(--json --version -h --help)
     repeating_options=(--catalog --attribute)
     non_repeating_options=(--state --growthbook --client-key --decryption-key)
     __lab_offer_flags_options 0
@@ -477,7 +477,7 @@ _lab_stabilize() {
 
 _lab_report() {
     repeating_flags=()
-    non_repeating_flags=(--json -h --help)
+    non_repeating_flags=(--json --version -h --help)
     repeating_options=(--catalog --attribute)
     non_repeating_options=(--state --growthbook --client-key --decryption-key --reason)
     __lab_offer_flags_options 1
@@ -510,7 +510,7 @@ _lab_report() {
 
 _lab_events() {
     repeating_flags=()
-    non_repeating_flags=(--json --follow --summary -h --help)
+    non_repeating_flags=(--json --follow --summary --version -h --help)
     repeating_options=(--catalog --attribute --reason --experiment)
     non_repeating_options=(--state --growthbook --client-key --decryption-key --format --limit --since)
     __lab_offer_flags_options 0
@@ -556,7 +556,7 @@ _lab_events() {
 
 _lab_overrides() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
     non_repeating_options=()
     __lab_offer_flags_options 0
@@ -579,7 +579,7 @@ _lab_overrides() {
 
 _lab_overrides_export() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=(--catalog --attribute)
     non_repeating_options=(--state --growthbook --client-key --decryption-key)
     __lab_offer_flags_options 1
@@ -609,7 +609,7 @@ _lab_overrides_export() {
 
 _lab_overrides_import() {
     repeating_flags=()
-    non_repeating_flags=(--replace --json -h --help)
+    non_repeating_flags=(--replace --json --version -h --help)
     repeating_options=(--catalog --attribute)
     non_repeating_options=(--state --growthbook --client-key --decryption-key)
     __lab_offer_flags_options 1
@@ -639,7 +639,7 @@ _lab_overrides_import() {
 
 _lab_check() {
     repeating_flags=()
-    non_repeating_flags=(--json --warnings-as-errors -h --help)
+    non_repeating_flags=(--json --warnings-as-errors --version -h --help)
     repeating_options=()
     non_repeating_options=(--growthbook)
     __lab_offer_flags_options -1
@@ -654,7 +654,7 @@ _lab_check() {
 
 _lab_serve() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -h --help)
+    non_repeating_flags=(--verbose --version -h --help)
     repeating_options=(--catalog --attribute)
     non_repeating_options=(--state --growthbook --client-key --decryption-key --host --port --refresh-interval)
     __lab_offer_flags_options 0
@@ -692,7 +692,11 @@ _lab_serve() {
 }
 
 _lab_help() {
-    :
+    repeating_flags=()
+    non_repeating_flags=(--version)
+    repeating_options=()
+    non_repeating_options=()
+    __lab_offer_flags_options -1
 }
 
 complete -o filenames -F _lab lab

@@ -23,4 +23,7 @@ public struct EventReason: RawRepresentable, Sendable, Hashable, Codable, Expres
     public static let displayed: EventReason = "displayed"
     /// The app started using the assignment.
     public static let initiated: EventReason = "initiated"
+
+    /// The reasons the framework itself records or documents.
+    public static let standard: [EventReason] = [.activated, .deactivated, .displayed, .initiated]
 }

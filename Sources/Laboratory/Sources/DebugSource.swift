@@ -108,25 +108,33 @@ public final class DebugSource: ExperimentSource, @unchecked Sendable {
     }
 
     /// Forces `variant` of `experiment`; `Inactive` deactivates it instead.
-    public func activate(variant: String, of experiment: String, in source: String? = nil) throws {
+    /// Names that differ only in case from one variant (or `Inactive`) are taken as it.
+    /// - Returns: the request stored, with the names as the catalog spells them.
+    @discardableResult
+    public func activate(variant: String, of experiment: String, in source: String? = nil) throws -> DebugRequest {
         let (sourceName, found) = try locate(experiment: experiment, in: source)
-        if variant == Self.inactiveChoice, found.variant(named: variant) == nil {
-            return try store.setDebugRequest(DebugRequest(source: sourceName, experiment: experiment, variant: nil))
-        }
-        guard found.variant(named: variant) != nil else {
+        let choices =
+            found.variants.map(\.name) + (found.variant(named: Self.inactiveChoice) == nil ? [Self.inactiveChoice] : [])
+        switch NameMatch.find(variant, in: choices) {
+        case .found(let name):
+            let isInactive = name == Self.inactiveChoice && found.variant(named: name) == nil
+            let request = DebugRequest(source: sourceName, experiment: found.name, variant: isInactive ? nil : name)
+            try store.setDebugRequest(request)
+            return request
+        case .missing(let suggestions):
             throw DebugSourceError.unknownVariant(
                 variant,
-                experiment: experiment,
-                known: found.variants.map(\.name) + [Self.inactiveChoice]
+                experiment: found.name,
+                known: choices,
+                suggestions: suggestions
             )
         }
-        try store.setDebugRequest(DebugRequest(source: sourceName, experiment: experiment, variant: variant))
     }
 
     /// Forces `experiment` inactive: the app gets its baseline.
     public func deactivate(experiment: String, in source: String? = nil) throws {
-        let (sourceName, _) = try locate(experiment: experiment, in: source)
-        try store.setDebugRequest(DebugRequest(source: sourceName, experiment: experiment, variant: nil))
+        let (sourceName, found) = try locate(experiment: experiment, in: source)
+        try store.setDebugRequest(DebugRequest(source: sourceName, experiment: found.name, variant: nil))
     }
 
     /// Drops the request for `experiment`, so its source decides again.
@@ -169,16 +177,31 @@ public final class DebugSource: ExperimentSource, @unchecked Sendable {
     }
 
     /// Finds the source of `experiment`, which must be unambiguous when `source` is `nil`.
+    ///
+    /// A name that differs only in case from one experiment is taken as it;
+    /// an unknown one is refused with the nearest names suggested.
     public func locate(experiment: String, in source: String? = nil) throws -> (String, Experiment) {
-        let candidates = sources.filter { source == nil || $0.name == source }
-        if let source, candidates.isEmpty {
-            throw DebugSourceError.unknownSource(source, known: sources.map(\.name))
+        var sourceName = source
+        if let source {
+            switch NameMatch.find(source, in: sources.map(\.name)) {
+            case .found(let name): sourceName = name
+            case .missing(let suggestions):
+                throw DebugSourceError.unknownSource(source, known: sources.map(\.name), suggestions: suggestions)
+            }
+        }
+        let candidates = sources.filter { sourceName == nil || $0.name == sourceName }
+        let names = candidates.flatMap { $0.experiments.map(\.name) }
+        var wanted = experiment
+        switch NameMatch.find(experiment, in: names) {
+        case .found(let name): wanted = name
+        case .missing(let suggestions):
+            throw DebugSourceError.unknownExperiment(experiment, source: sourceName, suggestions: suggestions)
         }
         let matches = candidates.compactMap { candidate in
-            candidate.experiment(named: experiment).map { (candidate.name, $0) }
+            candidate.experiment(named: wanted).map { (candidate.name, $0) }
         }
         guard let first = matches.first else {
-            throw DebugSourceError.unknownExperiment(experiment, source: source)
+            throw DebugSourceError.unknownExperiment(experiment, source: sourceName, suggestions: [])
         }
         if matches.count > 1 {
             throw DebugSourceError.ambiguous(experiment: experiment, sources: matches.map(\.0))
@@ -225,20 +248,23 @@ public struct StaleRequest: Sendable, Hashable {
 
 /// Why the debug source refused a request.
 public enum DebugSourceError: Error, Equatable, CustomStringConvertible {
-    case unknownSource(String, known: [String])
-    case unknownExperiment(String, source: String?)
-    case unknownVariant(String, experiment: String, known: [String])
+    case unknownSource(String, known: [String], suggestions: [String] = [])
+    case unknownExperiment(String, source: String?, suggestions: [String] = [])
+    case unknownVariant(String, experiment: String, known: [String], suggestions: [String] = [])
     case ambiguous(experiment: String, sources: [String])
     case noRequest(experiment: String, source: String?)
 
     public var description: String {
         switch self {
-        case .unknownSource(let name, let known):
+        case .unknownSource(let name, let known, let suggestions):
             return "no source named \"\(name)\" (sources: \(known.joined(separator: ", ")))"
-        case .unknownExperiment(let name, let source):
+                + NameMatch.hint(suggestions)
+        case .unknownExperiment(let name, let source, let suggestions):
             return "no experiment named \"\(name)\"" + (source.map { " in source \"\($0)\"" } ?? "")
-        case .unknownVariant(let name, let experiment, let known):
+                + NameMatch.hint(suggestions)
+        case .unknownVariant(let name, let experiment, let known, let suggestions):
             return "experiment \"\(experiment)\" has no variant \"\(name)\" (choices: \(known.joined(separator: ", ")))"
+                + NameMatch.hint(suggestions)
         case .ambiguous(let experiment, let sources):
             return
                 "experiment \"\(experiment)\" is in several sources (\(sources.joined(separator: ", "))); name one with --source"

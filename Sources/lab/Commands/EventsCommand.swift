@@ -39,6 +39,15 @@ struct EventsCommand: AsyncParsableCommand {
             )
         }
         if summary && follow { throw ValidationError("--summary and --follow do not go together") }
+        // Custom reasons are allowed; a near miss of a standard one is a typo.
+        let standard = EventReason.standard.map(\.rawValue)
+        for reason in reason where !standard.contains(reason) {
+            if case .missing(let suggestions) = NameMatch.find(reason, in: standard), !suggestions.isEmpty {
+                throw ValidationError(
+                    "no reason \"\(reason)\"\(NameMatch.hint(suggestions)) (reasons: \(standard.joined(separator: ", ")), or your own)"
+                )
+            }
+        }
     }
 
     private var effectiveFormat: Format {

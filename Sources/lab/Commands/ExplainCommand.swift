@@ -18,7 +18,8 @@ struct ExplainCommand: ParsableCommand {
         let session = try LabSession.open(global)
         let explanation = try session.run { () throws -> Explanation in
             let snapshot = try session.manager.refresh()
-            let (sourceName, _) = try session.debug.locate(experiment: experiment, in: source)
+            let (sourceName, found) = try session.debug.locate(experiment: experiment, in: source)
+            let experiment = found.name
             let entry = try session.debug.entries().first {
                 $0.source == sourceName && $0.experiment.name == experiment
             }!

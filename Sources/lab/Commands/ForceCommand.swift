@@ -16,13 +16,13 @@ struct ForceCommand: ParsableCommand {
 
     func run() throws {
         let session = try LabSession.open(global)
-        let snapshot = try session.run {
-            try session.debug.activate(variant: variant, of: experiment, in: source)
-            return try session.manager.refresh()
+        let (request, snapshot) = try session.run {
+            let request = try session.debug.activate(variant: variant, of: experiment, in: source)
+            return (request, try session.manager.refresh())
         }
         try ChangeDocument.print(
-            variant == DebugSource.inactiveChoice
-                ? "Forced \(experiment) inactive." : "Forced \(experiment) to \(variant).",
+            request.variant.map { "Forced \(request.experiment) to \($0)." }
+                ?? "Forced \(request.experiment) inactive.",
             snapshot: snapshot,
             json: json
         )

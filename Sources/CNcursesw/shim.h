@@ -29,7 +29,11 @@ static inline attr_t lab_a_reverse(void) { return A_REVERSE; }
 static inline attr_t lab_a_dim(void) { return A_DIM; }
 static inline attr_t lab_color_pair(short pair) { return COLOR_PAIR(pair); }
 
-static inline mmask_t lab_click_mask(void) { return BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED; }
+static inline mmask_t lab_click_mask(void) {
+    return BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED | BUTTON5_PRESSED;
+}
+static inline mmask_t lab_wheel_up(void) { return BUTTON4_PRESSED; }
+static inline mmask_t lab_wheel_down(void) { return BUTTON5_PRESSED; }
 static inline mmask_t lab_button1_clicked(void) { return BUTTON1_CLICKED; }
 static inline mmask_t lab_button1_pressed(void) { return BUTTON1_PRESSED; }
 

@@ -264,9 +264,11 @@ public final class CursesTerminal: Terminal {
         case KEY_RESIZE: return .resize(size)
         case KEY_MOUSE:
             var event = MEVENT()
-            guard getmouse(&event) == OK,
-                event.bstate & (lab_button1_clicked() | lab_button1_pressed()) != 0
-            else { return nil }
+            guard getmouse(&event) == OK else { return nil }
+            // A wheel notch moves three rows, as terminals scroll.
+            if event.bstate & lab_wheel_up() != 0 { return .wheel(lines: -3) }
+            if event.bstate & lab_wheel_down() != 0 { return .wheel(lines: 3) }
+            guard event.bstate & (lab_button1_clicked() | lab_button1_pressed()) != 0 else { return nil }
             return .click(row: Int(event.y), column: Int(event.x))
         default:
             return CursesKeys.function(code).map { .key($0) }

@@ -359,6 +359,20 @@ import Testing
         #expect(world.lines[3].hasPrefix(" Experiment00"))
     }
 
+    @Test func theMouseWheelMovesThreeRowsANotch() throws {
+        let many = Catalog.simple((0..<60).map { (String(format: "Experiment%02d", $0), ["A", "B"]) })
+        let world = try ConsoleWorld([many])
+        world.press(.enter)
+        world.send(.wheel(lines: 3))
+        #expect(world.highlighted == "Experiment03")
+        world.send(.wheel(lines: -3))
+        world.send(.wheel(lines: -3))
+        #expect(world.highlighted == "Experiment00")  // stops at the first row, past the header
+        world.press(.character("?"))
+        world.send(.wheel(lines: 3))
+        #expect(world.highlighted == "Experiment00")  // not under the help
+    }
+
     @Test func theScrollIndicatorLeavesTheLastRowsFlagsVisible() async throws {
         let many = Catalog.simple((0..<60).map { (String(format: "Experiment%02d", $0), ["A", "B"]) })
         let world = try ConsoleWorld([many])

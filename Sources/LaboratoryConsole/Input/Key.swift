@@ -15,6 +15,8 @@ public enum TerminalInput: Sendable, Hashable {
     case resize(TerminalSize)
     /// A mouse click at a screen position (0-based).
     case click(row: Int, column: Int)
+    /// The mouse wheel turned: `lines` up (negative) or down (positive).
+    case wheel(lines: Int)
     /// A signal asked the program to end (SIGTERM, SIGHUP).
     case terminate
 }

@@ -12,6 +12,7 @@ enum HelpText {
         "u               update: fetch the sources again",
         "f               Events: next reason to show",
         "click           select a row; click it again to open",
+        "wheel           move three rows",
         "?               this help",
         "q  Ctrl-C       quit",
         "Ctrl-Z          suspend to the shell; fg comes back",

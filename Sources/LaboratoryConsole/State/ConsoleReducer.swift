@@ -36,6 +36,12 @@ public enum ConsoleReducer {
                 return []
             }
             return click(row: row, column: column, &state)
+        case .wheel(let lines):
+            guard state.size.isBigEnough, !state.showsHelp, state.confirmation == nil, state.prompt == nil else {
+                return []
+            }
+            move(by: lines, &state)
+            return []
         case .key(let key):
             guard state.size.isBigEnough else {
                 if key == .character("q") { state.shouldQuit = true }

@@ -283,6 +283,13 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
         }
     }
 
+    public func unstabilize(source: String) throws {
+        try write { db in
+            try db.execute(sql: "DELETE FROM stabilization WHERE source = ?", arguments: [source])
+            if db.changesCount > 0 { try Self.bumpRevision(db) }
+        }
+    }
+
     public func stabilize(source: String, at time: Date) throws {
         try write { db in
             try db.execute(

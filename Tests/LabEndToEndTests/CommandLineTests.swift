@@ -22,6 +22,25 @@ import Testing
         #expect((try LabHarness.json(result.stdout)["conflicts"] as? [Any])?.isEmpty == true)
     }
 
+    @Test func aStabilizedDeviceShowsItAndUndoLetsDrawsFlowAgain() throws {
+        let lab = try LabHarness()
+        #expect(try lab.run("stabilize").status == 0)
+        #expect(try lab.run("experiments").stdout.contains("Local (stabilized since "))
+        let stabilized =
+            try LabHarness.json(try lab.run("experiments", "--json").stdout)["stabilized"] as? [String: Any]
+        #expect(stabilized?["Local"] != nil)
+        let undo = try lab.run("stabilize", "--undo")
+        #expect(undo.status == 0 && undo.stdout.hasPrefix("No longer stabilized (a debug action)"), "\(undo.stdout)")
+        #expect(!(try lab.run("experiments").stdout.contains("stabilized since")))
+        #expect(
+            (try LabHarness.json(try lab.run("experiments", "--json").stdout)["stabilized"] as? [String: Any])?.isEmpty
+                == true
+        )
+        // And stabilizing works again afterwards.
+        #expect(try lab.run("stabilize").status == 0)
+        #expect(try lab.run("experiments").stdout.contains("Local (stabilized since "))
+    }
+
     @Test func typosGetADidYouMeanAndCaseIsForgiven() throws {
         let lab = try LabHarness()
         let command = try lab.runRaw(["frce", "ButtonColor", "ButtonColorBlue"])

@@ -359,6 +359,27 @@ import Testing
         #expect(world.lines[3].hasPrefix(" Experiment00"))
     }
 
+    @Test func theTitleSaysWhichStateFileDeviceAndTokenAndWhetherStabilized() async throws {
+        let world = try ConsoleWorld.demo()
+        var data = world.state.data
+        data.origin = "/var/lib/qa/laboratory/states/default.sqlite"
+        world.state.replaceData(data)
+        #expect(
+            world.lines[0].hasSuffix("…/states/default.sqlite · device device-1 · token 0.3000"),
+            "\(world.lines[0])"
+        )
+        try world.manager.stabilize()
+        var stabilized = try world.environment.load()
+        stabilized.origin = data.origin
+        _ = ConsoleReducer.reduce(&world.state, .dataLoaded(stabilized))
+        #expect(world.lines[0].hasSuffix("device device-1 · stabilized · token 0.3000"), "\(world.lines[0])")
+        // On a narrow screen deep in the stack, the token stays and the path on the left keeps its room.
+        _ = ConsoleReducer.reduce(&world.state, .input(.resize(TerminalSize(columns: 80, rows: 24))))
+        world.press(.enter, .enter)
+        #expect(world.lines[0].hasPrefix(" Laboratory › Experiments › ButtonColor"), "\(world.lines[0])")
+        #expect(world.lines[0].hasSuffix("token 0.3000"))
+    }
+
     @Test func theMouseWheelMovesThreeRowsANotch() throws {
         let many = Catalog.simple((0..<60).map { (String(format: "Experiment%02d", $0), ["A", "B"]) })
         let world = try ConsoleWorld([many])

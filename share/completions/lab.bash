@@ -447,7 +447,7 @@ _lab_update() {
 
 _lab_stabilize() {
     repeating_flags=()
-    non_repeating_flags=(--json --version -h --help)
+    non_repeating_flags=(--undo --json --version -h --help)
     repeating_options=(--catalog --attribute)
     non_repeating_options=(--state --growthbook --client-key --decryption-key)
     __lab_offer_flags_options 0

@@ -202,6 +202,7 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
     public func stabilize() throws {
         if try store.stabilization(source: name) == nil, let stored = try store.payload(source: name) {
             try store.setPayload(stored, source: stabilizedKey)
+            loaded.withLock { $0.frozen = nil }  // stabilized again after an undo: the new payload
         }
         try store.stabilize(source: name, at: clock.now())
     }

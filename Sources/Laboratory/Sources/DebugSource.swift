@@ -162,6 +162,12 @@ public final class DebugSource: ExperimentSource, @unchecked Sendable {
         for source in sources { try await source.update() }
     }
 
+    /// Forgets every wrapped source's stabilization, so draws and new
+    /// experiments flow again: a debug action (`lab stabilize --undo`).
+    public func undoStabilization() throws {
+        for source in leaves { try store.unstabilize(source: source.name) }
+    }
+
     public func stabilize() throws {
         for source in sources { try source.stabilize() }
     }

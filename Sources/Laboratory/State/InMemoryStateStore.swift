@@ -61,6 +61,13 @@ public final class InMemoryStateStore: StateStore, @unchecked Sendable {
         state.withLock { $0.stabilized[source] }
     }
 
+    public func unstabilize(source: String) throws {
+        state.withLock { state in
+            guard state.stabilized.removeValue(forKey: source) != nil else { return }
+            state.revision += 1
+        }
+    }
+
     public func stabilize(source: String, at time: Date) throws {
         state.withLock { state in
             guard state.stabilized[source] == nil else { return }

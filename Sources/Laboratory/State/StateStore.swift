@@ -32,6 +32,10 @@ public protocol StateStore: Sendable {
     /// Marks the source stabilized (keeps the first time if already).
     func stabilize(source: String, at time: Date) throws
 
+    /// Forgets that the source was stabilized: a debug action, for testing
+    /// stabilization again (`lab stabilize --undo`).
+    func unstabilize(source: String) throws
+
     /// The debug source's requests, sorted by source and experiment.
     func debugRequests() throws -> [DebugRequest]
 

@@ -63,13 +63,38 @@ public enum ConsoleRenderer {
     private static func drawTitle(_ state: ConsoleState, _ screen: inout ScreenBuffer) {
         screen.fill(row: 0, style: .title)
         let path = state.stack.map(\.route.title).joined(separator: " › ")
-        var right = String(format: "token %.4f", state.data.token.value)
+        // What the console works on, most telling last; the first pieces go when room runs out.
+        var pieces: [String] = []
+        if !state.data.origin.isEmpty { pieces.append(Self.shortPath(state.data.origin)) }
+        pieces.append("device " + String(state.data.device.id.prefix(8)))
+        if state.data.sources.contains(where: { $0.stabilizedAt != nil }) { pieces.append("stabilized") }
+        pieces.append(String(format: "token %.4f", state.data.token.value))
         if state.pendingEffects > 0 || state.data.sources.contains(where: { $0.status == .updating }) {
-            right = "working… · " + right
+            pieces.insert("working…", at: pieces.count - 1)
+        }
+        var right = pieces.joined(separator: " · ")
+        let leftRoom = min(TextWidth.of(path) + 2, 36)
+        while pieces.count > 1, TextWidth.of(right) > state.size.columns - leftRoom - 2 {
+            pieces.removeFirst()
+            right = pieces.joined(separator: " · ")
         }
         let rightWidth = TextWidth.of(right)
         screen.write(" " + path, row: 0, column: 0, maxWidth: state.size.columns - rightWidth - 2, style: .title)
         screen.write(right, row: 0, column: state.size.columns - rightWidth - 1, style: .title)
+    }
+
+    /// A state file's path as the title bar shows it: home as `~`, and only
+    /// its last two parts when it is long.
+    static func shortPath(_ path: String) -> String {
+        var shown = path
+        if let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty, home != "/",
+            shown.hasPrefix(home + "/")
+        {
+            shown = "~" + shown.dropFirst(home.count)
+        }
+        let parts = shown.split(separator: "/", omittingEmptySubsequences: false)
+        guard TextWidth.of(shown) > 32, parts.count > 2 else { return shown }
+        return "…/" + parts.suffix(2).joined(separator: "/")
     }
 
     private static func drawList(_ state: ConsoleState, _ layout: Layout, _ screen: inout ScreenBuffer) {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Laboratory
 
 /// `lab experiments`: every experiment of every source, with its state here.
@@ -19,9 +20,14 @@ struct ExperimentsCommand: ParsableCommand {
         }
         let reports = entries.map { ExperimentReport(entry: $0, snapshot: snapshot) }
         if json {
+            var stabilized: [String: Date] = [:]
+            for source in session.debug.sources {
+                if let date = try session.run({ try source.stabilization() }) { stabilized[source.name] = date }
+            }
             try JSONOutput.print(
                 ExperimentsDocument(
                     token: session.device.token.value,
+                    stabilized: stabilized,
                     experiments: reports,
                     staleRequests: stale.map { StaleReport(request: $0) }
                 )
@@ -31,7 +37,13 @@ struct ExperimentsCommand: ParsableCommand {
         printLine("token \(session.device.token.value)")
         for source in session.debug.sources {
             printLine("")
-            printLine(source.name)
+            let stabilized = try session.run { try source.stabilization() }
+            printLine(
+                source.name
+                    + (stabilized.map {
+                        " (stabilized since \(Timestamp.iso8601($0)): no new draws or experiments here)"
+                    } ?? "")
+            )
             let rows = reports.filter { $0.source == source.name }.map { report in
                 [" ", report.name, report.variant ?? "Inactive", report.notes(token: session.device.token)]
             }
@@ -46,6 +58,8 @@ struct ExperimentsCommand: ParsableCommand {
 /// The `--json` shape of `lab experiments`.
 struct ExperimentsDocument: Encodable {
     var token: Double
+    /// Source → since when it is stabilized on this device; absent when not.
+    var stabilized: [String: Date]
     var experiments: [ExperimentReport]
     var staleRequests: [StaleReport]
 }

@@ -8,10 +8,22 @@ struct StabilizeCommand: ParsableCommand {
     )
 
     @OptionGroup var global: GlobalOptions
+    @Flag(help: "Debug: forget the stabilization, so stabilizing can be tested again.") var undo = false
     @Flag(help: "Print one JSON document: the message and the assignments the app now gets.") var json = false
 
     func run() throws {
         let session = try LabSession.open(global)
+        if undo {
+            let snapshot = try session.run {
+                try session.debug.undoStabilization()
+                return try session.manager.refresh()
+            }
+            return try ChangeDocument.print(
+                "No longer stabilized (a debug action): draws and new experiments flow again.",
+                snapshot: snapshot,
+                json: json
+            )
+        }
         let snapshot = try session.run {
             try session.manager.stabilize()
             return session.manager.snapshot

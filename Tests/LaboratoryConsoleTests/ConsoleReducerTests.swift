@@ -380,6 +380,20 @@ import Testing
         #expect(world.lines[0].hasSuffix("token 0.3000"))
     }
 
+    @Test func eachScreenKeepsItsFilterWhenOpenedAgain() throws {
+        let world = try ConsoleWorld.demo()
+        world.press(.enter, .character("/"))
+        world.type("prof")
+        world.press(.enter, .left)  // keep the filter, back to the main screen
+        #expect(world.state.route == .main)
+        world.press(.enter)
+        #expect(world.state.frame.filter == "prof")
+        #expect(world.highlighted == "ProfileRedesign")
+        world.press(.escape)  // clears it, and it stays cleared
+        world.press(.left, .enter)
+        #expect(world.state.frame.filter == "")
+    }
+
     @Test func theMouseWheelMovesThreeRowsANotch() throws {
         let many = Catalog.simple((0..<60).map { (String(format: "Experiment%02d", $0), ["A", "B"]) })
         let world = try ConsoleWorld([many])

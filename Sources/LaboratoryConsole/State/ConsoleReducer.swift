@@ -196,7 +196,9 @@ public enum ConsoleReducer {
 
     private static func push(_ route: Route, _ state: inout ConsoleState) {
         state.isEditingFilter = false
-        state.stack.append(Frame(route: route))
+        var frame = Frame(route: route)
+        frame.filter = state.filters[route] ?? ""
+        state.stack.append(frame)
         state.refreshRows()
         moveTo(first: true, &state)
     }
@@ -383,5 +385,6 @@ public enum ConsoleReducer {
         }
         frame.selection = now?.target
         state.frame = frame
+        state.filters[frame.route] = frame.filter.isEmpty ? nil : frame.filter
     }
 }

@@ -16,6 +16,8 @@ public struct ConsoleState: Sendable, Equatable {
     public var message: StatusMessage?
     /// The Events screen shows only this reason, when set.
     public var eventReason: String?
+    /// Each screen's last filter, given back when the screen is opened again.
+    public var filters: [Route: String] = [:]
     /// Effects started and not finished yet.
     public var pendingEffects = 0
     public var shouldQuit = false

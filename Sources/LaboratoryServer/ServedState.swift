@@ -67,14 +67,22 @@ public struct ServedState: Sendable {
         }
         deviceKeys.removeAll { sharedByKey[$0] != nil }
 
+        // Indexed once: a rebuild over thousands of keys must not scan the active list per key.
+        let activeByExperiment = Dictionary(
+            snapshot.active.map { ("\($0.source)/\($0.experiment.name)", $0) },
+            uniquingKeysWith: { first, _ in first }
+        )
+        func deviceFlag(_ key: String, owner: DebugEntry?) -> ServedFlag {
+            Self.deviceFlag(key, owner: owner, snapshot: snapshot, active: activeByExperiment)
+        }
         var flags: [String: ServedFlag] = [:]
-        for key in deviceKeys { flags[key] = Self.deviceFlag(key, owner: owners[key]!, snapshot: snapshot) }
+        for key in deviceKeys { flags[key] = deviceFlag(key, owner: owners[key]!) }
         for key in sharedKeys {
             let source = sharedByKey[key]!
             guard let evaluation = source.evaluate(key) else { continue }
             if let assignment = snapshot.assignment(for: key), assignment.source == source.source {
                 // The device's own value: its sticky buckets and stabilization count.
-                var flag = Self.deviceFlag(key, owner: nil, snapshot: snapshot)
+                var flag = deviceFlag(key, owner: nil)
                 if !flag.forced, evaluation.decision != .defaultValue { flag.reason = ServedFlag.Reason(evaluation) }
                 flags[key] = flag
             } else {
@@ -125,11 +133,14 @@ public struct ServedState: Sendable {
 
     /// A key as the manager serves it to this device: the active variant's
     /// value, or the baseline's when no experiment with the key is active.
-    private static func deviceFlag(_ key: String, owner: DebugEntry?, snapshot: AssignmentsSnapshot) -> ServedFlag {
+    private static func deviceFlag(
+        _ key: String,
+        owner: DebugEntry?,
+        snapshot: AssignmentsSnapshot,
+        active activeByExperiment: [String: ActiveVariant]
+    ) -> ServedFlag {
         if let assignment = snapshot.assignment(for: key) {
-            let active = snapshot.active.first {
-                $0.source == assignment.source && $0.experiment.name == assignment.experiment
-            }
+            let active = activeByExperiment["\(assignment.source)/\(assignment.experiment)"]
             return ServedFlag(
                 key: key,
                 value: assignment.value,

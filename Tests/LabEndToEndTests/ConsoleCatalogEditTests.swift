@@ -23,17 +23,23 @@ struct ConsoleCatalogEditTests {
         try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 
-    @Test func theHighlightStaysOnItsExperimentWhileAnotherProcessAddsOneAboveAndForcesAnother() throws {
-        let lab = try LabHarness()
-        let path = try lab.write("c.json", Self.catalog(["Beta", "Gamma", "Delta"]))
+    /// `lab console` on the catalog, on its Experiments screen.
+    static func experimentsScreen(_ lab: LabHarness, catalog path: String) throws -> Tmux {
         let tmux = try Tmux(
             command: "'\(LabHarness.binary)' console --catalog '\(path)' --state '\(lab.state)'",
             environment: lab.environment
         )
-        defer { tmux.kill() }
         #expect(tmux.waitFor("Experiments"), "\(tmux.capture())")
         try tmux.send("Enter")
         #expect(tmux.waitFor("EXPERIMENT"))
+        return tmux
+    }
+
+    @Test func theHighlightStaysOnItsExperimentWhileAnotherProcessAddsOneAboveAndForcesAnother() throws {
+        let lab = try LabHarness()
+        let path = try lab.write("c.json", Self.catalog(["Beta", "Gamma", "Delta"]))
+        let tmux = try Self.experimentsScreen(lab, catalog: path)
+        defer { tmux.kill() }
         try tmux.send("j")  // Beta → Gamma (rows: Beta, Delta, Gamma)
         try tmux.send("j")
         try Self.save(Self.catalog(["Alpha", "Aleph", "Beta", "Gamma", "Delta"]), to: path)
@@ -51,14 +57,8 @@ struct ConsoleCatalogEditTests {
     @Test func aBrokenEditIsReportedAndTheLastGoodCatalogStays() throws {
         let lab = try LabHarness()
         let path = try lab.write("c.json", Self.catalog(["Beta", "Gamma"]))
-        let tmux = try Tmux(
-            command: "'\(LabHarness.binary)' console --catalog '\(path)' --state '\(lab.state)'",
-            environment: lab.environment
-        )
+        let tmux = try Self.experimentsScreen(lab, catalog: path)
         defer { tmux.kill() }
-        #expect(tmux.waitFor("Experiments"), "\(tmux.capture())")
-        try tmux.send("Enter")
-        #expect(tmux.waitFor("EXPERIMENT"))
         try Self.save(#"{"source": "Local", "experiments": [{"name": 3}]}"#, to: path)
         #expect(tmux.waitFor("c.json:1:"), "the problem was not shown: \(tmux.capture())")
         let screen = tmux.capture()

@@ -75,6 +75,16 @@ import FoundationNetworking
             return laboratory
         }
 
+        /// A GrowthBook client's stream of `/sub/…`, its payloads logged; cancel the task to stop.
+        func listen() -> (PayloadLog, Task<Void, Never>) {
+            let payloads = PayloadLog()
+            let streamer = GrowthBookStreamer(url: base.appendingPathComponent("sub/key"), initialBackoff: 0.05)
+            let stream = Task(executorPreference: QueueExecutor()) {
+                await streamer.run(payload: { payloads.append($0) }, refetch: {})
+            }
+            return (payloads, stream)
+        }
+
         /// The console in another process: its own laboratory on the same file.
         func console() throws -> LocalLaboratory { try Self.laboratory(folder) }
 
@@ -125,11 +135,7 @@ import FoundationNetworking
     @Test func aForceInAnotherProcessReachesAnOpenStreamWithinASecond() async throws {
         let served = try await Served()
         defer { served.stop() }
-        let payloads = PayloadLog()
-        let streamer = GrowthBookStreamer(url: served.base.appendingPathComponent("sub/key"), initialBackoff: 0.05)
-        let stream = Task(executorPreference: QueueExecutor()) {
-            await streamer.run(payload: { payloads.append($0) }, refetch: {})
-        }
+        let (payloads, stream) = served.listen()
         defer { stream.cancel() }
         #expect(await payloads.wait { _ in true })  // the payload as the stream opens
         let drawn = try await served.json("ofrep/v1/evaluate/flags/buttonColor", body: "{}")["variant"] as? String
@@ -149,11 +155,7 @@ import FoundationNetworking
     @Test func anEditedCatalogReachesAnOpenStream() async throws {
         let served = try await Served()
         defer { served.stop() }
-        let payloads = PayloadLog()
-        let streamer = GrowthBookStreamer(url: served.base.appendingPathComponent("sub/key"), initialBackoff: 0.05)
-        let stream = Task(executorPreference: QueueExecutor()) {
-            await streamer.run(payload: { payloads.append($0) }, refetch: {})
-        }
+        let (payloads, stream) = served.listen()
         defer { stream.cancel() }
         #expect(await payloads.wait { _ in true })
         let edited = Self.catalog.replacingOccurrences(of: #""buttonColor": "blue""#, with: #""buttonColor": "navy""#)

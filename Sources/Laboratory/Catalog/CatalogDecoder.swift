@@ -45,6 +45,23 @@ public struct CatalogDecoder: Sendable {
     }
 
     private func decode(_ data: Data, file: String, recordingLocations: Bool) throws(CatalogError) -> LocatedCatalog {
+        let read = try Self.parse(data, file: file, recordingLocations: recordingLocations)
+        guard let catalog = read.catalog, !read.diagnostics.contains(where: { $0.severity == .error }) else {
+            throw CatalogError(diagnostics: read.diagnostics)
+        }
+        return LocatedCatalog(file: file, catalog: catalog, locations: read.locations)
+    }
+
+    /// What reading a catalog's text found: the catalog (all its experiments,
+    /// sound or not), the names of those with errors of their own, and every
+    /// diagnostic, stable by position. Throws only when the text cannot be parsed.
+    private static func parse(
+        _ data: Data,
+        file: String,
+        recordingLocations: Bool
+    ) throws(CatalogError) -> (
+        catalog: Catalog?, flawed: Set<String>, locations: [String: ExperimentLocation], diagnostics: [Diagnostic]
+    ) {
         guard let text = String(data: data, encoding: .utf8) else {
             throw CatalogError(diagnostics: [
                 Diagnostic(file: file, position: nil, message: "the file is not valid UTF-8 text")
@@ -61,17 +78,12 @@ public struct CatalogDecoder: Sendable {
             ])
         }
         let catalog = reader.value.read(root)
-        let diagnostics = reader.value.diagnostics
-        guard let catalog, !diagnostics.contains(where: { $0.severity == .error }) else {
-            // Stable by position: problems at one place keep the order they were found in.
-            let origin = SourcePosition(line: 0, column: 0)
-            throw CatalogError(
-                diagnostics: diagnostics.enumerated().sorted {
-                    ($0.element.position ?? origin, $0.offset) < ($1.element.position ?? origin, $1.offset)
-                }.map(\.element)
-            )
-        }
-        return LocatedCatalog(file: file, catalog: catalog, locations: reader.value.locations ?? [:])
+        // Stable by position: problems at one place keep the order they were found in.
+        let origin = SourcePosition(line: 0, column: 0)
+        let diagnostics = reader.value.diagnostics.enumerated().sorted {
+            ($0.element.position ?? origin, $0.offset) < ($1.element.position ?? origin, $1.offset)
+        }.map(\.element)
+        return (catalog, reader.value.flawed, reader.value.locations ?? [:], diagnostics)
     }
 
     /// Decodes a catalog for `lab check`: every diagnostic, and the sound part
@@ -80,35 +92,14 @@ public struct CatalogDecoder: Sendable {
     public func decodeForChecking(
         contentsOf path: String
     ) -> (catalog: LocatedCatalog?, diagnostics: [Diagnostic], isUnreadable: Bool) {
-        let data: Data
         do {
-            data = try Self.read(path, name: path)
+            let read = try Self.parse(try Self.read(path, name: path), file: path, recordingLocations: true)
+            guard var catalog = read.catalog else { return (nil, read.diagnostics, false) }
+            catalog.experiments.removeAll { read.flawed.contains($0.name) }
+            return (LocatedCatalog(file: path, catalog: catalog, locations: read.locations), read.diagnostics, false)
         } catch {
-            return (nil, error.diagnostics, true)
+            return (nil, error.diagnostics, error.isUnreadable)
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            return (nil, [Diagnostic(file: path, position: nil, message: "the file is not valid UTF-8 text")], false)
-        }
-        let reader = ReaderBox(CatalogReader(file: path, recordsLocations: true))
-        let root: JSONNode
-        do {
-            root = try JSONNodeParser.parse(text, streaming: "experiments") { reader.value.readExperiment($0) }
-        } catch {
-            return (
-                nil, [Diagnostic(file: path, position: error.position, message: "malformed JSON: \(error.message)")],
-                false
-            )
-        }
-        let catalog = reader.value.read(root)
-        let origin = SourcePosition(line: 0, column: 0)
-        let diagnostics = reader.value.diagnostics.enumerated().sorted {
-            ($0.element.position ?? origin, $0.offset) < ($1.element.position ?? origin, $1.offset)
-        }.map(\.element)
-        guard var catalog else { return (nil, diagnostics, false) }
-        catalog.experiments.removeAll { reader.value.flawed.contains($0.name) }
-        return (
-            LocatedCatalog(file: path, catalog: catalog, locations: reader.value.locations ?? [:]), diagnostics, false
-        )
     }
 
     /// Decodes several catalog files at once, one per core; results in the order given.

@@ -27,6 +27,7 @@ static inline attr_t lab_a_normal(void) { return A_NORMAL; }
 static inline attr_t lab_a_bold(void) { return A_BOLD; }
 static inline attr_t lab_a_reverse(void) { return A_REVERSE; }
 static inline attr_t lab_a_dim(void) { return A_DIM; }
+static inline attr_t lab_a_underline(void) { return A_UNDERLINE; }
 static inline attr_t lab_color_pair(short pair) { return COLOR_PAIR(pair); }
 
 static inline mmask_t lab_click_mask(void) {

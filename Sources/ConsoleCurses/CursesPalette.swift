@@ -37,6 +37,7 @@ struct CursesPalette {
     func sgr(for style: CellStyle) -> String {
         var codes = ["0"]
         if style.bold { codes.append("1") }
+        if style.underline { codes.append("4") }
         if style.role == .muted || style.role == .inactive { codes.append("2") }
         if colors, let (foreground, background) = scheme[style.role] {
             codes.append("3\(foreground)")
@@ -51,6 +52,7 @@ struct CursesPalette {
     func attributes(for style: CellStyle) -> attr_t {
         var attributes = lab_a_normal()
         if style.bold { attributes |= lab_a_bold() }
+        if style.underline { attributes |= lab_a_underline() }
         if style.role == .muted || style.role == .inactive { attributes |= lab_a_dim() }
         if colors, let pair = pairs[style.role] {
             attributes |= lab_color_pair(pair)

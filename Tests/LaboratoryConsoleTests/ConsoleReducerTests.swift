@@ -10,11 +10,11 @@ import Testing
         let lines = world.lines
         #expect(lines[0].hasPrefix(" Laboratory"))
         #expect(lines[0].hasSuffix("token 0.3000"))
-        #expect(lines[2] == " Experiments    6 experiments · 5 active · 0 forced · 0 conflicts")
-        #expect(lines[3].hasPrefix(" Assignments    7 active keys from 5 experiments"))
-        #expect(lines[4].hasPrefix(" Events         7 events · newest activated at 08:00:00"))
-        #expect(lines[5] == " Settings       1 source · Local idle")
-        #expect(lines[7] == " Reset          no forced variants")
+        #expect(lines[2] == " Experiments 6 experiments · 5 active · 0 forced · 0 conflicts")
+        #expect(lines[3].hasPrefix(" Assignments 7 active keys from 5 experiments"))
+        #expect(lines[4].hasPrefix(" Events      7 events · newest activated at 08:00:00"))
+        #expect(lines[5] == " Settings    1 source · Local idle")
+        #expect(lines[7] == " Reset       no forced variants")
         #expect(lines[29].contains("q quit"))
     }
 
@@ -44,8 +44,9 @@ import Testing
         #expect(lines[2].hasPrefix(" LOCAL"))
         let names = lines[3...8].map { String($0.dropFirst().prefix(while: { $0 != " " })) }
         #expect(names == names.sorted())
-        #expect(lines[3].hasPrefix(" ButtonColor             ButtonColorRed"))
-        #expect(lines[7].contains("SubscriptionPromptImage Subscription"))
+        // Variants are shown without their experiment's name in front.
+        #expect(lines[3].hasPrefix(" ButtonColor             Red "))
+        #expect(lines[7].contains("SubscriptionPromptImage Mountains"))
     }
 
     @Test func backKeysReturnAndEscFirstClearsTheFilter() throws {
@@ -69,10 +70,12 @@ import Testing
         #expect(world.state.route == .variants(source: "Local", experiment: "ButtonColor"))
         let lines = world.lines
         #expect(lines[0].hasPrefix(" Laboratory › Experiments › ButtonColor"))
-        #expect(lines[2].hasPrefix(" ● ButtonColorRed"))
-        #expect(lines[3].hasPrefix("   ButtonColorBlue"))
-        #expect(lines[4].hasPrefix("   ButtonColorDarkGray"))
-        #expect(lines[5].hasPrefix("   Inactive                                  baseline"))
+        #expect(lines[2].hasPrefix(" ● Red "))
+        #expect(lines[3].hasPrefix("   Blue "))
+        #expect(lines[4].hasPrefix("   DarkGray "))
+        #expect(lines[5].hasPrefix("   Inactive ") && lines[5].contains(" baseline │"))
+        // The full name is in the pane.
+        #expect(world.pane.contains("Variant ButtonColorRed"))
         #expect(world.highlighted == "ButtonColorRed")
     }
 
@@ -88,7 +91,7 @@ import Testing
             ]
         )
         let row = try #require(world.lines.first { $0.hasPrefix(" ButtonColor ") })
-        #expect(row.contains("ButtonColorBlue"))
+        #expect(row.contains(" Blue "))
         #expect(row.contains(" F "))
         #expect(world.lines[29 - 1].contains("Forced ButtonColor to ButtonColorBlue."))
         #expect(world.text.contains("Now: ButtonColorBlue (forced)"))
@@ -193,14 +196,15 @@ import Testing
         world.press(.end, .up, .enter)
         #expect(world.state.route == .settings)
         let lines = world.lines
-        #expect(lines[2].hasPrefix(" LOCAL          6 experiments"))
-        #expect(lines[3].hasPrefix(" Update         fetch the sources again"))
-        #expect(lines[4].hasPrefix(" Status         idle"))
-        #expect(lines[5].hasPrefix(" Reset          drop 1 forced variant"))
+        // ITEM is as wide as its longest text, OVERRIDES.
+        #expect(lines[2].hasPrefix(" LOCAL     6 experiments"))
+        #expect(lines[3].hasPrefix(" Update    fetch the sources again"))
+        #expect(lines[4].hasPrefix(" Status    idle"))
+        #expect(lines[5].hasPrefix(" Reset     drop 1 forced variant"))
         world.press(.enter)
         #expect(world.pending == [.update])
         try await world.settle()
-        #expect(world.text.contains("Status         ok at 08:00:00"))
+        #expect(world.text.contains("Status    ok at 08:00:00"))
         world.press(.character("r"))
         #expect(world.text.contains("Drop the 1 forced variant of Local?"))
         world.press(.character("y"))
@@ -219,10 +223,10 @@ import Testing
         world.press(.end, .up, .enter)
         #expect(world.state.route == .settings)
         let text = world.text
-        #expect(text.contains("SERVER         GrowthBook SDKs and OpenFeature OFREP"))
-        #expect(text.contains("Address        http://127.0.0.1:3100"))
+        #expect(text.contains("SERVER    GrowthBook SDKs and OpenFeature OFREP"))
+        #expect(text.contains("Address   http://127.0.0.1:3100"))
         #expect(
-            text.contains("Clients        2 open streams · 7 requests in the last minute · last client 127.0.0.1:50000")
+            text.contains("Clients   2 open streams · 7 requests in the last minute · last client 127.0.0.1:50000")
         )
     }
 
@@ -433,7 +437,7 @@ import Testing
         try world.debug.activate(variant: "ButtonColorDarkGray", of: "ButtonColor")
         #expect(try world.environment.hasChanged())
         try world.reload()
-        #expect(try #require(world.lines.first { $0.hasPrefix(" ButtonColor ") }).contains("ButtonColorDarkGray"))
+        #expect(try #require(world.lines.first { $0.hasPrefix(" ButtonColor ") }).contains(" DarkGray "))
     }
 
     @Test func resolvedAndWhitelistedExperimentsAreMarked() async throws {
@@ -466,8 +470,8 @@ import Testing
         let world = try ConsoleWorld([Catalog(source: "Local", experiments: experiments)])
         world.press(.enter)
         let rows = world.lines
-        #expect(try #require(rows.first { $0.hasPrefix(" Resolved ") }).contains("Winner                  R"))
-        #expect(try #require(rows.first { $0.hasPrefix(" PinnedDevice ") }).contains("On                      W"))
+        #expect(try #require(rows.first { $0.hasPrefix(" Resolved ") }).contains(/\ Winner +R +│/))
+        #expect(try #require(rows.first { $0.hasPrefix(" PinnedDevice ") }).contains(/\ On +W +│/))
         // A user-level experiment with nobody logged in is inactive, pins or not.
         #expect(try #require(rows.first { $0.hasPrefix(" Pinned ") }).contains("Inactive"))
         world.press(.end)

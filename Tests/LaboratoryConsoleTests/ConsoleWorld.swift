@@ -18,7 +18,8 @@ final class ConsoleWorld {
         _ catalogs: [Catalog],
         token: Double = 0.3,
         size: TerminalSize = TerminalSize(columns: 100, rows: 30),
-        server: (@Sendable () -> ConsoleData.ServerInfo?)? = nil
+        server: (@Sendable () -> ConsoleData.ServerInfo?)? = nil,
+        schedules: (@Sendable () -> [String: FetchSchedule])? = nil
     ) throws {
         let device = try store.device(candidate: Device(id: "device-1", token: ActiveExperimentsToken(token)))
         let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
@@ -33,7 +34,8 @@ final class ConsoleWorld {
             debug: debug,
             store: store,
             log: events,
-            server: server
+            server: server,
+            schedules: schedules
         )
         state = ConsoleState(size: size, data: try environment.load(), timeZone: TimeZone(identifier: "UTC")!)
     }
@@ -41,14 +43,15 @@ final class ConsoleWorld {
     static func demo(
         token: Double = 0.3,
         size: TerminalSize = TerminalSize(columns: 100, rows: 30),
-        server: (@Sendable () -> ConsoleData.ServerInfo?)? = nil
+        server: (@Sendable () -> ConsoleData.ServerInfo?)? = nil,
+        schedules: (@Sendable () -> [String: FetchSchedule])? = nil
     ) throws -> ConsoleWorld {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let catalog = try CatalogDecoder().decode(
             contentsOf: root.appendingPathComponent("share/laboratory/demo.json").path
         )
-        return try ConsoleWorld([catalog], token: token, size: size, server: server)
+        return try ConsoleWorld([catalog], token: token, size: size, server: server, schedules: schedules)
     }
 
     /// Sends keys through the reducer, collecting the effects it asks for.
@@ -94,11 +97,13 @@ final class ConsoleWorld {
         }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 
-    /// The highlighted row's first text column.
+    /// What the highlighted row is called: an experiment's or variant's full
+    /// name (the list may show it shortened), else its first text column.
     var highlighted: String? {
         let rows = state.rows
         guard rows.indices.contains(state.frame.cursor) else { return nil }
-        return rows[state.frame.cursor].columns.first { $0.count > 1 }
+        let row = rows[state.frame.cursor]
+        return row.target.name ?? row.columns.first { $0.count > 1 }
     }
 }
 

@@ -43,12 +43,13 @@ import Testing
         world.press(.enter)
         let screen = world.screen
         // The divider sits in the same column on every row: wide text did not shift it.
-        let divider = Layout(world.state.size).listWidth(for: .experiments)
+        let divider = world.state.layout.listWidth(for: .experiments)
         for row in 1..<(screen.height - 2) {
             #expect(screen[row, divider].text == "│", "row \(row): \(screen.line(row))")
         }
         let chinese = try #require((0..<screen.height).first { screen.line($0).hasPrefix(" 实验颜色") })
-        #expect(screen.line(chinese).hasPrefix(" 实验颜色                红色"))
+        // EXPERIMENT is as wide as its widest name, Emoji🎉Test (11 columns).
+        #expect(screen.line(chinese).hasPrefix(" 实验颜色    红色"))
         #expect(screen[chinese, 1].text == "实")
         #expect(screen[chinese, 2].isContinuation)
         #expect(TextWidth.of("🎉") == 2)

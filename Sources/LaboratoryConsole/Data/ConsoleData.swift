@@ -12,19 +12,23 @@ public struct ConsoleData: Sendable, Equatable {
         public var experimentCount: Int
         /// More about the source's data: a payload's ETag, counts, transport and age.
         public var detail: String?
+        /// When it fetches next, for a source that fetches on a timer.
+        public var schedule: FetchSchedule?
 
         public init(
             name: String,
             status: SourceStatus,
             stabilizedAt: Date?,
             experimentCount: Int,
-            detail: String? = nil
+            detail: String? = nil,
+            schedule: FetchSchedule? = nil
         ) {
             self.name = name
             self.status = status
             self.stabilizedAt = stabilizedAt
             self.experimentCount = experimentCount
             self.detail = detail
+            self.schedule = schedule
         }
     }
 

@@ -17,6 +17,8 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
     private let server: (@Sendable () -> ConsoleData.ServerInfo?)?
     /// Reloads edited catalog files (the wiring knows where they are), if given.
     private let catalogs: (@Sendable () async -> (reloaded: Int, problems: [String]))?
+    /// When sources that fetch on a timer fetch next, by source name, if any do.
+    private let schedules: (@Sendable () -> [String: FetchSchedule])?
 
     private struct Seen: Equatable {
         var revision: Int64?
@@ -36,8 +38,10 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
         origin: String = "",
         eventLimit: Int = 500,
         server: (@Sendable () -> ConsoleData.ServerInfo?)? = nil,
-        catalogs: (@Sendable () async -> (reloaded: Int, problems: [String]))? = nil
+        catalogs: (@Sendable () async -> (reloaded: Int, problems: [String]))? = nil,
+        schedules: (@Sendable () -> [String: FetchSchedule])? = nil
     ) {
+        self.schedules = schedules
         self.server = server
         self.catalogs = catalogs
         self.manager = manager
@@ -61,13 +65,15 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
             events = events.map { $0.restoringBoolean(from: experiments) }
         }
         let statuses = manager.statuses
+        let schedules = schedules?() ?? [:]
         let sources = try debug.sources.map { source in
             ConsoleData.SourceInfo(
                 name: source.name,
                 status: statuses[source.name] ?? .idle,
                 stabilizedAt: try source.stabilization(),
                 experimentCount: source.experiments.count,
-                detail: source.statusDetail
+                detail: source.statusDetail,
+                schedule: schedules[source.name]
             )
         }
         var draws: [String: [String: StoredChoice]] = [:]

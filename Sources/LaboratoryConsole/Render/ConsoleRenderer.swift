@@ -9,10 +9,10 @@ public enum ConsoleRenderer {
             drawTooSmall(state.size, &screen)
             return screen
         }
-        let layout = Layout(state.size)
+        let layout = state.layout
         drawTitle(state, &screen)
         drawList(state, layout, &screen)
-        if Layout.hasDetail(state.route) {
+        if layout.showsDetail(state.route) {
             let left = layout.listWidth(for: state.route)
             for row in 1..<layout.statusRow { screen.write("│", row: row, column: left, style: .muted) }
             let paneWidth = state.size.columns - left - 3
@@ -99,7 +99,7 @@ public enum ConsoleRenderer {
 
     private static func drawList(_ state: ConsoleState, _ layout: Layout, _ screen: inout ScreenBuffer) {
         let width = layout.listWidth(for: state.route)
-        let columns = ListColumns.widths(for: state.route, width: width)
+        let columns = ListColumns.widths(for: state.route, width: width, needs: state.columnNeeds)
         var x = 1
         for (index, heading) in ListColumns.headings(for: state.route).enumerated() where index < columns.count {
             screen.write(
@@ -126,9 +126,25 @@ public enum ConsoleRenderer {
             var style = CellStyle(role: row.role, bold: !row.isSelectable)
             if isCursor { style.reverse = true }
             if isCursor { screen.fill(row: y, column: 0, count: width, style: style) }
+            let filter = state.frame.filter
             var x = 1
             for (index, text) in row.columns.enumerated() where index < columns.count {
-                screen.write(text, row: y, column: x, maxWidth: columns[index], style: style)
+                let used = screen.write(text, row: y, column: x, maxWidth: columns[index], style: style)
+                if !filter.isEmpty && row.isSelectable {
+                    FilterMatch.mark(filter, in: text, width: columns[index], row: y, column: x, on: &screen)
+                }
+                // A row the filter kept for a name it does not show says which, where the first column has room.
+                if index == 0, let reason = FilterMatch.hiddenReason(row, filter: filter), columns[0] - used > 6 {
+                    var muted = style
+                    muted.role = .muted
+                    screen.write(
+                        "(\(reason))",
+                        row: y,
+                        column: x + used + 1,
+                        maxWidth: columns[0] - used - 1,
+                        style: muted
+                    )
+                }
                 x += columns[index] + 1
             }
         }
@@ -187,6 +203,11 @@ public enum ConsoleRenderer {
             notes.append(
                 "filter \"\(state.frame.filter)\": \(state.rows.filter(\.isSelectable).count) shown · Esc clears"
             )
+            if state.rows.indices.contains(state.frame.cursor),
+                let reason = FilterMatch.hiddenReason(state.rows[state.frame.cursor], filter: state.frame.filter)
+            {
+                notes.append("highlighted: matched \(reason)")
+            }
         }
         if state.route == .events {
             notes.append(state.eventReason.map { "reason: \($0) (f: next)" } ?? "all reasons (f: filter by reason)")
@@ -205,7 +226,7 @@ public enum ConsoleRenderer {
     private static func drawKeyBar(_ state: ConsoleState, _ layout: Layout, _ screen: inout ScreenBuffer) {
         screen.fill(row: layout.keyBarRow, style: CellStyle(role: .title, reverse: true))
         screen.write(
-            " " + HelpText.keyBar(for: state),
+            " " + HelpText.keyBar(for: state, width: state.size.columns - 2),
             row: layout.keyBarRow,
             column: 0,
             style: CellStyle(role: .title, reverse: true)

@@ -1,4 +1,9 @@
 /// Column headings and widths of each screen's list.
+///
+/// Columns are sized to their content: each gets what its widest text
+/// needs, the room left goes to the column that holds the longest free text
+/// (a value, a summary), and when room runs short the widest columns give
+/// way first, so short ones (a reason, flags) stay whole.
 enum ListColumns {
     static func headings(for route: Route) -> [String] {
         switch route {
@@ -11,23 +16,77 @@ enum ListColumns {
         }
     }
 
-    /// Widths that add up (with one space between columns) to `width - 2`.
-    static func widths(for route: Route, width: Int) -> [Int] {
-        let room = width - 2
-        func split(_ fixed: [Int?]) -> [Int] {
-            let used = fixed.compactMap { $0 }.reduce(0, +) + fixed.count - 1
-            let flexible = fixed.filter { $0 == nil }.count
-            let share = max(4, (room - used) / max(1, flexible))
-            return fixed.map { $0 ?? share }
-        }
+    /// The column that gets the room the others leave.
+    static func spareColumn(for route: Route) -> Int {
         switch route {
-        case .main: return split([14, nil])
-        case .experiments: return split([nil, nil, 5])
-        case .variants: return split([1, nil, 9])
-        case .assignments: return split([nil, nil, nil, nil, 10])
-        case .events: return split([8, 11, nil, nil, nil])
-        case .settings: return split([14, nil])
+        case .events: return 4
+        default: return 1
         }
+    }
+
+    /// The columns each column's widest text needs, headings included.
+    static func needs(for route: Route, sections: [RowSection]) -> [Int] {
+        var needs = headings(for: route).map(TextWidth.of)
+        func measure(_ row: ListRow) {
+            for (index, text) in row.columns.enumerated() where index < needs.count {
+                // Printable ASCII is measured as is; anything else as drawn, control characters escaped.
+                let width = text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? text.utf8.count : shownWidth(text)
+                needs[index] = max(needs[index], width)
+            }
+        }
+        for section in sections {
+            if let header = section.header { measure(header) }
+            section.items.forEach(measure)
+        }
+        return needs
+    }
+
+    private static func shownWidth(_ text: String) -> Int {
+        TextWidth.of(DisplayText.sanitize(text))
+    }
+
+    /// The width a list needs to show every column whole: the columns, a
+    /// space between each two, and a margin each side.
+    static func listNeed(_ needs: [Int]) -> Int {
+        needs.reduce(0, +) + max(0, needs.count - 1) + 2
+    }
+
+    /// Widths that add up (with one space between columns) to `width - 2`.
+    static func widths(for route: Route, width: Int, needs: [Int]) -> [Int] {
+        let count = headings(for: route).count
+        let needs = (0..<count).map { $0 < needs.count ? max(1, needs[$0]) : 1 }
+        return fit(needs, into: width - 2 - (count - 1), spare: spareColumn(for: route))
+    }
+
+    /// Shares `room` among columns that need `needs`: all they need and the
+    /// rest to `spare` when it fits; otherwise no column gets more than a
+    /// cap chosen so the narrow ones keep all they need.
+    static func fit(_ needs: [Int], into room: Int, spare: Int) -> [Int] {
+        guard !needs.isEmpty else { return [] }
+        let total = needs.reduce(0, +)
+        if total <= room {
+            var widths = needs
+            widths[min(spare, needs.count - 1)] += room - total
+            return widths
+        }
+        // Water filling: the narrowest keep what they need while they fit a fair share.
+        var remaining = room
+        var cap = 0
+        for (index, need) in needs.sorted().enumerated() {
+            let share = remaining / (needs.count - index)
+            if need > share {
+                cap = share
+                break
+            }
+            remaining -= need
+        }
+        var widths = needs.map { min($0, cap) }
+        var left = room - widths.reduce(0, +)
+        for index in widths.indices where left > 0 && needs[index] > widths[index] {
+            widths[index] += 1
+            left -= 1
+        }
+        return widths.map { max(1, $0) }
     }
 
     static func emptyText(for route: Route) -> String {

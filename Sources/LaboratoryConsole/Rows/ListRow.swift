@@ -20,14 +20,34 @@ public struct ListRow: Sendable, Equatable {
         case server
     }
 
+    /// A name the filter searches that the row's columns do not show in full.
+    public struct HiddenName: Sendable, Equatable {
+        /// What it is: `variant`, `key`.
+        public var kind: String
+        public var text: String
+
+        public init(_ kind: String, _ text: String) {
+            self.kind = kind
+            self.text = text
+        }
+    }
+
     public var target: Target
     public var columns: [String]
     public var role: CellStyle.Role
+    /// Names the filter finds here besides the columns, so a match can say why.
+    public var hiddenNames: [HiddenName]
 
-    public init(_ target: Target, _ columns: [String], role: CellStyle.Role = .plain) {
+    public init(
+        _ target: Target,
+        _ columns: [String],
+        role: CellStyle.Role = .plain,
+        hiddenNames: [HiddenName] = []
+    ) {
         self.target = target
         self.columns = columns
         self.role = role
+        self.hiddenNames = hiddenNames
     }
 
     public var isSelectable: Bool { target != .header }

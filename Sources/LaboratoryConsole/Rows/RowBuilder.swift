@@ -64,10 +64,17 @@ public enum RowBuilder {
                 if source.stabilizedAt != nil { flags += "S" }
                 if entry.experiment.isResolved { flags += "R" }
                 if effective?.basis == .whitelisted { flags += "W" }
+                let name = entry.experiment.name
                 let row = ListRow(
-                    .experiment(source: entry.source, name: entry.experiment.name),
-                    [entry.experiment.name, effective?.variant.name ?? DebugSource.inactiveChoice, flags],
-                    role: role
+                    .experiment(source: entry.source, name: name),
+                    [
+                        name,
+                        effective.map { VariantName.shown($0.variant.name, under: name) }
+                            ?? DebugSource.inactiveChoice, flags,
+                    ],
+                    role: role,
+                    hiddenNames: entry.experiment.variants.map { ListRow.HiddenName("variant", $0.name) }
+                        + entry.experiment.keys.map { ListRow.HiddenName("key", $0) }
                 )
                 return (row, [entry.experiment.name] + entry.experiment.variants.map(\.name) + entry.experiment.keys)
             }
@@ -86,8 +93,13 @@ public enum RowBuilder {
             let share = entry.experiment.share(of: variant) * 100
             let row = ListRow(
                 .choice(variant.name),
-                [variant.name == current ? "●" : " ", variant.name, String(format: "%.1f %%", share)],
-                role: variant.name == current ? (entry.isForced ? .forced : .accent) : .plain
+                [
+                    variant.name == current ? "●" : " ", VariantName.shown(variant.name, under: experiment),
+                    String(format: "%.1f %%", share),
+                ],
+                role: variant.name == current ? (entry.isForced ? .forced : .accent) : .plain,
+                hiddenNames: [ListRow.HiddenName("variant", variant.name)]
+                    + variant.assignments.keys.sorted().map { ListRow.HiddenName("key", $0) }
             )
             return (row, [variant.name] + variant.assignments.keys.sorted())
         }
@@ -107,7 +119,11 @@ public enum RowBuilder {
                     (
                         ListRow(
                             .assignment(key: $0.key),
-                            [$0.key, $0.value.description, $0.experiment, $0.variant, $0.source]
+                            [
+                                $0.key, $0.value.description, $0.experiment,
+                                VariantName.shown($0.variant, under: $0.experiment), $0.source,
+                            ],
+                            hiddenNames: [ListRow.HiddenName("variant", $0.variant)]
                         ),
                         [$0.key, $0.experiment, $0.variant]
                     )
@@ -131,9 +147,10 @@ public enum RowBuilder {
                     .event(id: row.id),
                     [
                         TimeText.clock(event.time, timeZone: state.timeZone), event.reason.rawValue, event.experiment,
-                        event.variant, "\(event.key) = \(event.value)",
+                        VariantName.shown(event.variant, under: event.experiment), "\(event.key) = \(event.value)",
                     ],
-                    role: role
+                    role: role,
+                    hiddenNames: [ListRow.HiddenName("variant", event.variant)]
                 )
                 return (listRow, [event.experiment, event.variant, event.key])
             }
@@ -188,7 +205,7 @@ public enum RowBuilder {
                 case .ok: .ok
                 default: .plain
                 }
-            let items = [
+            var items = [
                 ListRow(.update(source: source.name), ["Update", "fetch the sources again"]),
                 ListRow(.status(source: source.name), ["Status", status], role: statusRole),
                 ListRow(
@@ -200,6 +217,16 @@ public enum RowBuilder {
                     role: forced == 0 ? .muted : .plain
                 ),
             ]
+            if let schedule = source.schedule {
+                let next = TimeText.clock(schedule.next, timeZone: state.timeZone)
+                items.insert(
+                    ListRow(
+                        .status(source: source.name),
+                        ["Next fetch", "\(next), then every \(Summaries.plural(schedule.interval, "second"))"]
+                    ),
+                    at: 2
+                )
+            }
             return RowSection(
                 header: ListRow(
                     .header,

@@ -18,11 +18,14 @@ public struct CellStyle: Sendable, Hashable {
     public var role: Role
     public var bold: Bool
     public var reverse: Bool
+    /// Marks the text a filter matched.
+    public var underline: Bool
 
-    public init(role: Role = .plain, bold: Bool = false, reverse: Bool = false) {
+    public init(role: Role = .plain, bold: Bool = false, reverse: Bool = false, underline: Bool = false) {
         self.role = role
         self.bold = bold
         self.reverse = reverse
+        self.underline = underline
     }
 
     public static let plain = CellStyle()

@@ -94,6 +94,9 @@ public enum TextWidth {
 
     /// The width of a whole string.
     public static func of(_ text: String) -> Int {
+        // Printable ASCII, most names and values: one column a byte, no clusters to form.
+        let utf8 = text.utf8
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return utf8.count }
         let rules = terminalRules
         return text.reduce(0) { $0 + of($1, rules: rules) }
     }

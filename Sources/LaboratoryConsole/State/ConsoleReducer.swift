@@ -125,8 +125,8 @@ public enum ConsoleReducer {
         switch key {
         case .up, .character("k"): move(by: -1, &state)
         case .down, .character("j"): move(by: 1, &state)
-        case .pageUp: move(by: -Layout(state.size).listHeight, &state)
-        case .pageDown: move(by: Layout(state.size).listHeight, &state)
+        case .pageUp: move(by: -state.layout.listHeight, &state)
+        case .pageDown: move(by: state.layout.listHeight, &state)
         case .home, .character("g"): moveTo(first: true, &state)
         case .end, .character("G"): moveTo(first: false, &state)
         case .enter, .right, .character("l"): return open(&state)
@@ -152,6 +152,13 @@ public enum ConsoleReducer {
             return unforce(&state)
         case .character("f"):
             cycleReason(&state)
+        case .character("p"):
+            guard Layout.hasDetail(state.route) else {
+                state.message = StatusMessage("This screen has no detail pane.")
+                break
+            }
+            state.pane = state.pane.next
+            state.message = StatusMessage(state.pane.description)
         default:
             break
         }
@@ -320,7 +327,7 @@ public enum ConsoleReducer {
     }
 
     private static func click(row: Int, column: Int, _ state: inout ConsoleState) -> [ConsoleEffect] {
-        let layout = Layout(state.size)
+        let layout = state.layout
         guard row >= layout.listTop, row < layout.listTop + layout.listHeight,
             column < layout.listWidth(for: state.route)
         else { return [] }
@@ -346,7 +353,7 @@ public enum ConsoleReducer {
             state.stack.removeLast()
         }
         state.refreshRows()
-        let height = Layout(state.size).listHeight
+        let height = state.layout.listHeight
         let rows = state.rows
         var frame = state.frame
         var lost: ListRow.Target?

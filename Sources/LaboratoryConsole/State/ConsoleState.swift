@@ -10,6 +10,8 @@ public struct ConsoleState: Sendable, Equatable {
     /// Whether keys go to the filter of the current screen.
     public var isEditingFilter = false
     public var showsHelp = false
+    /// How wide the detail pane of the Experiments and variant screens is.
+    public var pane: DetailPaneWidth = .normal
     public var confirmation: Confirmation?
     /// A question waiting for typed text (a file path).
     public var prompt: Prompt?
@@ -39,9 +41,15 @@ public struct ConsoleState: Sendable, Equatable {
 
     public var route: Route { frame.route }
 
+    /// Where things go on screen at this size and pane width.
+    public var layout: Layout { Layout(size, pane: pane, listNeed: ListColumns.listNeed(columnNeeds)) }
+
     /// The rows of the screen on top, as built from the data and its filter;
     /// kept current by ``refreshRows()`` so moving the cursor costs nothing.
     public private(set) var rows: [ListRow] = []
+    /// The columns each list column's content needs, over every row of the
+    /// screen (not only those the filter keeps, so columns hold still as you type).
+    public private(set) var columnNeeds: [Int] = []
     /// Counts data loads, so cached sections know when they are stale.
     public private(set) var dataGeneration = 0
     private var sections: [RowSection] = []
@@ -66,6 +74,7 @@ public struct ConsoleState: Sendable, Equatable {
         let key = SectionsKey(route: route, generation: dataGeneration, reason: eventReason)
         if key != sectionsKey {
             sections = RowBuilder.sections(for: route, state: self)
+            columnNeeds = ListColumns.needs(for: route, sections: sections)
             sectionsKey = key
             rowsFilter = nil
         }

@@ -1,9 +1,14 @@
 /// Where things go on screen; shared by the reducer (scrolling, clicks) and the renderer.
 public struct Layout: Sendable, Equatable {
     public let size: TerminalSize
+    public let pane: DetailPaneWidth
+    /// The columns the list needs to show every row whole; the pane gets what it leaves.
+    public let listNeed: Int
 
-    public init(_ size: TerminalSize) {
+    public init(_ size: TerminalSize, pane: DetailPaneWidth = .normal, listNeed: Int = .max) {
         self.size = size
+        self.pane = pane
+        self.listNeed = listNeed
     }
 
     /// Row 0 is the title bar, row 1 the column headings.
@@ -14,7 +19,7 @@ public struct Layout: Sendable, Equatable {
     /// How many list rows fit.
     public var listHeight: Int { max(1, statusRow - listTop) }
 
-    /// Whether a screen shows a detail pane beside its list.
+    /// Whether a screen has a detail pane beside its list (shown or not).
     public static func hasDetail(_ route: Route) -> Bool {
         switch route {
         case .experiments, .variants: return true
@@ -22,8 +27,23 @@ public struct Layout: Sendable, Equatable {
         }
     }
 
+    /// Whether a screen shows its detail pane now.
+    public func showsDetail(_ route: Route) -> Bool {
+        Self.hasDetail(route) && pane != .hidden
+    }
+
     /// Columns given to the list; the rest (after a divider) to the detail pane.
+    ///
+    /// Beside the list, the list takes what it needs, from 40 columns to a
+    /// little over half the screen; a wide pane leaves the list a third (at
+    /// least 30 columns, and always less than beside).
     public func listWidth(for route: Route) -> Int {
-        Self.hasDetail(route) ? max(40, size.columns * 11 / 20) : size.columns
+        guard showsDetail(route) else { return size.columns }
+        let normal = min(max(40, listNeed), max(40, size.columns * 11 / 20))
+        switch pane {
+        case .normal: return normal
+        case .wide: return max(30, min(size.columns / 3, normal - 8))
+        case .hidden: return size.columns
+        }
     }
 }

@@ -34,6 +34,9 @@ struct ConsoleCommand: ParsableCommand {
         let server = try serve ? startServer(session) : nil
         defer { server?.stop() }
         let catalogs = CatalogWatcher(laboratory: session.laboratory)
+        // A remote payload is fetched in the background; the screen shows the last good one meanwhile.
+        let updates = RemoteUpdates(session, every: refreshInterval)
+        defer { updates.stop() }
         let environment = LiveConsoleEnvironment(
             manager: session.manager,
             debug: session.debug,
@@ -41,7 +44,8 @@ struct ConsoleCommand: ParsableCommand {
             log: session.store,
             origin: global.statePath,
             server: serverInfo(server),
-            catalogs: { await catalogs.reloadChanged() }
+            catalogs: { await catalogs.reloadChanged() },
+            schedules: { updates.schedules }
         )
         let colors = ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
         let terminal: CursesTerminal
@@ -52,9 +56,7 @@ struct ConsoleCommand: ParsableCommand {
             throw ExitCode.failure
         }
         defer { terminal.close() }
-        // A remote payload is fetched in the background; the screen shows the last good one meanwhile.
-        let refresher = RemoteUpdates.start(session, every: refreshInterval)
-        defer { refresher?.cancel() }
+        updates.start()
         ConsoleRunner(terminal: terminal, environment: environment).run()
         // Ended by a signal from outside: give the terminal back, then exit as
         // shells expect (128 + the signal: 143 for SIGTERM, 129 SIGHUP, 130 SIGINT).

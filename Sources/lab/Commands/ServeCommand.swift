@@ -54,8 +54,9 @@ struct ServeCommand: AsyncParsableCommand {
         let key = clientKeys.first ?? "any-key"
         let statePath = session.store.path
         // A new upstream payload reaches the apps' streams as a force does.
-        let updates = RemoteUpdates.start(session, every: refreshInterval)
-        defer { updates?.cancel() }
+        let updates = RemoteUpdates(session, every: refreshInterval)
+        updates.start()
+        defer { updates.stop() }
         do {
             try await server.run { port in
                 let base = "http://\(host):\(port)"

@@ -1,37 +1,65 @@
 import Foundation
 import Laboratory
+import LaboratoryConsole
 import LaboratoryRemote
+import Synchronization
 
 /// Keeps a `--growthbook` URL's payload current in the background, for the
 /// console and `lab serve`: a fetch at once and then every `interval`
 /// seconds, and server-sent events as soon as the server offers them. The
 /// last good payload is served meanwhile; nothing here blocks the caller.
-enum RemoteUpdates {
-    /// Starts the updates when the session has a remote URL; cancel the task to stop them.
-    static func start(_ session: LabSession, every interval: Int) -> Task<Void, Never>? {
-        guard let remote = session.remote, remote.file == nil else { return nil }
+final class RemoteUpdates: Sendable {
+    private let session: LabSession
+    private let interval: Int
+    private let task = Mutex<Task<Void, Never>?>(nil)
+    /// When the next timed fetch happens, once the first has run.
+    private let nextFetch = Mutex<Date?>(nil)
+
+    init(_ session: LabSession, every interval: Int) {
+        self.session = session
+        self.interval = interval
+    }
+
+    /// When each fetching source fetches next, as Settings shows it.
+    var schedules: [String: FetchSchedule] {
+        guard let remote = session.remote, remote.file == nil,
+            let source = session.debug.sources.compactMap({ $0 as? GrowthBookSource }).first,
+            let next = nextFetch.withLock({ $0 })
+        else { return [:] }
+        return [source.name: FetchSchedule(next: next, interval: interval)]
+    }
+
+    /// Starts the updates when the session has a remote URL.
+    func start() {
+        guard let remote = session.remote, remote.file == nil else { return }
         let source = session.debug.sources.compactMap { $0 as? GrowthBookSource }.first
         let manager = session.manager
-        return Task.detached {
-            var streamer: Task<Void, Never>?
-            defer { streamer?.cancel() }
-            while !Task.isCancelled {
-                await manager.update()
-                // Once the server offers server-sent events, stream them too.
-                if streamer == nil, let url = remote.streamURL, remote.streaming?.isEnabled == true, let source {
-                    source.setTransport("streaming")
-                    streamer = Task.detached {
-                        await GrowthBookStreamer(url: url).run(
-                            payload: { data in
-                                try? source.accept(data)
-                                _ = try? manager.refresh()
-                            },
-                            refetch: { await manager.update() }
-                        )
+        let interval = interval
+        task.withLock {
+            $0 = Task.detached { [self] in
+                var streamer: Task<Void, Never>?
+                defer { streamer?.cancel() }
+                while !Task.isCancelled {
+                    await manager.update()
+                    // Once the server offers server-sent events, stream them too.
+                    if streamer == nil, let url = remote.streamURL, remote.streaming?.isEnabled == true, let source {
+                        source.setTransport("streaming")
+                        streamer = Task.detached {
+                            await GrowthBookStreamer(url: url).run(
+                                payload: { data in
+                                    try? source.accept(data)
+                                    _ = try? manager.refresh()
+                                },
+                                refetch: { await manager.update() }
+                            )
+                        }
                     }
+                    self.nextFetch.withLock { $0 = Date().addingTimeInterval(TimeInterval(interval)) }
+                    try? await Task.sleep(for: .seconds(interval))
                 }
-                try? await Task.sleep(for: .seconds(interval))
             }
         }
     }
+
+    func stop() { task.withLock { $0?.cancel() } }
 }

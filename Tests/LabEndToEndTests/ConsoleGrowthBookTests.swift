@@ -53,6 +53,10 @@ struct ConsoleGrowthBookTests {
         ])
         let rows = try LabHarness.json(result.stdout)["assignments"] as? [[String: Any]] ?? []
         #expect(rows.first { $0["key"] as? String == "color" }?["variant"] as? String == "1")
+        // Settings says when the payload is fetched next.
+        try tmux.send("Escape", "End", "Up", "Enter")
+        #expect(tmux.waitFor("then every 1 second"), "\(tmux.capture())")
+        #expect(tmux.capture().contains("Next fetch"))
     }
 }
 

@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "Laboratory", targets: ["Laboratory"]),
         .library(name: "LaboratorySQLite", targets: ["LaboratorySQLite"]),
         .library(name: "LaboratoryRemote", targets: ["LaboratoryRemote"]),
+        .library(name: "LaboratoryTesting", targets: ["LaboratoryTesting"]),
         .executable(name: "lab", targets: ["lab"]),
         .executable(name: "lab-demo", targets: ["lab-demo"]),
     ],
@@ -21,6 +22,9 @@ let package = Package(
     targets: [
         // Pure core: model, catalog, bucketing, sources, manager, events. Foundation only.
         .target(name: "Laboratory"),
+        // In-memory twins for tests of apps and of Laboratory itself: state store, event sink,
+        // fetcher, clock and random sources.
+        .target(name: "LaboratoryTesting", dependencies: ["Laboratory"]),
         // The state store and event table on SQLite, shared by the app and the console.
         .target(
             name: "LaboratorySQLite",
@@ -80,20 +84,29 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "LaboratoryTests", dependencies: ["Laboratory"]),
-        .testTarget(name: "LaboratorySQLiteTests", dependencies: ["LaboratorySQLite"]),
+        .testTarget(name: "LaboratoryTests", dependencies: ["Laboratory", "LaboratoryTesting"]),
+        .testTarget(name: "LaboratorySQLiteTests", dependencies: ["LaboratorySQLite", "LaboratoryTesting"]),
+        // The rules every StateStore must keep, run against each store.
+        .testTarget(name: "StateStoreContractTests", dependencies: ["LaboratorySQLite", "LaboratoryTesting"]),
         .testTarget(
             name: "LaboratoryServerTests",
-            dependencies: ["LaboratoryServer", "LaboratoryRemote", "LabTestSupport"]
+            dependencies: ["LaboratoryServer", "LaboratoryRemote", "LaboratoryTesting", "LabTestSupport"]
         ),
-        .testTarget(name: "LaboratoryRemoteTests", dependencies: ["LaboratoryRemote", "LabTestSupport"]),
+        .testTarget(
+            name: "LaboratoryRemoteTests",
+            dependencies: ["LaboratoryRemote", "LaboratoryTesting", "LabTestSupport"]
+        ),
         // A small HTTP server on 127.0.0.1 that the remote-source tests answer badly with, and a raw client.
         .target(name: "LabTestSupport", path: "Tests/LabTestSupport"),
         // What each fuzz target does with an input; `Tests/Fuzz/run` builds them with libFuzzer.
-        .target(name: "LabFuzzTargets", dependencies: ["Laboratory", "LaboratoryRemote"], path: "Tests/FuzzTargets"),
+        .target(
+            name: "LabFuzzTargets",
+            dependencies: ["Laboratory", "LaboratoryRemote", "LaboratoryTesting"],
+            path: "Tests/FuzzTargets"
+        ),
         // Replays every fuzz corpus file, crashes found once included, through its target.
         .testTarget(name: "FuzzCorpusTests", dependencies: ["LabFuzzTargets"]),
-        .testTarget(name: "LaboratoryConsoleTests", dependencies: ["LaboratoryConsole"]),
+        .testTarget(name: "LaboratoryConsoleTests", dependencies: ["LaboratoryConsole", "LaboratoryTesting"]),
         .testTarget(name: "ConsoleCursesTests", dependencies: ["ConsoleCurses", "CNcursesw"]),
         // Drives the built `lab` binary; depends on it so `swift test` builds it first.
         .testTarget(

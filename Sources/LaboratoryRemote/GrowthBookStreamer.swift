@@ -1,5 +1,6 @@
 import Foundation
 import Laboratory
+import Synchronization
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -82,7 +83,7 @@ struct NumberedEvent: Sendable {
 }
 
 /// What has arrived on one connection so far, for coalescing.
-final class Arrivals: @unchecked Sendable {
+final class Arrivals: Sendable {
     struct Latest {
         /// The number of the newest event of any type.
         var any = 0
@@ -90,21 +91,16 @@ final class Arrivals: @unchecked Sendable {
         var features = 0
     }
 
-    private let lock = NSLock()
-    private var value = Latest()
+    private let value = Mutex(Latest())
 
-    var latest: Latest {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
+    var latest: Latest { value.withLock { $0 } }
 
     func record(_ event: ServerSentEvent) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value.any += 1
-        if event.type == "features" { value.features = value.any }
-        return value.any
+        value.withLock { value in
+            value.any += 1
+            if event.type == "features" { value.features = value.any }
+            return value.any
+        }
     }
 }
 
@@ -113,10 +109,8 @@ final class Arrivals: @unchecked Sendable {
 private final class EventReader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let continuation: AsyncStream<NumberedEvent>.Continuation
     private let arrivals: Arrivals
-    // Touched on the session's delegate queue and under `lock`.
-    private let lock = NSLock()
-    private var parser = ServerSentEventParser()
-    private var refused = false
+    /// The parser, and whether it refused the stream; touched on the session's delegate queue.
+    private let parsing = Mutex((parser: ServerSentEventParser(), refused: false))
 
     init(continuation: AsyncStream<NumberedEvent>.Continuation, arrivals: Arrivals) {
         self.continuation = continuation
@@ -124,20 +118,15 @@ private final class EventReader: NSObject, URLSessionDataDelegate, @unchecked Se
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.lock()
-        let events: [ServerSentEvent]
-        if refused {
-            events = []
-        } else {
+        let (events, dropping) = parsing.withLock { state -> ([ServerSentEvent], Bool) in
+            guard !state.refused else { return ([], true) }
             do {
-                events = try parser.feed(data)
+                return (try state.parser.feed(data), false)
             } catch {
-                refused = true
-                events = []
+                state.refused = true
+                return ([], true)
             }
         }
-        let dropping = refused
-        lock.unlock()
         for event in events { continuation.yield(NumberedEvent(event: event, sequence: arrivals.record(event))) }
         if dropping {
             dataTask.cancel()

@@ -1,5 +1,6 @@
 import Foundation
 import Laboratory
+import Synchronization
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -72,21 +73,12 @@ public struct HTTPPayloadFetcher: PayloadFetcher {
 }
 
 /// Whether the server offered server-sent events; shared by copies of a fetcher.
-public final class StreamingSupport: @unchecked Sendable {
-    private let lock = NSLock()
-    private var enabled = false
+public final class StreamingSupport: Sendable {
+    private let enabled = Mutex(false)
 
-    public var isEnabled: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return enabled
-    }
+    public var isEnabled: Bool { enabled.withLock { $0 } }
 
-    func enable() {
-        lock.lock()
-        enabled = true
-        lock.unlock()
-    }
+    func enable() { enabled.withLock { $0 = true } }
 }
 
 /// Gathers a response body, cancelling once it passes the cap.
@@ -94,13 +86,17 @@ private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked 
     private let maximumBytes: Int
     private let maximumRedirects: Int
     private let requestTimeout: TimeInterval
-    // Touched on the session's delegate queue and under `lock`.
-    private let lock = NSLock()
-    private var body = Data()
-    private var response: HTTPURLResponse?
-    private var redirects = 0
-    private var failure: String?
-    private var continuation: CheckedContinuation<(HTTPURLResponse, Data), any Error>?
+    /// What has arrived so far; touched on the session's delegate queue and by the deadline.
+    private struct Transfer {
+        var body = Data()
+        var response: HTTPURLResponse?
+        var redirects = 0
+        /// Why the transfer failed, once it has (later chunks are dropped).
+        var failure: String?
+        var continuation: CheckedContinuation<(HTTPURLResponse, Data), any Error>?
+    }
+
+    private let transfer = Mutex(Transfer())
 
     init(maximumBytes: Int, maximumRedirects: Int, requestTimeout: TimeInterval) {
         self.maximumBytes = maximumBytes
@@ -110,20 +106,19 @@ private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked 
 
     func run(_ task: URLSessionDataTask) async throws -> (HTTPURLResponse, Data) {
         try await withCheckedThrowingContinuation { continuation in
-            lock.lock()
-            self.continuation = continuation
-            lock.unlock()
+            transfer.withLock { $0.continuation = continuation }
             task.resume()
             // URLSession on Linux does not enforce `timeoutIntervalForResource`
             // against a server that sends a byte now and then: this does.
             DispatchQueue.global().asyncAfter(deadline: .now() + requestTimeout) { [self] in
-                lock.lock()
-                let running = self.continuation != nil
-                if running, failure == nil {
-                    failure =
-                        "the server took longer than \(String(format: "%g", requestTimeout)) s to send the payload"
+                let running = transfer.withLock { transfer in
+                    guard transfer.continuation != nil else { return false }
+                    if transfer.failure == nil {
+                        transfer.failure =
+                            "the server took longer than \(String(format: "%g", requestTimeout)) s to send the payload"
+                    }
+                    return true
                 }
-                lock.unlock()
                 if running { task.cancel() }
             }
         }
@@ -135,25 +130,27 @@ private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked 
         didReceive response: URLResponse,
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
-        lock.lock()
-        self.response = response as? HTTPURLResponse
-        let encoding = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding")?.lowercased()
+        let http = response as? HTTPURLResponse
+        let encoding = http?.value(forHTTPHeaderField: "Content-Encoding")?.lowercased()
         let tooLarge = response.expectedContentLength > Int64(maximumBytes)
-        if tooLarge { failure = "the payload is larger than \(maximumBytes / (1 << 20)) MiB" }
         let compressed = encoding.map { !$0.isEmpty && $0 != "identity" } ?? false
-        if compressed { failure = "the server sent a \(encoding ?? "") body though none was asked for" }
-        lock.unlock()
+        transfer.withLock { transfer in
+            transfer.response = http
+            if tooLarge { transfer.failure = "the payload is larger than \(maximumBytes / (1 << 20)) MiB" }
+            if compressed { transfer.failure = "the server sent a \(encoding ?? "") body though none was asked for" }
+        }
         completionHandler(tooLarge || compressed ? .cancel : .allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.lock()
-        // Chunks keep arriving for a moment after a cancel: drop them.
-        guard failure == nil else { return lock.unlock() }
-        body.append(data)
-        let tooLarge = body.count > maximumBytes
-        if tooLarge { failure = "the payload is larger than \(maximumBytes / (1 << 20)) MiB" }
-        lock.unlock()
+        let tooLarge = transfer.withLock { transfer in
+            // Chunks keep arriving for a moment after a cancel: drop them.
+            guard transfer.failure == nil else { return false }
+            transfer.body.append(data)
+            guard transfer.body.count > maximumBytes else { return false }
+            transfer.failure = "the payload is larger than \(maximumBytes / (1 << 20)) MiB"
+            return true
+        }
         if tooLarge { dataTask.cancel() }
     }
 
@@ -164,30 +161,34 @@ private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked 
         newRequest request: URLRequest,
         completionHandler: @escaping (URLRequest?) -> Void
     ) {
-        lock.lock()
-        redirects += 1
-        let allowed = redirects <= maximumRedirects
-        if !allowed { failure = "more than \(maximumRedirects) redirects" }
-        lock.unlock()
+        let allowed = transfer.withLock { transfer in
+            transfer.redirects += 1
+            guard transfer.redirects <= maximumRedirects else {
+                transfer.failure = "more than \(maximumRedirects) redirects"
+                return false
+            }
+            return true
+        }
         completionHandler(allowed ? request : nil)
         if !allowed { task.cancel() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        lock.lock()
-        let continuation = self.continuation
-        self.continuation = nil
-        let outcome: Result<(HTTPURLResponse, Data), any Error>
-        if let failure {
-            outcome = .failure(HTTPPayloadFetcher.Failure(description: failure))
-        } else if let error {
-            outcome = .failure(HTTPPayloadFetcher.Failure(description: Self.describe(error)))
-        } else if let response {
-            outcome = .success((response, body))
-        } else {
-            outcome = .failure(HTTPPayloadFetcher.Failure(description: "no HTTP response"))
+        let (continuation, outcome) = transfer.withLock { transfer in
+            let continuation = transfer.continuation
+            transfer.continuation = nil
+            let outcome: Result<(HTTPURLResponse, Data), any Error>
+            if let failure = transfer.failure {
+                outcome = .failure(HTTPPayloadFetcher.Failure(description: failure))
+            } else if let error {
+                outcome = .failure(HTTPPayloadFetcher.Failure(description: Self.describe(error)))
+            } else if let response = transfer.response {
+                outcome = .success((response, transfer.body))
+            } else {
+                outcome = .failure(HTTPPayloadFetcher.Failure(description: "no HTTP response"))
+            }
+            return (continuation, outcome)
         }
-        lock.unlock()
         continuation?.resume(with: outcome)
     }
 

@@ -30,7 +30,7 @@ public struct LocalLaboratory: Sendable {
         statePath: String,
         userID: String? = nil,
         random: any RandomSource = SystemRandomSource(),
-        clock: any Clock = SystemClock(),
+        clock: any WallClock = SystemClock(),
         remotes: (SQLiteStateStore, Device) -> [any ExperimentSource] = { _, _ in [] }
     ) throws {
         store = try SQLiteStateStore(path: statePath)

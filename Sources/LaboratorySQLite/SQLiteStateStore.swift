@@ -45,7 +45,7 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             // Only a new or older file is written to on opening: a reader such
             // as `lab events` must not wait for another process's long write.
-            if needsSchema { try queue.write { db in try StateSchema.prepare(db, path: path) } }
+            if needsSchema { try StateSchema.migrate(queue, path: path) }
             return queue
         }
     }
@@ -301,22 +301,31 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
     }
 
     public func debugRequests() throws -> [DebugRequest] {
-        try read { db in
-            try Row.fetchAll(
-                db,
-                sql: "SELECT source, experiment, variant FROM debug_requests ORDER BY source, experiment"
-            ).map {
-                DebugRequest(
-                    source: try $0.decode(forColumn: "source"),
-                    experiment: try $0.decode(forColumn: "experiment"),
-                    variant: try $0.decode(String?.self, forColumn: "variant")
-                )
-            }
+        try read(Self.debugRequests)
+    }
+
+    private static func debugRequests(_ db: Database) throws -> [DebugRequest] {
+        try Row.fetchAll(
+            db,
+            sql: "SELECT source, experiment, variant FROM debug_requests ORDER BY source, experiment"
+        ).map {
+            DebugRequest(
+                source: try $0.decode(forColumn: "source"),
+                experiment: try $0.decode(forColumn: "experiment"),
+                variant: try $0.decode(String?.self, forColumn: "variant")
+            )
         }
     }
 
     public func setDebugRequest(_ request: DebugRequest) throws {
         try write { db in
+            let stored = try Row.fetchOne(
+                db,
+                sql: "SELECT variant FROM debug_requests WHERE source = ? AND experiment = ?",
+                arguments: [request.source, request.experiment]
+            )
+            // The same request again changes nothing, so watchers are not woken.
+            if let stored, try stored.decode(String?.self, atIndex: 0) == request.variant { return }
             try db.execute(
                 sql: "INSERT OR REPLACE INTO debug_requests (source, experiment, variant) VALUES (?, ?, ?)",
                 arguments: [request.source, request.experiment, request.variant]
@@ -348,6 +357,7 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
 
     public func applyDebugRequests(_ requests: [DebugRequest], replacing: Bool) throws {
         try write { db in
+            let before = try Self.debugRequests(db)
             if replacing { try db.execute(sql: "DELETE FROM debug_requests") }
             let insert = try db.cachedStatement(
                 sql: "INSERT OR REPLACE INTO debug_requests (source, experiment, variant) VALUES (?, ?, ?)"
@@ -355,29 +365,32 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
             for request in requests {
                 try insert.execute(arguments: [request.source, request.experiment, request.variant])
             }
-            try Self.bumpRevision(db)
+            if try Self.debugRequests(db) != before { try Self.bumpRevision(db) }
         }
     }
 
     public func payload(source: String) throws -> StoredPayload? {
-        try read { db in
-            try Row.fetchOne(
-                db,
-                sql: "SELECT data, etag, fetchedAt FROM payloads WHERE source = ?",
-                arguments: [source]
+        try read { db in try Self.payload(db, source: source) }
+    }
+
+    private static func payload(_ db: Database, source: String) throws -> StoredPayload? {
+        try Row.fetchOne(
+            db,
+            sql: "SELECT data, etag, fetchedAt FROM payloads WHERE source = ?",
+            arguments: [source]
+        )
+        .map {
+            StoredPayload(
+                data: try $0.decode(Data.self, atIndex: 0),
+                etag: try $0.decode(String?.self, atIndex: 1),
+                fetchedAt: Date(timeIntervalSince1970: try $0.decode(Double.self, atIndex: 2))
             )
-            .map {
-                StoredPayload(
-                    data: try $0.decode(Data.self, atIndex: 0),
-                    etag: try $0.decode(String?.self, atIndex: 1),
-                    fetchedAt: Date(timeIntervalSince1970: try $0.decode(Double.self, atIndex: 2))
-                )
-            }
         }
     }
 
     public func setPayload(_ payload: StoredPayload, source: String) throws {
         try write { db in
+            if try Self.payload(db, source: source) == payload { return }
             try db.execute(
                 sql: "INSERT OR REPLACE INTO payloads (source, data, etag, fetchedAt) VALUES (?, ?, ?, ?)",
                 arguments: [source, payload.data, payload.etag, payload.fetchedAt.timeIntervalSince1970]
@@ -387,17 +400,20 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
     }
 
     public func attributeOverrides() throws -> [String: String] {
-        try read { db in
-            guard let text = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'attributes'") else {
-                return [:]
-            }
-            return (try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))) ?? [:]
+        try read(Self.attributeOverrides)
+    }
+
+    private static func attributeOverrides(_ db: Database) throws -> [String: String] {
+        guard let text = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'attributes'") else {
+            return [:]
         }
+        return (try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))) ?? [:]
     }
 
     public func setAttributeOverrides(_ attributes: [String: String]) throws {
         let text = String(decoding: try JSONEncoder().encode(attributes), as: UTF8.self)
         try write { db in
+            if try Self.attributeOverrides(db) == attributes { return }
             try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('attributes', ?)", arguments: [text])
             try Self.bumpRevision(db)
         }

@@ -21,7 +21,9 @@ public enum SQLiteStoreError: Error, CustomStringConvertible, Equatable {
             return
                 "\(path): not a Laboratory state file (it is a SQLite database of another program); it was left untouched"
         case .newerVersion(let path, let version):
-            return "\(path): state file version \(version) is newer than this program understands"
+            return "\(path): the state file was written by a newer release of Laboratory (file version "
+                + "\(version), with changes this release does not know); this release reads up to version "
+                + "\(StateSchema.version)"
         case .cannotOpen(let path, let reason):
             return "\(path): cannot open the state file: \(reason)"
         case .database(let path, let reason):

@@ -1,11 +1,13 @@
 import GRDB
 
-/// The tables of a state file, and how a fresh or older file gets them.
+/// The tables of a state file, as GRDB's `DatabaseMigrator` builds them.
 ///
-/// The version lives in `PRAGMA user_version` and the file is marked with
-/// `PRAGMA application_id`, so a SQLite file of another program is recognised
-/// and never written to. Creation runs in one immediate transaction, so two
-/// processes opening a fresh file at the same moment cannot both create it.
+/// The file is marked with `PRAGMA application_id`, so a SQLite file of
+/// another program is recognised and never written to; `PRAGMA user_version`
+/// says which version of the file this is, so an older release refuses a
+/// newer file by its version alone. Each migration runs in one immediate
+/// transaction; when two processes open a new file at the same moment and
+/// one migrates it first, the other finds the work done.
 enum StateSchema {
     /// "LAB1" as a big-endian 32-bit number.
     static let applicationID: Int32 = 0x4C41_4231
@@ -13,32 +15,56 @@ enum StateSchema {
     /// (`valueType`) and which variants a person forced (`forced`).
     static let version = 2
 
-    /// Whether the file needs creating; throws when it is not ours to touch.
+    /// The migrations, oldest first. The first is the schema of file version
+    /// 2 as releases before the migrator wrote it: it creates it in a new
+    /// file, and takes a file those releases made (version 1 or 2, with no
+    /// migrations table) to it in place. Later changes are new migrations.
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("file version 2") { db in
+            if try db.tableExists("meta") {
+                let columns = try db.columns(in: "events").map(\.name)
+                if !columns.contains("forced") { try upgradeToVersion2(db) }
+            } else {
+                try createVersion1(db)
+                try upgradeToVersion2(db)
+            }
+            try db.execute(sql: "PRAGMA application_id = \(Self.applicationID)")
+            try db.execute(sql: "PRAGMA user_version = 2")
+        }
+        return migrator
+    }()
+
+    /// Whether the file needs migrating; throws when it is not ours to touch
+    /// (another program's, or a newer release's).
     @discardableResult
     static func check(_ db: Database, path: String) throws -> Bool {
         let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
         let userVersion = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
         if applicationID == Self.applicationID {
-            if userVersion > version { throw SQLiteStoreError.newerVersion(path: path, version: userVersion) }
-            return userVersion < version
+            if try userVersion > version || migrator.hasBeenSuperseded(db) {
+                throw SQLiteStoreError.newerVersion(path: path, version: userVersion)
+            }
+            return try !migrator.hasCompletedMigrations(db)
         }
-        let hasTables = try !tableNames(db).isEmpty
+        // A process creating the file right now may have made GRDB's migrations table and nothing else yet.
+        let hasTables = try !tableNames(db).filter { $0 != "grdb_migrations" }.isEmpty
         if applicationID != 0 || userVersion != 0 || hasTables {
             throw SQLiteStoreError.foreignDatabase(path: path)
         }
         return true
     }
 
-    /// Creates the tables if the file is fresh; checks again inside the
-    /// write transaction, as another process may have created them meanwhile.
-    static func prepare(_ db: Database, path: String) throws {
-        guard try check(db, path: path) else { return }
-        // Each step takes the file one version up; a fresh file takes them all.
-        let current = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-        if current < 1 { try createVersion1(db) }
-        if current < 2 { try upgradeToVersion2(db) }
-        try db.execute(sql: "PRAGMA application_id = \(Self.applicationID)")
-        try db.execute(sql: "PRAGMA user_version = \(version)")
+    /// Runs the migrations the file lacks.
+    static func migrate(_ queue: DatabaseQueue, path: String) throws {
+        do {
+            try migrator.migrate(queue)
+        } catch {
+            // Another process opening the same file may have migrated it
+            // first, making ours fail (a table or column that now exists).
+            let done = try queue.read { db in try migrator.hasCompletedMigrations(db) }
+            guard done else { throw error }
+        }
     }
 
     /// SQLite stores booleans as 0 and 1: the type is kept beside the value,

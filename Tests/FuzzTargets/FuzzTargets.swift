@@ -3,6 +3,7 @@ import Foundation
 #if !FUZZING
 import Laboratory
 import LaboratoryRemote
+import LaboratoryTesting
 #endif
 
 /// What each fuzz target does with one input: the parsers that read bytes

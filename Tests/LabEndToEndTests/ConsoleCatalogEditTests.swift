@@ -47,7 +47,11 @@ struct ConsoleCatalogEditTests {
         let force = try lab.runRaw(["force", "Delta", "DeltaOn", "--catalog", path, "--state", lab.state])
         #expect(force.status == 0, "\(force.stderr)")
         #expect(
-            tmux.waitFor { $0.split(separator: "\n").contains { $0.hasPrefix(" Delta ") && $0.contains(" On ") && $0.contains(" F ") } },
+            tmux.waitFor {
+                $0.split(separator: "\n").contains {
+                    $0.hasPrefix(" Delta ") && $0.contains(" On ") && $0.contains(" F ")
+                }
+            },
             "\(tmux.capture())"
         )
         try tmux.send("Enter")

@@ -1,5 +1,6 @@
 import Foundation
 import Laboratory
+import LaboratoryTesting
 
 @testable import LaboratoryConsole
 

@@ -1,6 +1,7 @@
 import Foundation
 import LabTestSupport
 import Laboratory
+import LaboratoryTesting
 import Testing
 
 @testable import LaboratoryRemote

@@ -1,6 +1,7 @@
 import Foundation
 import Laboratory
 import LaboratorySQLite
+import LaboratoryTesting
 import Testing
 
 /// What is active is compared exactly, scalar by scalar, by every store:

@@ -13,12 +13,65 @@ import Testing
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/state-v1.sqlite").path
 
-    /// A copy of the fixture, as opening upgrades it.
-    private func copy() throws -> String {
+    /// `Fixtures/state-v2.sqlite` was made by release 0.5, the last before the
+    /// migrator (`lab assignments`, `lab force ButtonColor ButtonColorDarkGray`,
+    /// `lab report profileShowsBadges --reason displayed` on the demo catalog).
+    static let fixtureVersion2 = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/state-v2.sqlite").path
+
+    /// A copy of a fixture, as opening upgrades it.
+    private func copy(_ fixture: String = fixture) throws -> String {
         let folder = NSTemporaryDirectory() + "lab-upgrade-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Self.fixture, toPath: folder + "/state.sqlite")
+        try FileManager.default.copyItem(atPath: fixture, toPath: folder + "/state.sqlite")
         return folder + "/state.sqlite"
+    }
+
+    private func migrations(_ path: String) throws -> [String] {
+        try DatabaseQueue(path: path).read { db in
+            try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
+        }
+    }
+
+    @Test func aFileOfTheLastReleaseBeforeTheMigratorJoinsItAndKeepsEverything() throws {
+        let path = try copy(Self.fixtureVersion2)
+        let store = try SQLiteStateStore(path: path)
+        #expect(try migrations(path) == StateSchema.migrator.migrations)
+        #expect(try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 2)
+        let device = try store.device(candidate: Device(id: "new", token: ActiveExperimentsToken(0.5)))
+        #expect(device.id == "dbb8e2f8-d20e-4209-870d-e92324c476be")
+        #expect(
+            try store.debugRequests() == [
+                DebugRequest(source: "Local", experiment: "ButtonColor", variant: "ButtonColorDarkGray")
+            ]
+        )
+        #expect(try store.choices(source: "Local")["ButtonColor"]?.variant == "ButtonColorDarkGray")
+        let events = try store.latestEvents(limit: 100)
+        #expect(events.count == 5)
+        // Booleans were typed in version 2 already: no catalog is needed to read them.
+        let badge = try #require(events.first { $0.event.key == "profileShowsBadges" && $0.event.reason == .displayed })
+        #expect(badge.event.value == true)
+        // Once migrated, opening again writes nothing: the revision and the migrations stay.
+        let revision = try store.revision()
+        _ = try SQLiteStateStore(path: path)
+        #expect(try store.revision() == revision)
+        #expect(try migrations(path) == StateSchema.migrator.migrations)
+    }
+
+    @Test func aNewFileHasEveryMigrationAndAFileWithAnUnknownOneIsRefused() throws {
+        let path = try copy().replacingOccurrences(of: "state.sqlite", with: "fresh.sqlite")
+        _ = try SQLiteStateStore(path: path)
+        #expect(try migrations(path) == StateSchema.migrator.migrations)
+        // A later release added a migration this one does not know: the file is newer, and left alone.
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('from the future')")
+        }
+        #expect {
+            _ = try SQLiteStateStore(path: path)
+        } throws: { error in
+            String(describing: error).contains("newer")
+        }
+        #expect(try migrations(path).contains("from the future"))
     }
 
     @Test func aVersion1FileUpgradesInPlaceAndKeepsEverything() throws {

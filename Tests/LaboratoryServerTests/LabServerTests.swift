@@ -3,6 +3,7 @@ import LabTestSupport
 import Laboratory
 import LaboratoryRemote
 import LaboratorySQLite
+import LaboratoryTesting
 import Synchronization
 import Testing
 

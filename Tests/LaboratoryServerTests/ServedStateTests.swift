@@ -1,5 +1,6 @@
 import Foundation
 import Laboratory
+import LaboratoryTesting
 import Testing
 
 @testable import LaboratoryServer

@@ -1,3 +1,4 @@
+import LaboratoryTesting
 import Testing
 
 @testable import Laboratory

@@ -1,4 +1,5 @@
 import Foundation
+import LaboratoryTesting
 import Testing
 
 @testable import Laboratory

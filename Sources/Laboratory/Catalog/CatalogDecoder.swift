@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Reads catalog files into a ``Catalog``, checking every structural rule.
 ///
@@ -119,17 +120,16 @@ private final class ReaderBox {
 }
 
 /// Slots that concurrent decodes fill in, each its own.
-private final class ResultSlots: @unchecked Sendable {
-    private var slots: [Result<Catalog, CatalogError>?]
-    private let lock = Lock()
+private final class ResultSlots: Sendable {
+    private let slots: Mutex<[Result<Catalog, CatalogError>?]>
 
     init(count: Int) {
-        slots = Array(repeating: nil, count: count)
+        slots = Mutex(Array(repeating: nil, count: count))
     }
 
     func set(_ index: Int, _ result: Result<Catalog, CatalogError>) {
-        lock.withLock { slots[index] = result }
+        slots.withLock { $0[index] = result }
     }
 
-    var values: [Result<Catalog, CatalogError>] { lock.withLock { slots.map { $0! } } }
+    var values: [Result<Catalog, CatalogError>] { slots.withLock { $0.map { $0! } } }
 }

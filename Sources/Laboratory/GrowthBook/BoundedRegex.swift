@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// `$regex` / `$regexi` matching that always ends: each pattern is compiled
 /// once, each match may take a bounded number of the regex engine's steps,
@@ -29,10 +30,10 @@ enum BoundedRegex {
         var gaveUp: [String] = []
     }
 
-    private static let caches = Locked(Caches())
+    private static let caches = Mutex(Caches())
 
     /// Patterns that ran out of steps in this process, for the status line.
-    static var patternsThatGaveUp: [String] { caches.current.gaveUp }
+    static var patternsThatGaveUp: [String] { caches.withLock({ $0 }).gaveUp }
 
     /// Whether `text` matches `pattern` (JavaScript `RegExp.test`); an invalid
     /// pattern and a match that runs out of steps are both `false`.

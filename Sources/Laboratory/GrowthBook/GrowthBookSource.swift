@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A source whose experiments come from a GrowthBook payload (a server or a file).
 ///
@@ -13,14 +14,14 @@ import Foundation
 /// assignments stop changing and new experiments are not exposed; keys listed
 /// in a feature `__Override_<experimentKey>` (a JSON array of keys) keep
 /// following updates, variation by variation.
-public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
+public final class GrowthBookSource: ExperimentSource, Sendable {
     public let name: String
     private let store: any StateStore
     private let device: Device
     private let attributes: JSONValue
     private let fetcher: any PayloadFetcher
     private let decrypt: (@Sendable (String) throws -> String)?
-    private let clock: any Clock
+    private let clock: any WallClock
 
     private struct Loaded {
         var payload: GrowthBookPayload?
@@ -33,9 +34,9 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
         var quarantine: String?
     }
 
-    private let loaded = Locked(Loaded())
+    private let loaded = Mutex(Loaded())
     /// How payloads arrive: `polling`, or `streaming` once server-sent events run.
-    private let transport = Locked("polling")
+    private let transport = Mutex("polling")
 
     /// Says how payloads arrive, for the status line.
     public func setTransport(_ name: String) {
@@ -54,7 +55,7 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
         attributes: [String: String] = [:],
         fetcher: any PayloadFetcher,
         decrypt: (@Sendable (String) throws -> String)? = nil,
-        clock: any Clock = SystemClock()
+        clock: any WallClock = SystemClock()
     ) {
         self.name = name
         self.store = store
@@ -89,7 +90,7 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
     }
 
     /// Why the stored payload was set aside at start, if it was and no good one arrived since.
-    public var quarantine: String? { loaded.current.quarantine }
+    public var quarantine: String? { loaded.withLock({ $0 }).quarantine }
 
     /// Experiment rules, then force and rollout rules, as experiments.
     private static func experiments(of payload: GrowthBookPayload) -> [Experiment] {
@@ -97,11 +98,11 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
     }
 
     public var experiments: [Experiment] {
-        loaded.current.experiments.sorted { $0.name < $1.name }
+        loaded.withLock({ $0 }).experiments.sorted { $0.name < $1.name }
     }
 
     public func activeVariants() throws -> [ActiveVariant] {
-        let current = loaded.current
+        let current = loaded.withLock({ $0 })
         guard let latest = current.payload else { return [] }
         let stabilized = try store.stabilization(source: name) != nil
         var evaluated = latest
@@ -190,7 +191,7 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
     }
 
     public func update() async throws {
-        let etag = loaded.current.etag
+        let etag = loaded.withLock({ $0 }).etag
         switch try await fetcher.fetch(etag: etag) {
         case .notModified:
             return
@@ -213,7 +214,7 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
 
     /// The payload kept at stabilization, read and decoded on first use only.
     private func frozenPayload() throws -> GrowthBookPayload? {
-        if let frozen = loaded.current.frozen { return frozen }
+        if let frozen = loaded.withLock({ $0 }).frozen { return frozen }
         guard let stored = try store.payload(source: stabilizedKey),
             let frozen = try? GrowthBookPayload(stored.data, decrypt: decrypt)
         else { return nil }
@@ -244,7 +245,7 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
     /// a force or a rollout rule with its value, condition and coverage),
     /// the attributes evaluated, then GrowthBook's evaluation step by step.
     public func decisionSteps(for names: [String]?) -> [String: [Explanation.Step]] {
-        guard let payload = loaded.current.payload else {
+        guard let payload = loaded.withLock({ $0 }).payload else {
             let none = [Explanation.Step(label: "growthbook", detail: "no payload yet: the app uses its baselines")]
             return Dictionary((names ?? []).map { ($0, none) }, uniquingKeysWith: { first, _ in first })
         }
@@ -290,7 +291,7 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
     /// The step-by-step evaluation of several experiments (all by default),
     /// reading the payload and sticky buckets once.
     public func traces(of names: [String]? = nil) -> [String: [String]] {
-        guard let payload = loaded.current.payload else {
+        guard let payload = loaded.withLock({ $0 }).payload else {
             return Dictionary((names ?? []).map { ($0, ["no payload yet"]) }, uniquingKeysWith: { first, _ in first })
         }
         let sticky = try? storedStickyDocuments()
@@ -320,7 +321,7 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
     /// ``ForcedRuleRewriter``), for the apps `lab serve` steers: they are
     /// other users, so stabilization, which is this device's, does not apply.
     public func sharedFeatures(forcing forced: [DebugRequest]) -> SharedFeatures? {
-        guard let payload = loaded.current.payload else { return nil }
+        guard let payload = loaded.withLock({ $0 }).payload else { return nil }
         return ForcedRuleRewriter.rewrite(payload, source: name, forcing: forced, deviceAttributes: attributes)
     }
 
@@ -328,12 +329,13 @@ public final class GrowthBookSource: ExperimentSource, @unchecked Sendable {
 
     /// The payload in a line: ETag, features and experiment rules, and how it is fetched.
     public var summary: String {
-        let current = loaded.current
+        let current = loaded.withLock({ $0 })
         guard let payload = current.payload else {
             return current.quarantine ?? "no payload yet: the app uses its baselines"
         }
         var parts = [
-            "\(payload.features.count) features", "\(current.experiments.count) experiments", transport.current,
+            "\(payload.features.count) features", "\(current.experiments.count) experiments",
+            transport.withLock({ $0 }),
         ]
         if let etag = current.etag { parts.insert("etag \(etag)", at: 0) }
         if let fetchedAt = current.fetchedAt {

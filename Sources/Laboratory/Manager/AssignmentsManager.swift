@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Merges the active variants of its sources into the assignments the app uses.
 ///
@@ -16,7 +17,7 @@ public final class AssignmentsManager: Sendable {
     public let device: Device
     private let store: any StateStore
     private let sink: any EventSink
-    private let clock: any Clock
+    private let clock: any WallClock
 
     private struct State {
         var snapshot = AssignmentsSnapshot()
@@ -27,14 +28,14 @@ public final class AssignmentsManager: Sendable {
         var stored: (revision: Int64, assignments: [Assignment])?
     }
 
-    private let state = Locked(State())
+    private let state = Mutex(State())
 
     public init(
         sources: [any ExperimentSource],
         store: any StateStore,
         events: any EventSink,
         device: Device,
-        clock: any Clock = SystemClock()
+        clock: any WallClock = SystemClock()
     ) {
         self.sources = sources
         self.store = store
@@ -47,13 +48,13 @@ public final class AssignmentsManager: Sendable {
     }
 
     deinit {
-        for observer in state.current.observers.values { observer.finish() }
+        for observer in state.withLock({ $0 }).observers.values { observer.finish() }
     }
 
     // MARK: - Reading
 
     /// The assignments as of the last ``refresh()``.
-    public var snapshot: AssignmentsSnapshot { state.current.snapshot }
+    public var snapshot: AssignmentsSnapshot { state.withLock({ $0 }).snapshot }
 
     /// The active assignments, sorted by key.
     public var assignments: [Assignment] { snapshot.assignments }
@@ -69,7 +70,7 @@ public final class AssignmentsManager: Sendable {
     }
 
     /// How the last fetch of each source went, by source name.
-    public var statuses: [String: SourceStatus] { state.current.statuses }
+    public var statuses: [String: SourceStatus] { state.withLock({ $0 }).statuses }
 
     /// Snapshots as they change: assignments, conflicts or fetch statuses.
     ///
@@ -106,7 +107,7 @@ public final class AssignmentsManager: Sendable {
 
         var revision = try store.revision()
         // Swap only when the set changed here or someone wrote since our last swap.
-        let stored = state.current.stored
+        let stored = state.withLock({ $0 }).stored
         if stored?.revision != revision || stored?.assignments != assignments {
             let change = try store.swapActiveAssignments(assignments)
             let now = clock.now()
@@ -139,7 +140,7 @@ public final class AssignmentsManager: Sendable {
     @discardableResult
     public func refreshIfStateChanged() throws -> Bool {
         let revision = try store.revision()
-        guard revision != state.current.seenRevision else { return false }
+        guard revision != state.withLock({ $0 }).seenRevision else { return false }
         try refresh()
         return true
     }

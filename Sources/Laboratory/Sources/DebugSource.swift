@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Wraps other sources so a person can force any of their experiments.
 ///
@@ -8,7 +9,7 @@ import Foundation
 /// for an experiment or variant that no longer exists is stale: it is not
 /// applied, and ``staleRequests()`` reports it. Requests persist across runs
 /// and are seen by every process that opens the same state.
-public final class DebugSource: ExperimentSource, @unchecked Sendable {
+public final class DebugSource: ExperimentSource, Sendable {
     /// The name of the choice that deactivates an experiment, as the Tweaks screen showed it.
     public static let inactiveChoice = "Inactive"
 
@@ -27,7 +28,7 @@ public final class DebugSource: ExperimentSource, @unchecked Sendable {
         var entries: [DebugEntry]
     }
 
-    private let memo = Locked<Memo?>(nil)
+    private let memo = Mutex<Memo?>(nil)
 
     public init(sources: [any ExperimentSource], store: any StateStore) {
         self.sources = sources
@@ -55,7 +56,7 @@ public final class DebugSource: ExperimentSource, @unchecked Sendable {
         let requests = try store.debugRequests()
         let experiments = sources.map(\.experiments)
         let natural = try sources.map { try $0.activeVariants() }
-        if let memo = memo.current, memo.requests == requests, memo.experiments == experiments,
+        if let memo = memo.withLock({ $0 }), memo.requests == requests, memo.experiments == experiments,
             memo.natural == natural
         {
             return memo.entries

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A source whose experiments come from a catalog file shipped with the app.
 ///
@@ -14,14 +15,14 @@ import Foundation
 /// without one. A whitelisted subject gets its pinned variant; a resolved
 /// experiment gives everyone its winner. Once stabilized, the source exposes
 /// nothing new: experiments without a stored variant stay inactive.
-public final class LocalSource: ExperimentSource, @unchecked Sendable {
+public final class LocalSource: ExperimentSource, Sendable {
     public let name: String
     /// The catalog's experiments sorted by name, and how many times it (or the user) changed.
-    private let loaded: Locked<(experiments: [Experiment], generation: Int)>
-    private let user: Locked<String?>
+    private let loaded: Mutex<(experiments: [Experiment], generation: Int)>
+    private let user: Mutex<String?>
     /// The last answer, valid while neither the state nor the catalog changed:
     /// settling draws is a write transaction, and the console asks often.
-    private let cache = Locked<Settled?>(nil)
+    private let cache = Mutex<Settled?>(nil)
 
     private struct Settled {
         var revision: Int64
@@ -32,7 +33,7 @@ public final class LocalSource: ExperimentSource, @unchecked Sendable {
     private let store: any StateStore
     private let device: Device
     private let random: any RandomSource
-    private let clock: any Clock
+    private let clock: any WallClock
     private let fetcher: (any Fetcher)?
     private let file: String
 
@@ -45,14 +46,14 @@ public final class LocalSource: ExperimentSource, @unchecked Sendable {
         store: any StateStore,
         device: Device,
         random: any RandomSource = SystemRandomSource(),
-        clock: any Clock = SystemClock(),
+        clock: any WallClock = SystemClock(),
         fetcher: (any Fetcher)? = nil,
         file: String = "catalog",
         userID: String? = nil
     ) {
         name = catalog.source
-        user = Locked(userID)
-        loaded = Locked((catalog.experiments.sorted { $0.name < $1.name }, 0))
+        user = Mutex(userID)
+        loaded = Mutex((catalog.experiments.sorted { $0.name < $1.name }, 0))
         self.store = store
         self.device = device
         self.random = random
@@ -61,7 +62,7 @@ public final class LocalSource: ExperimentSource, @unchecked Sendable {
         self.file = file
     }
 
-    public var experiments: [Experiment] { loaded.current.experiments }
+    public var experiments: [Experiment] { loaded.withLock({ $0 }).experiments }
 
     public func activeVariants() throws -> [ActiveVariant] {
         try settled().active
@@ -76,8 +77,8 @@ public final class LocalSource: ExperimentSource, @unchecked Sendable {
     /// only when either changed.
     private func settled() throws -> Settled {
         let revision = try store.revision()
-        let generation = loaded.current.generation
-        if let cached = cache.current, cached.revision == revision, cached.generation == generation {
+        let generation = loaded.withLock({ $0 }).generation
+        if let cached = cache.withLock({ $0 }), cached.revision == revision, cached.generation == generation {
             return cached
         }
         let (active, choices) = try settleDraws()
@@ -88,7 +89,7 @@ public final class LocalSource: ExperimentSource, @unchecked Sendable {
     }
 
     /// The logged-in user, for user-level experiments; `nil` when nobody is.
-    public var userID: String? { user.current }
+    public var userID: String? { user.withLock({ $0 }) }
 
     /// Logs a user in (or out, with `nil`): user-level experiments follow.
     /// Takes `userId`, when given, as the logged-in user.
@@ -114,7 +115,7 @@ public final class LocalSource: ExperimentSource, @unchecked Sendable {
 
     private func settleDraws() throws -> ([ActiveVariant], [String: StoredChoice]) {
         let experiments = self.experiments
-        let user = self.user.current
+        let user = self.user.withLock({ $0 })
         let stabilized = try store.stabilization(source: name) != nil
         let byName = Dictionary(uniqueKeysWithValues: experiments.map { ($0.name, $0) })
         let choices = try store.resolveChoices(

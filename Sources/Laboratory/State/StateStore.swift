@@ -3,9 +3,21 @@ import Foundation
 /// Where a device's experiment state lives: token, draws, stabilization,
 /// debug requests, and the assignments last seen active.
 ///
-/// Implementations must make each call atomic with respect to other
-/// processes using the same storage: the SQLite store runs each one in a
-/// single immediate transaction. ``InMemoryStateStore`` is the test double.
+/// Every implementation keeps these rules (the contract suite in
+/// `Tests/StateStoreContractTests` checks them for each store):
+///
+/// - **Atomic calls.** Each call is atomic with respect to every other user
+///   of the same storage, in this process or another: the SQLite store runs
+///   each one in a single immediate transaction. Two users racing to swap in
+///   the same active set see the change reported to exactly one of them.
+/// - **The revision moves with changes only.** Every call that changes what
+///   the store holds raises ``revision()``; a call that leaves everything as
+///   it was (the same forced variant again, the same payload, keeping every
+///   draw) does not, and reads never do, so watchers wake for real changes only.
+/// - **First come, first kept.** The first device stored and the first
+///   stabilization time are kept; later candidates are ignored.
+///
+/// `InMemoryStateStore` in LaboratoryTesting is the in-memory twin.
 public protocol StateStore: Sendable {
     /// The device's identity; the candidates are stored only if none is yet.
     func device(candidate: Device) throws -> Device

@@ -1,8 +1,10 @@
 import Foundation
+import Laboratory
+import Synchronization
 
 /// A ``StateStore`` in memory: one device, gone when released. For tests,
 /// and for apps that want no persistence.
-public final class InMemoryStateStore: StateStore, @unchecked Sendable {
+public final class InMemoryStateStore: StateStore, Sendable {
     private struct State {
         var device: Device?
         var choices: [String: [String: StoredChoice]] = [:]
@@ -14,7 +16,7 @@ public final class InMemoryStateStore: StateStore, @unchecked Sendable {
         var revision: Int64 = 0
     }
 
-    private let state = Locked(State())
+    private let state = Mutex(State())
 
     public init() {}
 
@@ -109,8 +111,10 @@ public final class InMemoryStateStore: StateStore, @unchecked Sendable {
 
     public func applyDebugRequests(_ requests: [DebugRequest], replacing: Bool) throws {
         state.withLock { state in
-            if replacing { state.requests = [:] }
-            for request in requests { state.requests[Self.requestID(request.source, request.experiment)] = request }
+            var after = replacing ? [:] : state.requests
+            for request in requests { after[Self.requestID(request.source, request.experiment)] = request }
+            guard after != state.requests else { return }
+            state.requests = after
             state.revision += 1
         }
     }

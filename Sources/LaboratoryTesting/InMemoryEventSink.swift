@@ -1,11 +1,15 @@
+import Foundation
+import Laboratory
+import Synchronization
+
 /// An ``EventSink`` and ``EventLog`` in memory, for tests.
-public final class InMemoryEventSink: EventSink, EventLog, @unchecked Sendable {
-    private let rows = Locked<[RecordedEvent]>([])
+public final class InMemoryEventSink: EventSink, EventLog, Sendable {
+    private let rows = Mutex<[RecordedEvent]>([])
 
     public init() {}
 
     /// Every event recorded so far, oldest first.
-    public var events: [Event] { rows.current.map(\.event) }
+    public var events: [Event] { rows.withLock({ $0 }).map(\.event) }
 
     public func record(_ events: [Event]) throws {
         rows.withLock { rows in
@@ -28,16 +32,16 @@ public final class InMemoryEventSink: EventSink, EventLog, @unchecked Sendable {
     }
 
     public func events(matching query: EventQuery, after id: Int64?, limit: Int) throws -> [RecordedEvent] {
-        Array(rows.current.filter { $0.id > (id ?? 0) && query.matches($0.event) }.prefix(limit))
+        Array(rows.withLock({ $0 }).filter { $0.id > (id ?? 0) && query.matches($0.event) }.prefix(limit))
     }
 
     public func latestEvents(matching query: EventQuery, limit: Int) throws -> [RecordedEvent] {
-        Array(rows.current.filter { query.matches($0.event) }.suffix(limit).reversed())
+        Array(rows.withLock({ $0 }).filter { query.matches($0.event) }.suffix(limit).reversed())
     }
 
     public func exposureCounts() throws -> [ExposureCount] {
         var counts: [ExposureCount] = []
-        for row in rows.current where row.event.reason == .displayed {
+        for row in rows.withLock({ $0 }) where row.event.reason == .displayed {
             let event = row.event
             if let index = counts.firstIndex(where: {
                 $0.source == event.source && $0.experiment == event.experiment && $0.variant == event.variant

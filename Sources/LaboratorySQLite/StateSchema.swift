@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// The tables of a state file, as GRDB's `DatabaseMigrator` builds them.
 ///
@@ -12,8 +12,11 @@ enum StateSchema {
     /// "LAB1" as a big-endian 32-bit number.
     static let applicationID: Int32 = 0x4C41_4231
     /// 1: the first release; 2: events say which values are booleans
-    /// (`valueType`) and which variants a person forced (`forced`).
-    static let version = 2
+    /// (`valueType`) and which variants a person forced (`forced`); 3: one
+    /// table per kind of row (no `meta` key-value table, sticky buckets and the
+    /// payload kept at stabilization in their own tables), tables named as the
+    /// vocabulary names them (`draws`, `forced_variants`).
+    static let version = 3
 
     /// The migrations, oldest first. The first is the schema of file version
     /// 2 as releases before the migrator wrote it: it creates it in a new
@@ -32,8 +35,70 @@ enum StateSchema {
             try db.execute(sql: "PRAGMA application_id = \(Self.applicationID)")
             try db.execute(sql: "PRAGMA user_version = 2")
         }
+        migrator.registerMigration("file version 3") { db in
+            try upgradeToVersion3(db)
+            try db.execute(sql: "PRAGMA user_version = 3")
+        }
         return migrator
     }()
+
+    /// Gives every kind of row its own table, moving what version 2 kept as
+    /// key-value rows (`meta`) and as payload rows under made-up sources
+    /// (`name#sticky`, `name#stabilized`).
+    private static func upgradeToVersion3(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE choices RENAME TO draws;
+                ALTER TABLE draws RENAME COLUMN madeAt TO drawnAt;
+                ALTER TABLE debug_requests RENAME TO forced_variants;
+
+                -- The one device of the file; its token decides token ranges.
+                CREATE TABLE device (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    token NOT NULL -- a number in [0, 1); read as stored, so damage is reported
+                );
+                INSERT INTO device (id, token)
+                    SELECT d.value, t.value FROM meta d JOIN meta t ON d.key = 'device' AND t.key = 'token';
+
+                -- One row: what every write changes, and the digest of the active set.
+                CREATE TABLE file_state (
+                    revision INTEGER NOT NULL,
+                    activeDigest TEXT
+                );
+                INSERT INTO file_state (revision, activeDigest) VALUES (
+                    coalesce((SELECT value FROM meta WHERE key = 'revision'), 0),
+                    (SELECT value FROM meta WHERE key = 'activeDigest')
+                );
+
+                CREATE TABLE attribute_overrides (
+                    name TEXT PRIMARY KEY NOT NULL,
+                    value TEXT NOT NULL
+                );
+                INSERT INTO attribute_overrides (name, value)
+                    SELECT j.key, j.value FROM meta m, json_each(m.value) j
+                    WHERE m.key = 'attributes' AND json_valid(m.value) AND j.type = 'text';
+                DROP TABLE meta;
+
+                -- A remote source's payload as it was when the device was stabilized.
+                ALTER TABLE stabilization ADD COLUMN payload BLOB;
+                UPDATE stabilization SET payload =
+                    (SELECT data FROM payloads WHERE payloads.source = stabilization.source || '#stabilized');
+
+                -- GrowthBook sticky-bucket documents, by source and `attribute||value`.
+                CREATE TABLE sticky_buckets (
+                    source TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    document TEXT NOT NULL, -- JSON, as the SDKs store it
+                    PRIMARY KEY (source, key)
+                );
+                INSERT INTO sticky_buckets (source, key, document)
+                    SELECT substr(p.source, 1, length(p.source) - 7), j.key, j.value
+                    FROM payloads p, json_each(CAST(p.data AS TEXT)) j
+                    WHERE p.source LIKE '%#sticky' AND json_valid(CAST(p.data AS TEXT)) AND j.type = 'object';
+                DELETE FROM payloads WHERE source LIKE '%#sticky' OR source LIKE '%#stabilized';
+                """
+        )
+    }
 
     /// Whether the file needs migrating; throws when it is not ours to touch
     /// (another program's, or a newer release's).

@@ -153,7 +153,7 @@ public struct ServedState: Sendable {
         }
         let experiment = owner?.experiment
         let baseline = experiment.flatMap { $0.variant(named: $0.baseline) }
-        let disabled = owner?.isForced == true && owner?.request?.variant == nil
+        let disabled = owner?.isForced == true && owner?.forcedVariant?.variant == nil
         return ServedFlag(
             key: key,
             value: baseline?.assignments[key] ?? .string(""),

@@ -76,7 +76,7 @@ public final class ServedStateHub: Sendable {
 
     private static func build(_ laboratory: LocalLaboratory, previous: ServedState?) throws -> ServedState {
         let snapshot = try laboratory.manager.refresh()
-        let requests = try laboratory.store.debugRequests()
+        let requests = try laboratory.store.forcedVariants()
         return ServedState(
             entries: try laboratory.debug.entries(),
             snapshot: snapshot,

@@ -7,9 +7,10 @@ import Synchronization
 public final class InMemoryStateStore: StateStore, Sendable {
     private struct State {
         var device: Device?
-        var choices: [String: [String: StoredChoice]] = [:]
-        var stabilized: [String: Date] = [:]
-        var requests: [String: DebugRequest] = [:]
+        var choices: [String: [String: Draw]] = [:]
+        var stabilized: [String: (time: Date, payload: Data?)] = [:]
+        var sticky: [String: [String: String]] = [:]
+        var forced: [String: ForcedVariant] = [:]
         var active: Set<Assignment> = []
         var attributes: [String: String] = [:]
         var payloads: [String: StoredPayload] = [:]
@@ -29,12 +30,12 @@ public final class InMemoryStateStore: StateStore, Sendable {
         }
     }
 
-    public func resolveChoices(
+    public func settleDraws(
         source: String,
         experiments: [String],
         at time: Date,
-        decide: (String, StoredChoice?) -> ChoiceDecision
-    ) throws -> [String: StoredChoice] {
+        decide: (String, Draw?) -> DrawDecision
+    ) throws -> [String: Draw] {
         state.withLock { state in
             var choices = state.choices[source] ?? [:]
             let before = choices
@@ -43,7 +44,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
             for experiment in experiments {
                 switch decide(experiment, choices[experiment]) {
                 case .keep: break
-                case .choose(let variant): choices[experiment] = StoredChoice(variant: variant, madeAt: time)
+                case .choose(let variant): choices[experiment] = Draw(variant: variant, drawnAt: time)
                 case .forget: choices[experiment] = nil
                 }
             }
@@ -55,12 +56,16 @@ public final class InMemoryStateStore: StateStore, Sendable {
         }
     }
 
-    public func choices(source: String) throws -> [String: StoredChoice] {
+    public func draws(source: String) throws -> [String: Draw] {
         state.withLock { $0.choices[source] ?? [:] }
     }
 
     public func stabilization(source: String) throws -> Date? {
-        state.withLock { $0.stabilized[source] }
+        state.withLock { $0.stabilized[source]?.time }
+    }
+
+    public func stabilizedPayload(source: String) throws -> Data? {
+        state.withLock { $0.stabilized[source]?.payload }
     }
 
     public func unstabilize(source: String) throws {
@@ -70,51 +75,51 @@ public final class InMemoryStateStore: StateStore, Sendable {
         }
     }
 
-    public func stabilize(source: String, at time: Date) throws {
+    public func stabilize(source: String, at time: Date, keeping payload: Data?) throws {
         state.withLock { state in
             guard state.stabilized[source] == nil else { return }
-            state.stabilized[source] = time
+            state.stabilized[source] = (time, payload)
             state.revision += 1
         }
     }
 
-    public func debugRequests() throws -> [DebugRequest] {
+    public func forcedVariants() throws -> [ForcedVariant] {
         state.withLock { state in
-            state.requests.values.sorted { ($0.source, $0.experiment) < ($1.source, $1.experiment) }
+            state.forced.values.sorted { ($0.source, $0.experiment) < ($1.source, $1.experiment) }
         }
     }
 
-    public func setDebugRequest(_ request: DebugRequest) throws {
+    public func setForcedVariant(_ request: ForcedVariant) throws {
         state.withLock { state in
-            let id = Self.requestID(request.source, request.experiment)
-            guard state.requests[id] != request else { return }
-            state.requests[id] = request
+            let id = Self.key(request.source, request.experiment)
+            guard state.forced[id] != request else { return }
+            state.forced[id] = request
             state.revision += 1
         }
     }
 
-    public func removeDebugRequest(source: String, experiment: String) throws {
+    public func removeForcedVariant(source: String, experiment: String) throws {
         state.withLock { state in
-            if state.requests.removeValue(forKey: Self.requestID(source, experiment)) != nil {
+            if state.forced.removeValue(forKey: Self.key(source, experiment)) != nil {
                 state.revision += 1
             }
         }
     }
 
-    public func removeDebugRequests(source: String?) throws {
+    public func removeForcedVariants(source: String?) throws {
         state.withLock { state in
-            let before = state.requests.count
-            state.requests = state.requests.filter { source != nil && $0.value.source != source }
-            if state.requests.count != before { state.revision += 1 }
+            let before = state.forced.count
+            state.forced = state.forced.filter { source != nil && $0.value.source != source }
+            if state.forced.count != before { state.revision += 1 }
         }
     }
 
-    public func applyDebugRequests(_ requests: [DebugRequest], replacing: Bool) throws {
+    public func applyForcedVariants(_ requests: [ForcedVariant], replacing: Bool) throws {
         state.withLock { state in
-            var after = replacing ? [:] : state.requests
-            for request in requests { after[Self.requestID(request.source, request.experiment)] = request }
-            guard after != state.requests else { return }
-            state.requests = after
+            var after = replacing ? [:] : state.forced
+            for request in requests { after[Self.key(request.source, request.experiment)] = request }
+            guard after != state.forced else { return }
+            state.forced = after
             state.revision += 1
         }
     }
@@ -127,6 +132,20 @@ public final class InMemoryStateStore: StateStore, Sendable {
         state.withLock { state in
             guard state.payloads[source] != payload else { return }
             state.payloads[source] = payload
+            state.revision += 1
+        }
+    }
+
+    public func stickyBuckets(source: String) throws -> [String: String] {
+        state.withLock { $0.sticky[source] ?? [:] }
+    }
+
+    public func setStickyBuckets(_ documents: [String: String], source: String) throws {
+        state.withLock { state in
+            let before = state.sticky[source] ?? [:]
+            let after = before.merging(documents) { _, new in new }
+            guard after != before else { return }
+            state.sticky[source] = after
             state.revision += 1
         }
     }
@@ -159,7 +178,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
         state.withLock { $0.revision }
     }
 
-    private static func requestID(_ source: String, _ experiment: String) -> String {
+    private static func key(_ source: String, _ experiment: String) -> String {
         "\(source)\u{0}\(experiment)"
     }
 }

@@ -143,7 +143,7 @@ struct ServerBench: ParsableCommand {
         let variant = current == "ButtonColorBlue" ? "ButtonColorDarkGray" : "ButtonColorBlue"
         let weights = variant == "ButtonColorBlue" ? "[0,1,0]" : "[0,0,1]"
         let start = Date()
-        try console.debug.activate(variant: variant, of: "ButtonColor")
+        try console.debug.force(variant: variant, of: "ButtonColor")
         var last = start
         for stream in streams where stream.read(until: "\"weights\":\(weights)") { last = Date() }
         for stream in streams { stream.close() }

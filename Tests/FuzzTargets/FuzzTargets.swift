@@ -58,7 +58,7 @@ public enum FuzzTargets {
         let manager = AssignmentsManager(sources: [debug], store: store, events: InMemoryEventSink(), device: device)
         _ = try? manager.refresh()
         if let experiment = catalog.experiments.first, let variant = experiment.variants.last {
-            _ = try? debug.activate(variant: variant.name, of: experiment.name)
+            _ = try? debug.force(variant: variant.name, of: experiment.name)
             _ = try? manager.refresh()
         }
     }

@@ -33,7 +33,7 @@ import Testing
         #expect(try lab.run("force", "ButtonColor", "ButtonColorBlue").status == 0)
         #expect(try lab.run("report", "subscribeButtonColor").status == 0)
         let store = try SQLiteStateStore(path: lab.state)
-        let draws = try store.choices(source: "Local")
+        let draws = try store.draws(source: "Local")
         let events = try store.latestEvents(limit: 1000).count
         // What an older release could have stored: a payload today's checks refuse.
         try store.setPayload(
@@ -57,9 +57,9 @@ import Testing
         #expect(recovered.status == 0, "\(recovered.stderr)")
         #expect(!recovered.stdout.contains("set aside"))
         #expect(try lab.assignments()["subscribeButtonColor"] == "ButtonColorBlue")  // still forced
-        #expect(try store.choices(source: "Local") == draws)
+        #expect(try store.draws(source: "Local") == draws)
         #expect(try store.latestEvents(limit: 1000).count >= events)
-        #expect(try store.debugRequests().count == 1)
+        #expect(try store.forcedVariants().count == 1)
     }
 
     @Test func noTextCommandPrintsControlCharactersFromItsData() throws {
@@ -130,7 +130,7 @@ import Testing
         #expect(try lab.run("report", "subscribeButtonColor").status == 0)
         let queue = try DatabaseQueue(path: lab.state)
         let revision = try queue.read { db in
-            try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'revision'")
+            try Int64.fetchOne(db, sql: "SELECT revision FROM file_state")
         }
         try queue.write { db in try db.execute(sql: "UPDATE events SET time = 'garbage' WHERE id = 1") }
         let events = try lab.run("events")
@@ -141,13 +141,13 @@ import Testing
             try db.execute(sql: "UPDATE events SET time = '2026-01-01 00:00:00', device = x'ff00' WHERE id = 1")
         }
         #expect(try lab.run("events", "--json").status == 74)
-        try queue.write { db in try db.execute(sql: "UPDATE meta SET value = x'00' WHERE key = 'token'") }
+        try queue.write { db in try db.execute(sql: "UPDATE device SET token = x'00'") }
         let start = try lab.run("assignments")
         #expect(start.status == 74)
         #expect(start.stderr.contains("token"), "\(start.stderr)")
         // The failed commands changed nothing.
         #expect(
-            try queue.read { db in try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'revision'") }
+            try queue.read { db in try Int64.fetchOne(db, sql: "SELECT revision FROM file_state") }
                 == revision
         )
     }
@@ -173,10 +173,16 @@ import Testing
         let holding = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            try? queue.write { db in
-                try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('held', 1)")
+            do {
+                try queue.write { db in
+                    try db.execute(sql: "INSERT INTO attribute_overrides (name, value) VALUES ('held', '1')")
+                    holding.signal()
+                    _ = release.wait(timeout: .now() + 60)
+                }
+            } catch {
+                // A failed write must not leave the test waiting for ever.
+                Issue.record("could not take the write lock: \(error)")
                 holding.signal()
-                _ = release.wait(timeout: .now() + 60)
             }
         }
         holding.wait()

@@ -66,7 +66,7 @@ import Testing
             (#"{"version": 1, "requests": 3}"#, ":1:28: \"requests\" must be an array, found a number"),
             (
                 "{\n  \"version\": 1,\n  \"requests\": [{\"source\": \"Local\"}]\n}",
-                ":3:16: request 1 has no \"experiment\""
+                ":3:16: forced variant 1 has no \"experiment\""
             ),
             ("{\"version\": 1, \"requests\": [}", ":1:29: expected a value"),
             (#"{"requests": []}"#, ":1:1: missing \"version\""),

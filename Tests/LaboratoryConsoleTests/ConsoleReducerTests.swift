@@ -86,8 +86,8 @@ import Testing
         #expect(world.state.route == .experiments)
         try await world.settle()
         #expect(
-            try world.store.debugRequests() == [
-                DebugRequest(source: "Local", experiment: "ButtonColor", variant: "ButtonColorBlue")
+            try world.store.forcedVariants() == [
+                ForcedVariant(source: "Local", experiment: "ButtonColor", variant: "ButtonColorBlue")
             ]
         )
         let row = try #require(world.lines.first { $0.hasPrefix(" ButtonColor ") })
@@ -108,12 +108,12 @@ import Testing
 
     @Test func dropsTheForcedVariantWithD() async throws {
         let world = try ConsoleWorld.demo()
-        try world.debug.activate(variant: "ButtonColorBlue", of: "ButtonColor")
+        try world.debug.force(variant: "ButtonColorBlue", of: "ButtonColor")
         try world.reload()
         world.press(.enter, .character("d"))
         #expect(world.pending == [.unforce(source: "Local", experiment: "ButtonColor")])
         try await world.settle()
-        #expect(try world.store.debugRequests().isEmpty)
+        #expect(try world.store.forcedVariants().isEmpty)
         world.press(.character("d"))
         #expect(world.pending.isEmpty)
         #expect(world.state.message?.text == "ButtonColor is not forced.")
@@ -166,8 +166,8 @@ import Testing
 
     @Test func resetAsksFirstAndNoKeepsEverything() async throws {
         let world = try ConsoleWorld.demo()
-        try world.debug.activate(variant: "ButtonColorBlue", of: "ButtonColor")
-        try world.debug.activate(variant: "Control", of: "ProfileRedesign")
+        try world.debug.force(variant: "ButtonColorBlue", of: "ButtonColor")
+        try world.debug.force(variant: "Control", of: "ProfileRedesign")
         try world.reload()
         world.press(.character("r"))
         #expect(world.text.contains("Drop all 2 forced variants?"))
@@ -179,7 +179,7 @@ import Testing
         world.press(.character("y"))
         #expect(world.pending == [.reset(source: nil)])
         try await world.settle()
-        #expect(try world.store.debugRequests().isEmpty)
+        #expect(try world.store.forcedVariants().isEmpty)
     }
 
     @Test func resetWithNothingForcedSaysSo() throws {
@@ -191,7 +191,7 @@ import Testing
 
     @Test func settingsShowUpdateStatusAndResetPerSource() async throws {
         let world = try ConsoleWorld.demo()
-        try world.debug.activate(variant: "ButtonColorBlue", of: "ButtonColor")
+        try world.debug.force(variant: "ButtonColorBlue", of: "ButtonColor")
         try world.reload()
         world.press(.end, .up, .enter)
         #expect(world.state.route == .settings)
@@ -232,7 +232,7 @@ import Testing
 
     @Test func settingsExportAndImportForcedVariantsThroughAFile() async throws {
         let world = try ConsoleWorld.demo()
-        try world.debug.activate(variant: "ButtonColorDarkGray", of: "ButtonColor")
+        try world.debug.force(variant: "ButtonColorDarkGray", of: "ButtonColor")
         try world.reload()
         let path = NSTemporaryDirectory() + "lab-console-\(UUID().uuidString).json"
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -259,7 +259,7 @@ import Testing
         world.type(path)
         world.press(.enter)
         try await world.settle()
-        #expect(try world.store.debugRequests().map(\.variant) == ["ButtonColorDarkGray"])
+        #expect(try world.store.forcedVariants().map(\.variant) == ["ButtonColorDarkGray"])
 
         world.press(.enter, .escape)
         #expect(world.state.prompt == nil)
@@ -280,7 +280,7 @@ import Testing
         await #expect {
             try await world.environment.perform(.importOverrides(path: bad))
         } throws: { error in
-            String(describing: error) == bad + ":2:15: request 1 must be an object, found a number"
+            String(describing: error) == bad + ":2:15: forced variant 1 must be an object, found a number"
         }
         await #expect {
             try await world.environment.perform(.importOverrides(path: folder + "/absent.json"))
@@ -318,7 +318,7 @@ import Testing
 
     @Test func conflictsAreShownWithTheOtherExperimentNamed() throws {
         let world = try ConsoleWorld.demo()
-        try world.debug.activate(variant: "OnboardingLongFlowEightPages", of: "OnboardingLongFlow")
+        try world.debug.force(variant: "OnboardingLongFlowEightPages", of: "OnboardingLongFlow")
         try world.reload()
         #expect(world.lines[2].contains("1 conflict"))
         world.press(.enter, .down, .down)
@@ -434,7 +434,7 @@ import Testing
         world.press(.enter)
         #expect(try world.environment.hasChanged() == false)
         // Another process (here: the same store) forces a variant.
-        try world.debug.activate(variant: "ButtonColorDarkGray", of: "ButtonColor")
+        try world.debug.force(variant: "ButtonColorDarkGray", of: "ButtonColor")
         #expect(try world.environment.hasChanged())
         try world.reload()
         #expect(try #require(world.lines.first { $0.hasPrefix(" ButtonColor ") }).contains(" DarkGray "))

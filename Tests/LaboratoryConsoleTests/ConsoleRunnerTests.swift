@@ -41,7 +41,7 @@ import Testing
         let finished = start(runner)
 
         terminal.type(.enter, .enter, .down, .enter)
-        #expect(try await eventually { try world.store.debugRequests().first?.variant == "ButtonColorBlue" })
+        #expect(try await eventually { try world.store.forcedVariants().first?.variant == "ButtonColorBlue" })
         #expect(
             await eventually {
                 terminal.screen.lines.contains { $0.contains("Forced ButtonColor to ButtonColorBlue.") }
@@ -49,7 +49,7 @@ import Testing
         )
 
         // Another process forces something: the screen changes with no key pressed.
-        try world.debug.activate(variant: "NewProfileV2", of: "ProfileRedesign")
+        try world.debug.force(variant: "NewProfileV2", of: "ProfileRedesign")
         #expect(
             await eventually {
                 terminal.screen.lines.contains { $0.hasPrefix(" ProfileRedesign") && $0.contains("NewProfileV2") }

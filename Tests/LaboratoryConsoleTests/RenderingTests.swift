@@ -126,7 +126,7 @@ import Testing
 
     @Test func overlaysDrawOnTopOfTheScreen() throws {
         let world = try ConsoleWorld.demo()
-        try world.debug.activate(variant: "ButtonColorBlue", of: "ButtonColor")
+        try world.debug.force(variant: "ButtonColorBlue", of: "ButtonColor")
         try world.reload()
         world.press(.character("r"))
         let lines = world.lines

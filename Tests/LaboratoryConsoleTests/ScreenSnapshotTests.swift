@@ -22,14 +22,14 @@ import Testing
         Scenario(name: "main") { try ConsoleWorld.demo(size: $0) },
         Scenario(name: "experiments") { size in
             let world = try ConsoleWorld.demo(size: size)
-            try world.debug.activate(variant: "ButtonColorBlue", of: "ButtonColor")
+            try world.debug.force(variant: "ButtonColorBlue", of: "ButtonColor")
             try world.reload()
             world.press(.enter, .down, .down, .down)
             return world
         },
         Scenario(name: "experiments-flags") { size in
             let world = try ConsoleWorld(Fixtures.flagged, size: size)
-            try world.debug.activate(variant: "On", of: "Banner", in: "Remote")
+            try world.debug.force(variant: "On", of: "Banner", in: "Remote")
             try world.reload()
             world.press(.enter)
             return world
@@ -57,7 +57,7 @@ import Testing
         },
         Scenario(name: "confirm") { size in
             let world = try ConsoleWorld.demo(size: size)
-            try world.debug.activate(variant: "ButtonColorBlue", of: "ButtonColor")
+            try world.debug.force(variant: "ButtonColorBlue", of: "ButtonColor")
             try world.reload()
             world.press(.character("r"))
             return world

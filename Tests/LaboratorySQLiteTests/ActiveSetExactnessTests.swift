@@ -69,7 +69,7 @@ import Testing
         )
         try laboratory.manager.refresh()
         for variant in ["B", "A", "B"] {
-            try laboratory.debug.activate(variant: variant, of: "Other")
+            try laboratory.debug.force(variant: variant, of: "Other")
             try laboratory.manager.refresh()
         }
         let activations = try laboratory.store.latestEvents(limit: 100).filter {

@@ -66,28 +66,28 @@ import Testing
     @Test func resolvesChoicesAndForgetsUnlistedExperiments() throws {
         let store = try SQLiteStateStore(path: try folder() + "/state.sqlite")
         let time = Date(timeIntervalSince1970: 1_800_000_000)
-        let first = try store.resolveChoices(source: "Local", experiments: ["A", "B"], at: time) { name, _ in
+        let first = try store.settleDraws(source: "Local", experiments: ["A", "B"], at: time) { name, _ in
             .choose(name + "1")
         }
         #expect(first.mapValues(\.variant) == ["A": "A1", "B": "B1"])
-        #expect(first["A"]?.madeAt == time)
-        let second = try store.resolveChoices(source: "Local", experiments: ["A"], at: time) { _, stored in
+        #expect(first["A"]?.drawnAt == time)
+        let second = try store.settleDraws(source: "Local", experiments: ["A"], at: time) { _, stored in
             #expect(stored?.variant == "A1")
             return .keep
         }
         #expect(second.keys.sorted() == ["A"])
-        #expect(try store.choices(source: "Local").keys.sorted() == ["A"])
+        #expect(try store.draws(source: "Local").keys.sorted() == ["A"])
     }
 
     @Test func revisionMovesOnlyWhenSomethingChanges() throws {
         let store = try SQLiteStateStore(path: try folder() + "/state.sqlite")
         let start = try store.revision()
-        try store.setDebugRequest(DebugRequest(source: "Local", experiment: "E", variant: "B"))
+        try store.setForcedVariant(ForcedVariant(source: "Local", experiment: "E", variant: "B"))
         let afterRequest = try store.revision()
         #expect(afterRequest > start)
-        try store.removeDebugRequest(source: "Local", experiment: "Missing")
+        try store.removeForcedVariant(source: "Local", experiment: "Missing")
         #expect(try store.revision() == afterRequest)
-        _ = try store.resolveChoices(source: "Local", experiments: ["E"], at: Date()) { _, _ in .keep }
+        _ = try store.settleDraws(source: "Local", experiments: ["E"], at: Date()) { _, _ in .keep }
         #expect(try store.revision() == afterRequest)
     }
 
@@ -125,15 +125,15 @@ import Testing
                 group.addTask {
                     for round in 0..<200 {
                         try? store.record([Event(assignment, reason: .initiated, device: "d\(index)", time: Date())])
-                        try? store.setDebugRequest(
-                            DebugRequest(source: "S\(index)", experiment: "E\(round)", variant: "V")
+                        try? store.setForcedVariant(
+                            ForcedVariant(source: "S\(index)", experiment: "E\(round)", variant: "V")
                         )
                     }
                 }
             }
         }
         #expect(try stores[0].events(after: nil, limit: 1000).count == 400)
-        #expect(try stores[1].debugRequests().count == 400)
+        #expect(try stores[1].forcedVariants().count == 400)
     }
 }
 

@@ -37,15 +37,18 @@ import Testing
         let path = try copy(Self.fixtureVersion2)
         let store = try SQLiteStateStore(path: path)
         #expect(try migrations(path) == StateSchema.migrator.migrations)
-        #expect(try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 2)
+        #expect(
+            try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "PRAGMA user_version") }
+                == StateSchema.version
+        )
         let device = try store.device(candidate: Device(id: "new", token: ActiveExperimentsToken(0.5)))
         #expect(device.id == "dbb8e2f8-d20e-4209-870d-e92324c476be")
         #expect(
-            try store.debugRequests() == [
-                DebugRequest(source: "Local", experiment: "ButtonColor", variant: "ButtonColorDarkGray")
+            try store.forcedVariants() == [
+                ForcedVariant(source: "Local", experiment: "ButtonColor", variant: "ButtonColorDarkGray")
             ]
         )
-        #expect(try store.choices(source: "Local")["ButtonColor"]?.variant == "ButtonColorDarkGray")
+        #expect(try store.draws(source: "Local")["ButtonColor"]?.variant == "ButtonColorDarkGray")
         let events = try store.latestEvents(limit: 100)
         #expect(events.count == 5)
         // Booleans were typed in version 2 already: no catalog is needed to read them.
@@ -56,6 +59,41 @@ import Testing
         _ = try SQLiteStateStore(path: path)
         #expect(try store.revision() == revision)
         #expect(try migrations(path) == StateSchema.migrator.migrations)
+    }
+
+    /// Version 2 kept attributes, sticky buckets and the stabilized payload as
+    /// key-value rows; version 3 gives each its table and moves them there.
+    @Test func version3MovesKeyValueRowsIntoTheirOwnTables() throws {
+        let path = try copy(Self.fixtureVersion2)
+        let time = Date(timeIntervalSince1970: 1_800_000_000)
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO meta (key, value) VALUES ('attributes', '{"userId":"qa-7","country":"NZ"}');
+                    INSERT INTO payloads (source, data, etag, fetchedAt) VALUES
+                        ('GrowthBook#sticky', CAST(? AS BLOB), NULL, 0),
+                        ('GrowthBook#stabilized', CAST('{"features":{}}' AS BLOB), '"v1"', 0);
+                    INSERT INTO stabilization (source, time) VALUES ('GrowthBook', ?);
+                    """,
+                arguments: [
+                    #"{"id||u1":{"attributeName":"id","attributeValue":"u1","assignments":{"e__0":"1"}}}"#, time,
+                ]
+            )
+        }
+        let store = try SQLiteStateStore(path: path)
+        #expect(try store.attributeOverrides() == ["userId": "qa-7", "country": "NZ"])
+        let sticky = try store.stickyBuckets(source: "GrowthBook")
+        #expect(sticky.keys.sorted() == ["id||u1"])
+        #expect(sticky["id||u1"]?.contains(#""e__0":"1""#) == true)
+        #expect(try store.stabilization(source: "GrowthBook") == time)
+        #expect(try store.stabilizedPayload(source: "GrowthBook") == Data(#"{"features":{}}"#.utf8))
+        #expect(try store.payload(source: "GrowthBook#sticky") == nil)
+        #expect(try store.payload(source: "GrowthBook#stabilized") == nil)
+        let tables = try DatabaseQueue(path: path).read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        }
+        #expect(!tables.contains("meta") && !tables.contains("choices") && !tables.contains("debug_requests"))
+        #expect(tables.contains("draws") && tables.contains("forced_variants") && tables.contains("device"))
     }
 
     @Test func aNewFileHasEveryMigrationAndAFileWithAnUnknownOneIsRefused() throws {
@@ -77,16 +115,19 @@ import Testing
     @Test func aVersion1FileUpgradesInPlaceAndKeepsEverything() throws {
         let path = try copy()
         let store = try SQLiteStateStore(path: path)
-        #expect(try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 2)
+        #expect(
+            try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "PRAGMA user_version") }
+                == StateSchema.version
+        )
         let device = try store.device(candidate: Device(id: "new", token: ActiveExperimentsToken(0.5)))
         #expect(device.id == "36398e4a-84a9-48c3-9864-688594dc80da")
         #expect(
-            try store.debugRequests() == [
-                DebugRequest(source: "Local", experiment: "ButtonColor", variant: "ButtonColorBlue")
+            try store.forcedVariants() == [
+                ForcedVariant(source: "Local", experiment: "ButtonColor", variant: "ButtonColorBlue")
             ]
         )
-        #expect(try store.choices(source: "Local").count == 5)
-        #expect(try store.choices(source: "Local")["ButtonColor"]?.variant == "ButtonColorBlue")
+        #expect(try store.draws(source: "Local").count == 5)
+        #expect(try store.draws(source: "Local")["ButtonColor"]?.variant == "ButtonColorBlue")
         let events = try store.latestEvents(limit: 100)
         #expect(events.count == 8)
         // A boolean from version 1 reads as 0 until a catalog says what it was…

@@ -43,7 +43,7 @@ import Testing
 
     @Test func aForcedVariantIsAPinnedExperimentRuleAndStatic() throws {
         let world = try World()
-        try world.debug.activate(variant: "Blue", of: "ButtonColor")
+        try world.debug.force(variant: "Blue", of: "ButtonColor")
         let state = try world.served()
         let flag = try #require(state.flags["buttonColor"])
         #expect(flag.value == "blue" && flag.variant == "Blue" && flag.reason == .static && flag.forced)
@@ -75,7 +75,7 @@ import Testing
     @Test func forcingInactiveDisablesAndChangesTheTags() throws {
         let world = try World()
         let before = try world.served()
-        try world.debug.deactivate(experiment: "ButtonColor")
+        try world.debug.forceInactive(experiment: "ButtonColor")
         let after = try world.served()
         let flag = try #require(after.flags["buttonColor"])
         #expect(flag.reason == .disabled && flag.value == "red" && flag.forced)
@@ -118,7 +118,7 @@ import Testing
 
         func served(previous: ServedState? = nil, now: Date = Date()) throws -> ServedState {
             let snapshot = try manager.refresh()
-            let requests = try store.debugRequests()
+            let requests = try store.forcedVariants()
             return ServedState(
                 entries: try debug.entries(),
                 snapshot: snapshot,
@@ -159,7 +159,7 @@ import Testing
 
     @Test func aForcedUpstreamExperimentReachesEveryUserAndInactiveRemovesIt() throws {
         let world = try SharedWorld()
-        try world.debug.activate(variant: "Warm", of: "headline-test")
+        try world.debug.force(variant: "Warm", of: "headline-test")
         let forced = try world.served()
         for index in 0..<50 {
             let flag = try #require(
@@ -169,7 +169,7 @@ import Testing
         }
         let rule = try #require((try Self.payload(forced)["headline"] as? [String: Any])?["rules"] as? [[String: Any]])
         #expect(rule.first?["key"] as? String == "headline-test" && rule.first?["condition"] == nil)
-        try world.debug.deactivate(experiment: "headline-test")
+        try world.debug.forceInactive(experiment: "headline-test")
         let inactive = try world.served(previous: forced)
         let rules = try #require(
             (try Self.payload(inactive)["headline"] as? [String: Any])?["rules"] as? [[String: Any]]
@@ -197,7 +197,7 @@ import Testing
         let first = try world.served(now: Date(timeIntervalSince1970: 1_800_000_000))
         let again = try world.served(previous: first, now: Date(timeIntervalSince1970: 1_800_000_100))
         #expect(again.payload == first.payload && again.payloadTag == first.payloadTag)
-        try world.debug.activate(variant: "Warm", of: "headline-test")
+        try world.debug.force(variant: "Warm", of: "headline-test")
         let changed = try world.served(previous: again, now: Date(timeIntervalSince1970: 1_800_000_200))
         #expect(changed.payloadTag != first.payloadTag)
         let date = (try JSONSerialization.jsonObject(with: changed.payload) as? [String: Any])?["dateUpdated"]

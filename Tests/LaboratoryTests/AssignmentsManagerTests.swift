@@ -46,7 +46,7 @@ import Testing
             ]
         )
         let world = try World([catalog])
-        try world.debug.activate(variant: "Blue", of: "Beta")
+        try world.debug.force(variant: "Blue", of: "Beta")
         let snapshot = try world.manager.refresh()
         #expect(snapshot.assignment(for: "color")?.experiment == "Beta")
         #expect(snapshot.conflicts.first?.loser.experiment == "Alpha")
@@ -57,8 +57,8 @@ import Testing
         let catalog = Catalog(
             source: "Local",
             experiments: [
-                Fixtures.experiment("Low", range: TokenRange(lower: 0, upper: 0.5)),
-                Fixtures.experiment("High", range: TokenRange(lower: 0.5, upper: 1)),
+                Fixtures.experiment("Low", range: HalfOpenRange(lower: 0, upper: 0.5)),
+                Fixtures.experiment("High", range: HalfOpenRange(lower: 0.5, upper: 1)),
             ]
         )
         for token in [0.2, 0.7] {
@@ -77,7 +77,7 @@ import Testing
         #expect(world.events.events[0].value == "Red-color")
         #expect(world.events.events[0].device == "device-1")
 
-        try world.debug.activate(variant: "Blue", of: "E")
+        try world.debug.force(variant: "Blue", of: "E")
         try world.manager.refresh()
         let tail = world.events.events.dropFirst().map { "\($0.reason) \($0.variant)" }
         #expect(tail == ["deactivated Red", "activated Blue"])
@@ -91,7 +91,7 @@ import Testing
         #expect(try !world.manager.report(key: "color", reason: .displayed))
         #expect(try !world.manager.report(key: "size", reason: .displayed))
         // Another variant is another exposure.
-        try world.debug.activate(variant: "Blue", of: "E")
+        try world.debug.force(variant: "Blue", of: "E")
         try world.manager.refresh()
         #expect(try world.manager.report(key: "color", reason: .displayed))
         #expect(world.events.events.filter { $0.reason == .displayed }.map(\.variant) == ["Red", "Blue"])
@@ -117,7 +117,7 @@ import Testing
         try world.manager.refresh()
         var changes = world.manager.changes().makeAsyncIterator()
         #expect(await changes.next()?.assignment(for: "color")?.variant == "Red")
-        try world.debug.activate(variant: "Blue", of: "E")
+        try world.debug.force(variant: "Blue", of: "E")
         try world.manager.refresh()
         #expect(await changes.next()?.assignment(for: "color")?.variant == "Blue")
     }
@@ -129,7 +129,7 @@ import Testing
         let console = try World([catalog], store: store)
         try app.manager.refresh()
         #expect(try !app.manager.refreshIfStateChanged())
-        try console.debug.activate(variant: "Blue", of: "E")
+        try console.debug.force(variant: "Blue", of: "E")
         #expect(try app.manager.refreshIfStateChanged())
         #expect(app.manager.value(for: "color") == "Blue-color")
     }

@@ -29,7 +29,7 @@ import Testing
         #expect(catalog.source == "Local")
         let experiment = try #require(catalog.experiments.first)
         #expect(experiment.keys == ["subscribeScreenFontColor", "subscribeScreenFontSize"])
-        #expect(experiment.activeTokenRange == TokenRange(lower: 0, upper: 0.5))
+        #expect(experiment.activeTokenRange == HalfOpenRange(lower: 0, upper: 0.5))
         #expect(experiment.variants.map(\.weight) == [2, 1])
         #expect(experiment.variants[1].assignments["subscribeScreenFontSize"] == .number(12))
         #expect(experiment.baseline == "SubscriptionScreenThemeSmallBlue")

@@ -8,7 +8,7 @@ import Testing
         source: "Local",
         experiments: [
             Fixtures.experiment("E", variants: [("A", 1), ("B", 1)]),
-            Fixtures.experiment("Ranged", keys: ["size"], range: TokenRange(lower: 0, upper: 0.1)),
+            Fixtures.experiment("Ranged", keys: ["size"], range: HalfOpenRange(lower: 0, upper: 0.1)),
         ]
     )
 
@@ -22,8 +22,8 @@ import Testing
 
     @Test func activatesAnyVariantEvenOfAnInactiveExperiment() throws {
         let world = try World([catalog], token: 0.5)
-        try world.debug.activate(variant: "B", of: "E")
-        try world.debug.activate(variant: "Blue", of: "Ranged", in: "Local")
+        try world.debug.force(variant: "B", of: "E")
+        try world.debug.force(variant: "Blue", of: "Ranged", in: "Local")
         #expect(try world.value("color") == "B-color")
         #expect(try world.value("size") == "Blue-size")
         #expect(world.manager.snapshot.active.allSatisfy { $0.forced })
@@ -31,46 +31,46 @@ import Testing
 
     @Test func inactiveChoiceDeactivates() throws {
         let world = try World([catalog])
-        try world.debug.activate(variant: DebugSource.inactiveChoice, of: "E")
+        try world.debug.force(variant: DebugSource.inactiveChoice, of: "E")
         #expect(try world.value("color") == nil)
         #expect(try world.debug.entries()[0].isForced)
     }
 
     @Test func removingARequestBringsBackTheDraw() throws {
         let world = try World([catalog])
-        try world.debug.activate(variant: "B", of: "E")
-        try world.debug.removeRequest(experiment: "E")
+        try world.debug.force(variant: "B", of: "E")
+        try world.debug.unforce(experiment: "E")
         #expect(try world.value("color") == "A-color")
         #expect(throws: DebugSourceError.noRequest(experiment: "E", source: nil)) {
-            try world.debug.removeRequest(experiment: "E")
+            try world.debug.unforce(experiment: "E")
         }
     }
 
     @Test func resetDropsEveryRequest() throws {
         let world = try World([catalog])
-        try world.debug.activate(variant: "B", of: "E")
-        try world.debug.deactivate(experiment: "Ranged")
+        try world.debug.force(variant: "B", of: "E")
+        try world.debug.forceInactive(experiment: "Ranged")
         try world.debug.reset()
-        #expect(try world.store.debugRequests().isEmpty)
+        #expect(try world.store.forcedVariants().isEmpty)
         #expect(try world.value("color") == "A-color")
     }
 
     @Test func requestsPersistAcrossRuns() throws {
         let store = InMemoryStateStore()
-        try World([catalog], store: store).debug.activate(variant: "B", of: "E")
+        try World([catalog], store: store).debug.force(variant: "B", of: "E")
         #expect(try World([catalog], store: store).value("color") == "B-color")
     }
 
     @Test func refusesUnknownNames() throws {
         let world = try World([catalog])
         #expect(throws: DebugSourceError.unknownExperiment("Nope", source: nil)) {
-            try world.debug.activate(variant: "A", of: "Nope")
+            try world.debug.force(variant: "A", of: "Nope")
         }
         #expect(throws: DebugSourceError.unknownVariant("Z", experiment: "E", known: ["A", "B", "Inactive"])) {
-            try world.debug.activate(variant: "Z", of: "E")
+            try world.debug.force(variant: "Z", of: "E")
         }
         #expect(throws: DebugSourceError.unknownSource("Remote", known: ["Local"])) {
-            try world.debug.activate(variant: "A", of: "E", in: "Remote")
+            try world.debug.force(variant: "A", of: "E", in: "Remote")
         }
     }
 
@@ -78,21 +78,21 @@ import Testing
         let other = Catalog(source: "Other", experiments: [Fixtures.experiment("E", keys: ["x"])])
         let world = try World([catalog, other])
         #expect(throws: DebugSourceError.ambiguous(experiment: "E", sources: ["Local", "Other"])) {
-            try world.debug.activate(variant: "Red", of: "E")
+            try world.debug.force(variant: "Red", of: "E")
         }
-        try world.debug.activate(variant: "Red", of: "E", in: "Other")
+        try world.debug.force(variant: "Red", of: "E", in: "Other")
         #expect(try world.value("x") == "Red-x")
     }
 
     @Test func staleRequestsAreReportedAndNotApplied() throws {
         let store = InMemoryStateStore()
-        try store.setDebugRequest(DebugRequest(source: "Local", experiment: "E", variant: "Gone"))
-        try store.setDebugRequest(DebugRequest(source: "Local", experiment: "Removed", variant: "A"))
-        try store.setDebugRequest(DebugRequest(source: "Remote", experiment: "X", variant: nil))
+        try store.setForcedVariant(ForcedVariant(source: "Local", experiment: "E", variant: "Gone"))
+        try store.setForcedVariant(ForcedVariant(source: "Local", experiment: "Removed", variant: "A"))
+        try store.setForcedVariant(ForcedVariant(source: "Remote", experiment: "X", variant: nil))
         let world = try World([catalog], store: store)
         #expect(try world.value("color") == "A-color")
         #expect(try world.debug.entries()[0].isStale)
-        let stale = try world.debug.staleRequests()
+        let stale = try world.debug.staleForcedVariants()
         #expect(
             stale.map(\.reason) == [
                 "experiment \"E\" has no variant \"Gone\"",
@@ -101,7 +101,7 @@ import Testing
             ]
         )
         // A stale request can still be dropped by name.
-        try world.debug.removeRequest(experiment: "Removed")
-        #expect(try world.debug.staleRequests().count == 2)
+        try world.debug.unforce(experiment: "Removed")
+        #expect(try world.debug.staleForcedVariants().count == 2)
     }
 }

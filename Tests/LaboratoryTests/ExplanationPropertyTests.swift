@@ -41,10 +41,10 @@ import Testing
                         )
                     )
                 }
-                var range: TokenRange?
+                var range: HalfOpenRange?
                 if random.chance(40) {
                     let lower = Double(random.int(0..<8)) / 10
-                    range = TokenRange(lower: lower, upper: lower + Double(random.int(1..<4)) / 10)
+                    range = HalfOpenRange(lower: lower, upper: lower + Double(random.int(1..<4)) / 10)
                 }
                 return Experiment(
                     name: name,
@@ -67,10 +67,10 @@ import Testing
         for catalog in catalogs {
             for experiment in catalog.experiments where random.chance(30) {
                 if random.chance(25) {
-                    try world.debug.deactivate(experiment: experiment.name, in: catalog.source)
+                    try world.debug.forceInactive(experiment: experiment.name, in: catalog.source)
                 } else {
                     let variant = experiment.variants[random.int(0..<experiment.variants.count)]
-                    try world.debug.activate(variant: variant.name, of: experiment.name, in: catalog.source)
+                    try world.debug.force(variant: variant.name, of: experiment.name, in: catalog.source)
                 }
             }
         }
@@ -81,7 +81,7 @@ import Testing
                 snapshot: snapshot,
                 device: world.device,
                 userID: nil,
-                draw: try world.locals.first { $0.name == entry.source }?.choices()[entry.experiment.name],
+                draw: try world.locals.first { $0.name == entry.source }?.draws()[entry.experiment.name],
                 stabilizedAt: nil,
                 time: { _ in "12:00:00" }
             )

@@ -14,7 +14,7 @@ import Testing
             snapshot: snapshot,
             device: world.device,
             userID: nil,
-            draw: try world.locals[0].choices()[experiment],
+            draw: try world.locals[0].draws()[experiment],
             stabilizedAt: try world.locals[0].stabilization(),
             time: { _ in "12:00:00" }
         )
@@ -27,7 +27,7 @@ import Testing
             Fixtures.experiment(
                 "Ranged",
                 variants: [("Red", 1), ("Blue", 1)],
-                range: TokenRange(lower: 0.2, upper: 0.4)
+                range: HalfOpenRange(lower: 0.2, upper: 0.4)
             )
         ]
     )
@@ -55,7 +55,7 @@ import Testing
 
     @Test func forced() throws {
         let world = try World([catalog], token: 0.7)
-        try world.debug.activate(variant: "Blue", of: "Ranged")
+        try world.debug.force(variant: "Blue", of: "Ranged")
         let steps = try explain(world, "Ranged")
         #expect(steps.contains("forced: forced to Blue through the debug source"))
         #expect(steps.last == "result: the app gets Blue: color = Blue-color")
@@ -63,7 +63,7 @@ import Testing
 
     @Test func aStaleRequestIsIgnored() throws {
         let store = InMemoryStateStore()
-        try store.setDebugRequest(DebugRequest(source: "Local", experiment: "Ranged", variant: "Purple"))
+        try store.setForcedVariant(ForcedVariant(source: "Local", experiment: "Ranged", variant: "Purple"))
         let steps = try explain(try World([catalog], token: 0.3, store: store), "Ranged")
         #expect(steps.contains("forced: a request for Purple is stale (no such variant) and ignored"))
         #expect(steps.last == "result: the app gets Red: color = Red-color")

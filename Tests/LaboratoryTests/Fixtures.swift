@@ -8,7 +8,7 @@ enum Fixtures {
         _ name: String,
         keys: [String] = ["color"],
         variants: [(String, Double)] = [("Red", 1), ("Blue", 1)],
-        range: TokenRange? = nil
+        range: HalfOpenRange? = nil
     ) -> Experiment {
         Experiment(
             name: name,

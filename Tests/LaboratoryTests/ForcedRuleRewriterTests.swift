@@ -24,7 +24,7 @@ import Testing
         decrypt: nil
     )
 
-    private func shared(_ requests: [DebugRequest]) -> SharedFeatures {
+    private func shared(_ requests: [ForcedVariant]) -> SharedFeatures {
         ForcedRuleRewriter.rewrite(
             Self.payload,
             source: "GrowthBook",
@@ -33,8 +33,8 @@ import Testing
         )
     }
 
-    private func force(_ experiment: String, _ variant: String?) -> DebugRequest {
-        DebugRequest(source: "GrowthBook", experiment: experiment, variant: variant)
+    private func force(_ experiment: String, _ variant: String?) -> ForcedVariant {
+        ForcedVariant(source: "GrowthBook", experiment: experiment, variant: variant)
     }
 
     /// Users of every kind: in and out of the condition, the namespace and the coverage.
@@ -132,7 +132,7 @@ import Testing
         let stale = shared([force("checkout-test", "Purple"), force("gone", "Blue"), force("banner: rollout", "X")])
         #expect(stale.features == shared([]).features)
         // Another source's forced variants are not this one's.
-        let other = DebugRequest(source: "Local", experiment: "checkout-test", variant: "Blue")
+        let other = ForcedVariant(source: "Local", experiment: "checkout-test", variant: "Blue")
         #expect(shared([other]).features == shared([]).features)
     }
 

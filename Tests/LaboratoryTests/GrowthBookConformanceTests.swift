@@ -64,7 +64,7 @@ struct GrowthBookConformanceTests {
         )
         let expected = (values[2].elements ?? []).map { pair in (pair.elements ?? []).compactMap(\.numberValue) }
         #expect(
-            ranges.map { [GrowthBookCases.floored($0.start), GrowthBookCases.floored($0.end)] }
+            ranges.map { [GrowthBookCases.floored($0.lower), GrowthBookCases.floored($0.upper)] }
                 == expected.map { $0.map(GrowthBookCases.floored) }
         )
     }
@@ -74,7 +74,7 @@ struct GrowthBookConformanceTests {
         let values = testCase.values
         let ranges = (values[2].elements ?? []).map { pair in
             let bounds = (pair.elements ?? []).compactMap(\.numberValue)
-            return BucketMath.ClosedInterval(start: bounds[0], end: bounds[1])
+            return HalfOpenRange(lower: bounds[0], upper: bounds[1])
         }
         let chosen = BucketMath.chooseVariation(values[1].numberValue ?? -1, ranges: ranges)
         #expect((chosen ?? -1) == Int(values[3].numberValue ?? 0))
@@ -140,10 +140,10 @@ struct GrowthBookConformanceTests {
         let result = evaluator.evaluateFeature(values[3].stringValue ?? "")
         #expect(
             GrowthBookCases.same(result.experimentResult?.json ?? .null, values[4]),
-            "got \(JavaScript.stringify(result.experimentResult?.json) ?? "null")"
+            "got \(JavaScriptSemantics.stringify(result.experimentResult?.json) ?? "null")"
         )
         let docs = JSONValue.object((evaluator.stickyBucketDocs ?? [:]).map { .init($0.key, $0.value) })
-        #expect(GrowthBookCases.same(docs, values[5]), "got \(JavaScript.stringify(docs) ?? "")")
+        #expect(GrowthBookCases.same(docs, values[5]), "got \(JavaScriptSemantics.stringify(docs) ?? "")")
     }
 
     @Test(arguments: GrowthBookCases.section("feature"))
@@ -151,7 +151,7 @@ struct GrowthBookConformanceTests {
         let values = testCase.values
         var evaluator = GrowthBookEvaluator(context: GrowthBookContext(json: values[1]))
         let result = evaluator.evaluateFeature(values[2].stringValue ?? "")
-        #expect(GrowthBookCases.same(result.json, values[3]), "got \(JavaScript.stringify(result.json) ?? "")")
+        #expect(GrowthBookCases.same(result.json, values[3]), "got \(JavaScriptSemantics.stringify(result.json) ?? "")")
     }
 }
 

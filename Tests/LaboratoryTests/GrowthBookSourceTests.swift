@@ -143,7 +143,7 @@ import Testing
         let source = try source(fetcher, store: store)
         try await source.update()
         #expect(try source.activeVariants().first?.variant.name == "1")
-        #expect(try store.payload(source: "GrowthBook#sticky") != nil)
+        #expect(try !store.stickyBuckets(source: "GrowthBook").isEmpty)
         fetcher.serve(payload("[1, 0]"))
         try await source.update()
         // Everyone new would get "0"; this device keeps "1".

@@ -98,7 +98,7 @@ import Testing
         (0.1, "0.1"), (1e16, "10000000000000000"), (4.35, "4.35"),
     ])
     func numbersPrintAsJavaScriptPrintsThem(_ number: Double, _ expected: String) {
-        #expect(JavaScript.numberString(number) == expected)
+        #expect(JavaScriptSemantics.numberString(number) == expected)
     }
 
     // MARK: - A stored payload that no longer loads

@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func anExperimentIsActiveOnlyInsideItsRange() throws {
-        let range = TokenRange(lower: 0.2, upper: 0.4)
+        let range = HalfOpenRange(lower: 0.2, upper: 0.4)
         let inside = try World([catalog(Fixtures.experiment("E", range: range))], token: 0.3)
         let below = try World([catalog(Fixtures.experiment("E", range: range))], token: 0.1)
         let atEnd = try World([catalog(Fixtures.experiment("E", range: range))], token: 0.4)
@@ -33,7 +33,7 @@ import Testing
         #expect(try world.value("color") == "C-color")
         #expect(try world.value("color") == "C-color")
         #expect(draws.used == 1)
-        #expect(try world.store.choices(source: "Local")["E"]?.variant == "C")
+        #expect(try world.store.draws(source: "Local")["E"]?.variant == "C")
     }
 
     @Test func aDrawSurvivesANewProcessOnTheSameStore() throws {
@@ -66,7 +66,7 @@ import Testing
             store: store
         )
         .value("size")
-        #expect(try store.choices(source: "Local")["E"] == nil)
+        #expect(try store.draws(source: "Local")["E"] == nil)
         // Back again, it draws afresh.
         let world = try World([catalog(experiment)], draws: ScriptedRandomSource([0.1]), store: store)
         #expect(try world.value("color") == "A-color")
@@ -74,9 +74,9 @@ import Testing
 
     @Test func aChangedRangeDoesNotAffectDevicesWhereTheExperimentIsActive() throws {
         let store = InMemoryStateStore()
-        let wide = Fixtures.experiment("E", range: TokenRange(lower: 0, upper: 0.5))
+        let wide = Fixtures.experiment("E", range: HalfOpenRange(lower: 0, upper: 0.5))
         _ = try World([catalog(wide)], token: 0.3, draws: ScriptedRandomSource([0.9]), store: store).value("color")
-        let narrow = Fixtures.experiment("E", range: TokenRange(lower: 0, upper: 0.1))
+        let narrow = Fixtures.experiment("E", range: HalfOpenRange(lower: 0, upper: 0.1))
         #expect(
             try World([catalog(narrow)], token: 0.3, draws: ScriptedRandomSource([]), store: store).value("color")
                 == "Blue-color"

@@ -29,11 +29,11 @@ import Testing
         let world = try World([
             Catalog(source: "Local", experiments: [Fixtures.experiment("Ranged", variants: [("Red", 1), ("Blue", 1)])])
         ])
-        let request = try world.debug.activate(variant: "blue", of: "ranged", in: "local")
-        #expect(request == DebugRequest(source: "Local", experiment: "Ranged", variant: "Blue"))
-        #expect(try world.debug.activate(variant: "inactive", of: "Ranged").variant == nil)
+        let request = try world.debug.force(variant: "blue", of: "ranged", in: "local")
+        #expect(request == ForcedVariant(source: "Local", experiment: "Ranged", variant: "Blue"))
+        #expect(try world.debug.force(variant: "inactive", of: "Ranged").variant == nil)
         #expect(throws: DebugSourceError.unknownExperiment("Rnged", source: nil, suggestions: ["Ranged"])) {
-            try world.debug.activate(variant: "Red", of: "Rnged")
+            try world.debug.force(variant: "Red", of: "Rnged")
         }
         #expect(
             throws: DebugSourceError.unknownVariant(
@@ -42,6 +42,6 @@ import Testing
                 known: ["Red", "Blue", "Inactive"],
                 suggestions: ["Red"]
             )
-        ) { try world.debug.activate(variant: "Rde", of: "Ranged") }
+        ) { try world.debug.force(variant: "Rde", of: "Ranged") }
     }
 }

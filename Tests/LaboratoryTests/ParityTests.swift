@@ -14,7 +14,7 @@ import Testing
         weights: [(String, Double)] = [("Control", 90), ("Treatment", 10)],
         whitelist: [String: String] = [:],
         winner: String? = nil,
-        range: TokenRange? = nil
+        range: HalfOpenRange? = nil
     ) -> Experiment {
         Experiment(
             name: name,
@@ -139,7 +139,7 @@ import Testing
         let userPins = experiment(
             subject: .user,
             whitelist: ["employee-1": "Control"],
-            range: TokenRange(lower: 0, upper: 0)
+            range: HalfOpenRange(lower: 0, upper: 0)
         )
         #expect(try variant(device("d", token: 0.5, user: "employee-1", userPins)) == "Control")
         #expect(try variant(device("d", token: 0.5, user: "someone", userPins)) == nil)
@@ -150,7 +150,7 @@ import Testing
         let running = experiment(bucketing: .random, weights: [("A", 1), ("B", 1)])
         let first = try device("d", token: 0.5, user: nil, running, store: store)
         _ = try variant(first)
-        let drawn = try #require(try store.choices(source: "Local")["Checkout"]?.variant)
+        let drawn = try #require(try store.draws(source: "Local")["Checkout"]?.variant)
         let winner = drawn == "A" ? "B" : "A"
         let resolved = try device(
             "d",
@@ -163,14 +163,14 @@ import Testing
         #expect(active.variant.name == winner)
         #expect(active.basis == .resolved)
         // Everyone gets it: a user-level one even without a user, a ranged one outside its range.
-        let anywhere = experiment(subject: .user, winner: "Treatment", range: TokenRange(lower: 0, upper: 0.1))
+        let anywhere = experiment(subject: .user, winner: "Treatment", range: HalfOpenRange(lower: 0, upper: 0.1))
         #expect(try variant(device("x", token: 0.9, user: nil, anywhere)) == "Treatment")
     }
 
     @Test func forcingAResolvedExperimentIsPossible() throws {
         let catalog = Catalog(source: "Local", experiments: [experiment(winner: "Treatment")])
         let world = try World([catalog])
-        try world.debug.activate(variant: "Control", of: "Checkout")
+        try world.debug.force(variant: "Control", of: "Checkout")
         #expect(try world.value("checkoutFlow") == "Control")
         #expect(try world.debug.entries()[0].natural?.basis == .resolved)
     }
@@ -202,7 +202,7 @@ import Testing
         #expect(recorded == 1)
         #expect(world.events.events.filter { $0.reason == .displayed }.count == 1)
 
-        try world.debug.activate(variant: "ControlCheck", of: "Checkout")
+        try world.debug.force(variant: "ControlCheck", of: "Checkout")
         try world.manager.refresh()
         #expect(world.manager.splitTest(CheckoutTest.self).group == .controlCheck)
     }

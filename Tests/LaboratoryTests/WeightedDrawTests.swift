@@ -22,13 +22,13 @@ import Testing
     }
 
     @Test func tokenRangeIsHalfOpen() {
-        let range = TokenRange(lower: 0.2, upper: 0.4)
+        let range = HalfOpenRange(lower: 0.2, upper: 0.4)
         #expect(range.contains(0.2))
         #expect(range.contains(0.3999))
         #expect(!range.contains(0.4))
         #expect(!range.contains(0.1999))
-        #expect(TokenRange(lower: 0.5, upper: 1).contains(ActiveExperimentsToken(0.9999999)))
-        #expect(!TokenRange(lower: 0, upper: 0.5).overlaps(TokenRange(lower: 0.5, upper: 1)))
-        #expect(TokenRange(lower: 0, upper: 0.6).overlaps(TokenRange(lower: 0.5, upper: 1)))
+        #expect(HalfOpenRange(lower: 0.5, upper: 1).contains(ActiveExperimentsToken(0.9999999)))
+        #expect(!HalfOpenRange(lower: 0, upper: 0.5).overlaps(HalfOpenRange(lower: 0.5, upper: 1)))
+        #expect(HalfOpenRange(lower: 0, upper: 0.6).overlaps(HalfOpenRange(lower: 0.5, upper: 1)))
     }
 }

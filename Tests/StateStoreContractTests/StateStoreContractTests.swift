@@ -55,27 +55,27 @@ import Testing
     @Test(arguments: kinds)
     func drawsAreSettledOnceAndForgottenWithTheirExperiment(_ kind: Kind) throws {
         let (store, other) = try kind.open()
-        var asked: [String: StoredChoice?] = [:]
-        let settled = try store.resolveChoices(source: "S", experiments: ["A", "B"], at: Self.time) {
+        var asked: [String: Draw?] = [:]
+        let settled = try store.settleDraws(source: "S", experiments: ["A", "B"], at: Self.time) {
             asked[$0] = $1
             return $0 == "A" ? .choose("A1") : .keep
         }
         #expect(asked.count == 2 && asked["A"]! == nil && asked["B"]! == nil)
-        #expect(settled == ["A": StoredChoice(variant: "A1", madeAt: Self.time)])
-        #expect(try other.choices(source: "S") == settled)
-        #expect(try other.choices(source: "T").isEmpty)
+        #expect(settled == ["A": Draw(variant: "A1", drawnAt: Self.time)])
+        #expect(try other.draws(source: "S") == settled)
+        #expect(try other.draws(source: "T").isEmpty)
         // Keeping everything changes nothing.
         #expect(
             try !Self.raisesRevision(store) {
-                _ = try other.resolveChoices(source: "S", experiments: ["A", "B"], at: Self.time) { _, _ in .keep }
+                _ = try other.settleDraws(source: "S", experiments: ["A", "B"], at: Self.time) { _, _ in .keep }
             }
         )
         // The stored draw is handed to the decision; an experiment no longer listed is forgotten.
-        var seen: StoredChoice?
-        var after: [String: StoredChoice] = ["": StoredChoice(variant: "", madeAt: Self.time)]
+        var seen: Draw?
+        var after: [String: Draw] = ["": Draw(variant: "", drawnAt: Self.time)]
         #expect(
             try Self.raisesRevision(store) {
-                after = try other.resolveChoices(source: "S", experiments: ["B"], at: Self.time) {
+                after = try other.settleDraws(source: "S", experiments: ["B"], at: Self.time) {
                     seen = $1
                     return .keep
                 }
@@ -83,9 +83,9 @@ import Testing
         )
         #expect(after.isEmpty)
         #expect(seen == nil)
-        _ = try store.resolveChoices(source: "S", experiments: ["A"], at: Self.time) { _, _ in .choose("A2") }
-        var handed: StoredChoice?
-        let forgotten = try store.resolveChoices(source: "S", experiments: ["A"], at: Self.time) {
+        _ = try store.settleDraws(source: "S", experiments: ["A"], at: Self.time) { _, _ in .choose("A2") }
+        var handed: Draw?
+        let forgotten = try store.settleDraws(source: "S", experiments: ["A"], at: Self.time) {
             handed = $1
             return .forget
         }
@@ -107,42 +107,70 @@ import Testing
     }
 
     @Test(arguments: kinds)
+    func aStabilizationKeepsThePayloadOfItsMoment(_ kind: Kind) throws {
+        let (store, other) = try kind.open()
+        let first = Data("{\"features\":{\"a\":{}}}".utf8)
+        try store.stabilize(source: "GB", at: Self.time, keeping: first)
+        try other.stabilize(source: "GB", at: Self.time + 60, keeping: Data("{}".utf8))
+        #expect(try other.stabilizedPayload(source: "GB") == first)
+        try store.stabilize(source: "Local", at: Self.time)
+        #expect(try other.stabilizedPayload(source: "Local") == nil)
+        try other.unstabilize(source: "GB")
+        #expect(try store.stabilizedPayload(source: "GB") == nil)
+    }
+
+    @Test(arguments: kinds)
+    func stickyBucketsAreMergedByKey(_ kind: Kind) throws {
+        let (store, other) = try kind.open()
+        #expect(try store.stickyBuckets(source: "GB").isEmpty)
+        #expect(
+            try Self.raisesRevision(store) { try store.setStickyBuckets(["id||1": "{}", "id||2": "[]"], source: "GB") }
+        )
+        #expect(try !Self.raisesRevision(store) { try other.setStickyBuckets(["id||1": "{}"], source: "GB") })
+        #expect(try Self.raisesRevision(store) { try other.setStickyBuckets(["id||1": "{\"a\":1}"], source: "GB") })
+        #expect(try store.stickyBuckets(source: "GB") == ["id||1": "{\"a\":1}", "id||2": "[]"])
+        #expect(try store.stickyBuckets(source: "Other").isEmpty)
+    }
+
+    @Test(arguments: kinds)
     func forcedVariantsAreKeptSortedAndAnUnchangedOneChangesNothing(_ kind: Kind) throws {
         let (store, other) = try kind.open()
-        let b = DebugRequest(source: "S", experiment: "B", variant: "B1")
-        let a = DebugRequest(source: "S", experiment: "A", variant: nil)
-        let t = DebugRequest(source: "T", experiment: "A", variant: "A2")
-        for request in [t, b, a] { #expect(try Self.raisesRevision(store) { try store.setDebugRequest(request) }) }
-        #expect(try other.debugRequests() == [a, b, t])
-        #expect(try !Self.raisesRevision(store) { try other.setDebugRequest(b) })
-        let replaced = DebugRequest(source: "S", experiment: "B", variant: "B2")
-        #expect(try Self.raisesRevision(store) { try other.setDebugRequest(replaced) })
-        #expect(try store.debugRequests() == [a, replaced, t])
-        #expect(try Self.raisesRevision(store) { try store.removeDebugRequest(source: "S", experiment: "A") })
-        #expect(try !Self.raisesRevision(store) { try store.removeDebugRequest(source: "S", experiment: "A") })
-        #expect(try Self.raisesRevision(store) { try other.removeDebugRequests(source: "T") })
-        #expect(try store.debugRequests() == [replaced])
-        #expect(try Self.raisesRevision(store) { try other.removeDebugRequests(source: nil) })
-        #expect(try !Self.raisesRevision(store) { try other.removeDebugRequests(source: nil) })
-        #expect(try store.debugRequests().isEmpty)
+        let b = ForcedVariant(source: "S", experiment: "B", variant: "B1")
+        let a = ForcedVariant(source: "S", experiment: "A", variant: nil)
+        let t = ForcedVariant(source: "T", experiment: "A", variant: "A2")
+        for request in [t, b, a] { #expect(try Self.raisesRevision(store) { try store.setForcedVariant(request) }) }
+        #expect(try other.forcedVariants() == [a, b, t])
+        #expect(try !Self.raisesRevision(store) { try other.setForcedVariant(b) })
+        let replaced = ForcedVariant(source: "S", experiment: "B", variant: "B2")
+        #expect(try Self.raisesRevision(store) { try other.setForcedVariant(replaced) })
+        #expect(try store.forcedVariants() == [a, replaced, t])
+        #expect(try Self.raisesRevision(store) { try store.removeForcedVariant(source: "S", experiment: "A") })
+        #expect(try !Self.raisesRevision(store) { try store.removeForcedVariant(source: "S", experiment: "A") })
+        #expect(try Self.raisesRevision(store) { try other.removeForcedVariants(source: "T") })
+        #expect(try store.forcedVariants() == [replaced])
+        #expect(try Self.raisesRevision(store) { try other.removeForcedVariants(source: nil) })
+        #expect(try !Self.raisesRevision(store) { try other.removeForcedVariants(source: nil) })
+        #expect(try store.forcedVariants().isEmpty)
     }
 
     @Test(arguments: kinds)
     func applyingForcedVariantsAddsOrReplacesThemAll(_ kind: Kind) throws {
         let (store, other) = try kind.open()
-        let kept = DebugRequest(source: "S", experiment: "K", variant: "K1")
-        try store.setDebugRequest(kept)
+        let kept = ForcedVariant(source: "S", experiment: "K", variant: "K1")
+        try store.setForcedVariant(kept)
         let file = [
-            DebugRequest(source: "S", experiment: "A", variant: "A1"),
-            DebugRequest(source: "S", experiment: "K", variant: "K2"),
+            ForcedVariant(source: "S", experiment: "A", variant: "A1"),
+            ForcedVariant(source: "S", experiment: "K", variant: "K2"),
         ]
-        #expect(try Self.raisesRevision(store) { try other.applyDebugRequests(file, replacing: false) })
-        #expect(try store.debugRequests() == file)
-        #expect(try !Self.raisesRevision(store) { try other.applyDebugRequests(file, replacing: false) })
-        #expect(try !Self.raisesRevision(store) { try other.applyDebugRequests(file, replacing: true) })
-        try store.setDebugRequest(DebugRequest(source: "T", experiment: "X", variant: nil))
-        #expect(try Self.raisesRevision(store) { try other.applyDebugRequests(Array(file.prefix(1)), replacing: true) })
-        #expect(try store.debugRequests() == Array(file.prefix(1)))
+        #expect(try Self.raisesRevision(store) { try other.applyForcedVariants(file, replacing: false) })
+        #expect(try store.forcedVariants() == file)
+        #expect(try !Self.raisesRevision(store) { try other.applyForcedVariants(file, replacing: false) })
+        #expect(try !Self.raisesRevision(store) { try other.applyForcedVariants(file, replacing: true) })
+        try store.setForcedVariant(ForcedVariant(source: "T", experiment: "X", variant: nil))
+        #expect(
+            try Self.raisesRevision(store) { try other.applyForcedVariants(Array(file.prefix(1)), replacing: true) }
+        )
+        #expect(try store.forcedVariants() == Array(file.prefix(1)))
     }
 
     @Test(arguments: kinds)
@@ -199,11 +227,11 @@ import Testing
     @Test(arguments: kinds)
     func readingNeverRaisesTheRevision(_ kind: Kind) throws {
         let (store, _) = try kind.open()
-        try store.setDebugRequest(DebugRequest(source: "S", experiment: "A", variant: "A1"))
+        try store.setForcedVariant(ForcedVariant(source: "S", experiment: "A", variant: "A1"))
         #expect(
             try !Self.raisesRevision(store) {
-                _ = try store.debugRequests()
-                _ = try store.choices(source: "S")
+                _ = try store.forcedVariants()
+                _ = try store.draws(source: "S")
                 _ = try store.stabilization(source: "S")
                 _ = try store.payload(source: "S")
                 _ = try store.attributeOverrides()

@@ -246,7 +246,7 @@ complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab e
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab overrides" version' -l 'version' -d 'Show the version.'
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab overrides" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'lab' -n '__lab_should_offer_completions_for_positional "lab overrides" -eq 1' -fa 'export' -d 'Write the forced variants and attributes as JSON (to standard output by default).'
-complete -c 'lab' -n '__lab_should_offer_completions_for_positional "lab overrides" -eq 1' -fa 'import' -d 'Apply an overrides file: every request is checked first, and nothing is applied if one is unknown.'
+complete -c 'lab' -n '__lab_should_offer_completions_for_positional "lab overrides" -eq 1' -fa 'import' -d 'Apply an overrides file: every forced variant is checked first, and nothing is applied if one is unknown.'
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab overrides export"' -l 'catalog' -d 'A local catalog file (repeatable); the demo catalog when none is given.' -rfka ''
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab overrides export" state' -l 'state' -d 'The state file (default: $XDG_STATE_HOME/laboratory/default.sqlite).' -rfka ''
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab overrides export" growthbook' -l 'growthbook' -d 'A GrowthBook payload: an API host (with --client-key), a features URL, or a JSON file.' -rfka ''

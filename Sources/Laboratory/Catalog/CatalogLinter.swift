@@ -76,9 +76,9 @@ public struct CatalogLinter: Sendable {
     /// Where an experiment can be active, as a part of [0, 1). User-level
     /// experiments draw their token from the user id, so any device range can
     /// meet them; resolved experiments run everywhere.
-    private func reach(_ experiment: Experiment) -> TokenRange {
+    private func reach(_ experiment: Experiment) -> HalfOpenRange {
         experiment.isResolved
-            ? TokenRange(lower: 0, upper: 1) : experiment.activeTokenRange ?? TokenRange(lower: 0, upper: 1)
+            ? HalfOpenRange(lower: 0, upper: 1) : experiment.activeTokenRange ?? HalfOpenRange(lower: 0, upper: 1)
     }
 
     private func sharedKeys(_ catalogs: [LocatedCatalog]) -> [Diagnostic] {
@@ -106,7 +106,7 @@ public struct CatalogLinter: Sendable {
                     let overlap =
                         mixedSubjects
                         ? "on any token (one is user-level, the other device-level)"
-                        : "on tokens \(TokenRange(lower: max(a.lower, b.lower), upper: min(a.upper, b.upper)))"
+                        : "on tokens \(HalfOpenRange(lower: max(a.lower, b.lower), upper: min(a.upper, b.upper)))"
                     let first = earlier.catalog.locations[earlier.experiment.name]
                     let place =
                         "\(earlier.catalog.file):\(first.map { "\($0.position.line):\($0.position.column)" } ?? "1:1")"

@@ -258,7 +258,7 @@ struct CatalogReader {
         return keys
     }
 
-    private mutating func readTokenRange(_ node: JSONNode, in what: @autoclosure () -> String) -> TokenRange? {
+    private mutating func readTokenRange(_ node: JSONNode, in what: @autoclosure () -> String) -> HalfOpenRange? {
         guard case .array(let elements) = node.kind, elements.count == 2,
             case .number(let lower) = elements[0].kind, case .number(let upper) = elements[1].kind
         else {
@@ -276,7 +276,7 @@ struct CatalogReader {
             )
             return nil
         }
-        return TokenRange(lower: lower, upper: upper)
+        return HalfOpenRange(lower: lower, upper: upper)
     }
 
     private mutating func readVariant(_ node: JSONNode, experiment: String, keys: [String]?) -> Variant? {

@@ -9,7 +9,7 @@ public enum BucketMath {
     /// The [start, end) range of each variation: weights laid end to end, each
     /// range covering `coverage` of its weight. Weights that are missing, of
     /// the wrong count or not summing to about 1 become equal weights.
-    public static func bucketRanges(count: Int, coverage: Double = 1, weights: [Double]? = nil) -> [ClosedInterval] {
+    public static func bucketRanges(count: Int, coverage: Double = 1, weights: [Double]? = nil) -> [HalfOpenRange] {
         let coverage = min(max(coverage, 0), 1)
         var weights = weights ?? equalWeights(count)
         if weights.count != count { weights = equalWeights(count) }
@@ -19,30 +19,19 @@ public enum BucketMath {
         return weights.map { weight in
             let start = cumulative
             cumulative += weight
-            return ClosedInterval(start: start, end: start + coverage * weight)
+            return HalfOpenRange(lower: start, upper: start + coverage * weight)
         }
     }
 
     /// The variation whose range holds `hash`, or `nil` (not in the experiment).
-    public static func chooseVariation(_ hash: Double, ranges: [ClosedInterval]) -> Int? {
-        ranges.firstIndex { hash >= $0.start && hash < $0.end }
+    public static func chooseVariation(_ hash: Double, ranges: [HalfOpenRange]) -> Int? {
+        ranges.firstIndex { $0.contains(hash) }
     }
 
     /// Whether an id falls in a namespace's [start, end) slice.
     public static func inNamespace(_ id: String, namespace: Namespace) -> Bool {
         guard let hash = HashBucketing.hash(seed: "__" + namespace.id, value: id, version: 1) else { return false }
         return hash >= namespace.start && hash < namespace.end
-    }
-
-    /// A [start, end) pair, as GrowthBook writes ranges.
-    public struct ClosedInterval: Sendable, Hashable {
-        public var start: Double
-        public var end: Double
-
-        public init(start: Double, end: Double) {
-            self.start = start
-            self.end = end
-        }
     }
 
     /// A mutually exclusive slice of the id space: `[id, start, end]`.

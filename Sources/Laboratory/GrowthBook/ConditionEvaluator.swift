@@ -56,14 +56,14 @@ public enum ConditionEvaluator {
     /// Whether an attribute value matches a condition value.
     static func value(_ condition: JSONValue, matches actual: JSONValue?, _ groups: [String: [JSONValue]]) -> Bool {
         switch condition {
-        case .string(let text): return JavaScript.string(actual) == text
-        case .number(let number): return JavaScript.number(actual) == number
-        case .bool(let flag): return actual != .null && JavaScript.truthy(actual) == flag
+        case .string(let text): return JavaScriptSemantics.string(actual) == text
+        case .number(let number): return JavaScriptSemantics.number(actual) == number
+        case .bool(let flag): return actual != .null && JavaScriptSemantics.truthy(actual) == flag
         case .null: return actual == .null
-        case .array: return JavaScript.stringify(actual) == JavaScript.stringify(condition)
+        case .array: return JavaScriptSemantics.stringify(actual) == JavaScriptSemantics.stringify(condition)
         case .object(let members):
             guard isOperatorObject(condition) else {
-                return JavaScript.stringify(actual) == JavaScript.stringify(condition)
+                return JavaScriptSemantics.stringify(actual) == JavaScriptSemantics.stringify(condition)
             }
             return members.allSatisfy { operation($0.key, actual: actual, expected: $0.value, groups) }
         }
@@ -82,15 +82,15 @@ public enum ConditionEvaluator {
         case "$vgte": return Version.compare(actual, expected) { $0 >= 0 }
         case "$vlt": return Version.compare(actual, expected) { $0 < 0 }
         case "$vlte": return Version.compare(actual, expected) { $0 <= 0 }
-        case "$eq": return JavaScript.strictEquals(actual, expected)
-        case "$ne": return !JavaScript.strictEquals(actual, expected)
-        case "$lt": return JavaScript.compare(actual, expected) { $0 < 0 }
-        case "$lte": return JavaScript.compare(actual, expected) { $0 <= 0 }
-        case "$gt": return JavaScript.compare(actual, expected) { $0 > 0 }
-        case "$gte": return JavaScript.compare(actual, expected) { $0 >= 0 }
+        case "$eq": return JavaScriptSemantics.strictEquals(actual, expected)
+        case "$ne": return !JavaScriptSemantics.strictEquals(actual, expected)
+        case "$lt": return JavaScriptSemantics.compare(actual, expected) { $0 < 0 }
+        case "$lte": return JavaScriptSemantics.compare(actual, expected) { $0 <= 0 }
+        case "$gt": return JavaScriptSemantics.compare(actual, expected) { $0 > 0 }
+        case "$gte": return JavaScriptSemantics.compare(actual, expected) { $0 >= 0 }
         case "$exists":
             let present = actual != nil && actual != .null
-            return JavaScript.truthy(expected) ? present : !present
+            return JavaScriptSemantics.truthy(expected) ? present : !present
         case "$in", "$ini":
             guard let list = expected.elements else { return false }
             return isIn(actual, list, insensitive: name == "$ini")
@@ -121,8 +121,12 @@ public enum ConditionEvaluator {
             }
         case "$regex", "$regexi":
             guard let pattern = expected.stringValue else { return false }
-            return BoundedRegex.matches(pattern, caseInsensitive: name == "$regexi", in: JavaScript.string(actual))
-        case "$type": return JavaScript.typeName(actual) == expected.stringValue
+            return BoundedRegex.matches(
+                pattern,
+                caseInsensitive: name == "$regexi",
+                in: JavaScriptSemantics.string(actual)
+            )
+        case "$type": return JavaScriptSemantics.typeName(actual) == expected.stringValue
         case "$inGroup": return isIn(actual, groups[expected.stringValue ?? ""] ?? [], insensitive: false)
         case "$notInGroup": return !isIn(actual, groups[expected.stringValue ?? ""] ?? [], insensitive: false)
         default: return false  // An unknown operator never matches.
@@ -140,7 +144,7 @@ public enum ConditionEvaluator {
         let list = insensitive ? expected.map(folded) : expected
         func included(_ element: JSONValue?) -> Bool {
             let candidate = insensitive ? element.map(folded) : element
-            return list.contains { JavaScript.strictEquals(candidate, $0) }
+            return list.contains { JavaScriptSemantics.strictEquals(candidate, $0) }
         }
         if let elements = actual?.elements { return elements.contains { included($0) } }
         return included(actual)
@@ -160,7 +164,7 @@ enum Version {
     static func padded(_ value: JSONValue?) -> String {
         let input: String
         switch value {
-        case .number(let number)?: input = JavaScript.numberString(number)
+        case .number(let number)?: input = JavaScriptSemantics.numberString(number)
         case .string(let text)? where !text.isEmpty: input = text
         default: return "0"
         }

@@ -18,7 +18,7 @@ import Foundation
 ///   over the other experiments that assign the key; forcing `Inactive` removes
 ///   the rule.
 ///
-/// A forced variant the payload no longer has (a stale request) changes nothing.
+/// A forced variant the payload no longer has (a stale one) changes nothing.
 public enum ForcedRuleRewriter {
     /// Members an experiment rule drops when forced: everything that could keep a user out.
     private static let exclusions: Set<String> = [
@@ -29,7 +29,7 @@ public enum ForcedRuleRewriter {
     static func rewrite(
         _ payload: GrowthBookPayload,
         source: String,
-        forcing requests: [DebugRequest],
+        forcing requests: [ForcedVariant],
         deviceAttributes: JSONValue
     ) -> SharedFeatures {
         var forced: [String: String?] = [:]

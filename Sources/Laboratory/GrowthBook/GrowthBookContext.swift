@@ -40,7 +40,7 @@ public struct GrowthBookContext: Sendable {
         for member in json["features"]?.members ?? [] { features[member.key] = member.value }
         var forced: [String: Int] = [:]
         for member in json["forcedVariations"]?.members ?? [] {
-            if let index = JavaScript.integer(member.value.numberValue) { forced[member.key] = index }
+            if let index = JavaScriptSemantics.integer(member.value.numberValue) { forced[member.key] = index }
         }
         var groups: [String: [JSONValue]] = [:]
         for member in json["savedGroups"]?.members ?? [] { groups[member.key] = member.value.elements ?? [] }

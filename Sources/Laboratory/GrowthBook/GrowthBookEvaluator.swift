@@ -38,7 +38,7 @@ public struct GrowthBookEvaluator: Sendable {
         }
         var wanted: [String: String] = [:]
         for attribute in attributes {
-            wanted[attribute] = JavaScript.string(hashAttribute(attribute, fallback: nil).1 ?? .string(""))
+            wanted[attribute] = JavaScriptSemantics.string(hashAttribute(attribute, fallback: nil).1 ?? .string(""))
         }
         var docs: [String: StickyBucketDocument] = [:]
         for json in documents {
@@ -100,7 +100,7 @@ public struct GrowthBookEvaluator: Sendable {
             note(
                 "\(id) rule \(ruleIndex + 1): "
                     + (rule["force"] != nil
-                        ? "force \(JavaScript.stringify(rule["force"]) ?? "")"
+                        ? "force \(JavaScriptSemantics.stringify(rule["force"]) ?? "")"
                         : "experiment \(rule["key"]?.stringValue ?? id)")
             )
             for parent in rule["parentConditions"]?.elements ?? [] {
@@ -115,7 +115,7 @@ public struct GrowthBookEvaluator: Sendable {
                     savedGroups: context.savedGroups
                 )
                 if !passed {
-                    if JavaScript.truthy(parent["gate"]) {
+                    if JavaScriptSemantics.truthy(parent["gate"]) {
                         return FeatureResult(value: .null, source: .prerequisite, ruleId: "")
                     }
                     continue rules
@@ -128,7 +128,7 @@ public struct GrowthBookEvaluator: Sendable {
             let ruleId = rule["id"]?.stringValue ?? ""
             if let force = rule["force"] {
                 if let condition = rule["condition"], !conditionPasses(condition) {
-                    note("  condition \(JavaScript.stringify(condition) ?? "") is false: skipped")
+                    note("  condition \(JavaScriptSemantics.stringify(condition) ?? "") is false: skipped")
                     continue
                 }
                 let seed = rule["seed"]?.stringValue ?? id
@@ -143,7 +143,7 @@ public struct GrowthBookEvaluator: Sendable {
                     note("  not in the rollout (coverage \(rule["coverage"]?.numberValue.map { String($0) } ?? "-"))")
                     continue
                 }
-                note("  applies: the feature is \(JavaScript.stringify(force) ?? "")")
+                note("  applies: the feature is \(JavaScriptSemantics.stringify(force) ?? "")")
                 var result = FeatureResult(value: force, source: .force, ruleId: ruleId)
                 result.ruleIndex = ruleIndex
                 return result
@@ -157,7 +157,9 @@ public struct GrowthBookEvaluator: Sendable {
             var branch = seen
             let result = runExperiment(experiment, featureId: id, seen: &branch)
             if result.inExperiment && result.passthrough != true {
-                note("  decides: variation \(result.variationId) = \(JavaScript.stringify(result.value) ?? "")")
+                note(
+                    "  decides: variation \(result.variationId) = \(JavaScriptSemantics.stringify(result.value) ?? "")"
+                )
                 var decided = FeatureResult(
                     value: result.value,
                     source: .experiment,
@@ -265,8 +267,10 @@ public struct GrowthBookEvaluator: Sendable {
             note("  no value for the hash attribute: not in the experiment")
             return result(-1)
         }
-        note("  hash attribute \(experiment["hashAttribute"]?.stringValue ?? "id") = \(JavaScript.string(hashValue))")
-        let sticky = stickyDocuments != nil && !JavaScript.truthy(experiment["disableStickyBucketing"])
+        note(
+            "  hash attribute \(experiment["hashAttribute"]?.stringValue ?? "id") = \(JavaScriptSemantics.string(hashValue))"
+        )
+        let sticky = stickyDocuments != nil && !JavaScriptSemantics.truthy(experiment["disableStickyBucketing"])
         let stored = sticky ? stickyVariation(experiment) : (variation: -1, blocked: false)
         let foundSticky = stored.variation >= 0
         if foundSticky { note("  sticky bucket: variation \(stored.variation)") }
@@ -274,19 +278,19 @@ public struct GrowthBookEvaluator: Sendable {
         guard
             let bucket = HashBucketing.hash(
                 seed: experiment["seed"]?.stringValue ?? key,
-                value: JavaScript.string(hashValue),
-                version: JavaScript.hashVersion(experiment["hashVersion"], fallback: 1)
+                value: JavaScriptSemantics.string(hashValue),
+                version: JavaScriptSemantics.hashVersion(experiment["hashVersion"], fallback: 1)
             )
         else { return result(-1) }
         var assigned = stored.variation
         if !foundSticky {
             let ranges =
                 experiment["ranges"]?.elements.map { pairs in
-                    pairs.map { pair -> BucketMath.ClosedInterval in
+                    pairs.map { pair -> HalfOpenRange in
                         let bounds = pair.elements ?? []
-                        return BucketMath.ClosedInterval(
-                            start: bounds.first?.numberValue ?? 0,
-                            end: bounds.last?.numberValue ?? 0
+                        return HalfOpenRange(
+                            lower: bounds.first?.numberValue ?? 0,
+                            upper: bounds.last?.numberValue ?? 0
                         )
                     }
                 }
@@ -297,8 +301,8 @@ public struct GrowthBookEvaluator: Sendable {
                 )
             assigned = BucketMath.chooseVariation(bucket, ranges: ranges) ?? -1
             note(
-                "  bucket \(bucket) (hash v\(JavaScript.hashVersion(experiment["hashVersion"], fallback: 1)), seed \(experiment["seed"]?.stringValue ?? key)); ranges "
-                    + ranges.map { "[\($0.start), \($0.end))" }.joined(separator: " ")
+                "  bucket \(bucket) (hash v\(JavaScriptSemantics.hashVersion(experiment["hashVersion"], fallback: 1)), seed \(experiment["seed"]?.stringValue ?? key)); ranges "
+                    + ranges.map(\.description).joined(separator: " ")
                     + " (coverage \(experiment["coverage"]?.numberValue ?? 1)): "
                     + (assigned >= 0 ? "variation \(assigned)" : "in no range, so not in the experiment")
             )
@@ -306,7 +310,7 @@ public struct GrowthBookEvaluator: Sendable {
         // A user with a sticky bucket from a blocked version leaves the experiment.
         if stored.blocked { return result(-1, sticky: true) }
         guard assigned >= 0 else { return result(-1) }
-        if let force = experiment["force"] { return result(JavaScript.integer(force.numberValue) ?? -1) }
+        if let force = experiment["force"] { return result(JavaScriptSemantics.integer(force.numberValue) ?? -1) }
         if context.qaMode || experiment["status"]?.stringValue == "stopped" { return result(-1) }
         let final = result(assigned, hashUsed: true, bucket: bucket, sticky: foundSticky)
         if sticky { persistStickyBucket(experiment, result: final) }
@@ -323,23 +327,23 @@ public struct GrowthBookEvaluator: Sendable {
             }
         } else if let namespace = experiment["namespace"]?.elements, namespace.count == 3,
             !BucketMath.inNamespace(
-                JavaScript.string(hashValue),
+                JavaScriptSemantics.string(hashValue),
                 namespace: BucketMath.Namespace(
-                    id: JavaScript.string(namespace[0]),
+                    id: JavaScriptSemantics.string(namespace[0]),
                     start: namespace[1].numberValue ?? 0,
                     end: namespace[2].numberValue ?? 0
                 )
             )
         {
-            note("  outside namespace \(JavaScript.stringify(experiment["namespace"]) ?? "")")
+            note("  outside namespace \(JavaScriptSemantics.stringify(experiment["namespace"]) ?? "")")
             return true
         }
         if experiment["namespace"] != nil && experiment["filters"] == nil {
-            note("  inside namespace \(JavaScript.stringify(experiment["namespace"]) ?? "")")
+            note("  inside namespace \(JavaScriptSemantics.stringify(experiment["namespace"]) ?? "")")
         }
         if let condition = experiment["condition"] {
             let passes = conditionPasses(condition)
-            note("  condition \(JavaScript.stringify(condition) ?? "") is \(passes)")
+            note("  condition \(JavaScriptSemantics.stringify(condition) ?? "") is \(passes)")
             if !passes { return true }
         }
         for parent in experiment["parentConditions"]?.elements ?? [] {
@@ -382,8 +386,10 @@ public struct GrowthBookEvaluator: Sendable {
         let (name, value) = hashAttribute(attribute, fallback: nil)
         let (fallbackName, fallbackValue) = hashAttribute(fallback, fallback: nil)
         var result: [StickyBucketDocument] = []
-        if let document = docs["\(name)||\(JavaScript.string(value ?? .string("")))"] { result.append(document) }
-        if let fallbackValue, let document = docs["\(fallbackName)||\(JavaScript.string(fallbackValue))"] {
+        if let document = docs["\(name)||\(JavaScriptSemantics.string(value ?? .string("")))"] {
+            result.append(document)
+        }
+        if let fallbackValue, let document = docs["\(fallbackName)||\(JavaScriptSemantics.string(fallbackValue))"] {
             result.append(document)
         }
         return result
@@ -391,7 +397,7 @@ public struct GrowthBookEvaluator: Sendable {
 
     /// Records the user's variation in the document of its hash attribute.
     private mutating func persistStickyBucket(_ experiment: JSONValue, result: ExperimentResult) {
-        let attributeValue = JavaScript.string(result.attributeValue)
+        let attributeValue = JavaScriptSemantics.string(result.attributeValue)
         let key = "\(result.hashAttribute)||\(attributeValue)"
         let stickyKey = StickyBucketDocument.key(
             experiment: experiment["key"]?.stringValue ?? "",
@@ -424,7 +430,7 @@ public struct GrowthBookEvaluator: Sendable {
             fallback: experiment["fallbackAttribute"]?.stringValue
         )
         let meta = experiment["meta"]?.elements.flatMap { index < $0.count ? $0[index] : nil }
-        let metaKey = meta?["key"].map { JavaScript.string($0) }
+        let metaKey = meta?["key"].map { JavaScriptSemantics.string($0) }
         return ExperimentResult(
             key: (metaKey?.isEmpty == false ? metaKey : nil) ?? String(index),
             featureId: featureId,
@@ -446,9 +452,9 @@ public struct GrowthBookEvaluator: Sendable {
     /// The attribute that identifies the user, and its value when truthy.
     private func hashAttribute(_ name: String?, fallback: String?) -> (String, JSONValue?) {
         var attribute = name ?? "id"
-        var value = context.attributes[attribute].flatMap { JavaScript.truthy($0) ? $0 : nil }
+        var value = context.attributes[attribute].flatMap { JavaScriptSemantics.truthy($0) ? $0 : nil }
         if value == nil, let fallback, let fallbackValue = context.attributes[fallback],
-            JavaScript.truthy(fallbackValue)
+            JavaScriptSemantics.truthy(fallbackValue)
         {
             value = fallbackValue
             attribute = fallback
@@ -467,8 +473,8 @@ public struct GrowthBookEvaluator: Sendable {
             guard let value,
                 let hash = HashBucketing.hash(
                     seed: filter["seed"]?.stringValue ?? "",
-                    value: JavaScript.string(value),
-                    version: JavaScript.hashVersion(filter["hashVersion"], fallback: 2)
+                    value: JavaScriptSemantics.string(value),
+                    version: JavaScriptSemantics.hashVersion(filter["hashVersion"], fallback: 2)
                 )
             else { return true }
             return !(filter["ranges"]?.elements ?? []).contains { range in
@@ -492,8 +498,8 @@ public struct GrowthBookEvaluator: Sendable {
         guard let value,
             let hash = HashBucketing.hash(
                 seed: seed,
-                value: JavaScript.string(value),
-                version: JavaScript.hashVersion(hashVersion, fallback: 1)
+                value: JavaScriptSemantics.string(value),
+                version: JavaScriptSemantics.hashVersion(hashVersion, fallback: 1)
             )
         else { return false }
         if let bounds = range?.elements?.compactMap(\.numberValue), bounds.count == 2 {

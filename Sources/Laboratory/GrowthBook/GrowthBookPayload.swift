@@ -168,7 +168,8 @@ public struct GrowthBookPayload: Sendable {
             let meta = rules[0].rule["meta"]?.elements ?? []
             let variants = (0..<count).map { index -> Variant in
                 let info = index < meta.count ? meta[index] : nil
-                let name = info?["name"]?.stringValue ?? info?["key"].map { JavaScript.string($0) } ?? String(index)
+                let name =
+                    info?["name"]?.stringValue ?? info?["key"].map { JavaScriptSemantics.string($0) } ?? String(index)
                 var assignments: [String: AssignmentValue] = [:]
                 for (feature, rule) in rules {
                     assignments[feature] = Self.assignmentValue(rule["variations"]!.elements![index])
@@ -210,7 +211,7 @@ public struct GrowthBookPayload: Sendable {
         case .string(let text): return .string(text)
         case .number(let number): return .number(number)
         case .bool(let flag): return .bool(flag)
-        default: return .string(JavaScript.stringify(value) ?? "null")
+        default: return .string(JavaScriptSemantics.stringify(value) ?? "null")
         }
     }
 }

@@ -49,7 +49,7 @@ public struct FeatureResult: Sendable, Hashable {
     /// The position of the deciding rule in the feature's rules.
     public var ruleIndex: Int?
 
-    public var on: Bool { JavaScript.truthy(value) }
+    public var on: Bool { JavaScriptSemantics.truthy(value) }
     public var off: Bool { !on }
 
     /// The result in GrowthBook's JSON shape.

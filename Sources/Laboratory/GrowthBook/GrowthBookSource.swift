@@ -44,9 +44,7 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
     }
 
     /// The key under which the stabilized payload is kept.
-    private var stabilizedKey: String { name + "#stabilized" }
     /// The key under which sticky bucket documents are kept.
-    private var stickyKey: String { name + "#sticky" }
 
     public init(
         name: String = "GrowthBook",
@@ -128,14 +126,11 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
             if chosen[experiment] == nil { chosen[experiment] = outcome.variationId }
         }
         if let docs = evaluator.stickyBucketDocs, docs != before {
-            let changed = Set(docs.keys)
-            var all = (storedSticky?.members ?? []).filter { !changed.contains($0.key) }
-            for (key, document) in docs.sorted(by: { $0.key < $1.key }) { all.append(JSONValue.Member(key, document)) }
-            let text = JavaScript.stringify(.object(all)) ?? "{}"
-            try store.setPayload(
-                StoredPayload(data: Data(text.utf8), etag: nil, fetchedAt: clock.now()),
-                source: stickyKey
-            )
+            var changed: [String: String] = [:]
+            for (key, document) in docs where before?[key] != document {
+                changed[key] = JavaScriptSemantics.stringify(document) ?? "{}"
+            }
+            try store.setStickyBuckets(changed, source: name)
         }
         let definitions = Self.experiments(of: evaluated)
         let latestDefinitions = Dictionary(
@@ -201,11 +196,10 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
     }
 
     public func stabilize() throws {
-        if try store.stabilization(source: name) == nil, let stored = try store.payload(source: name) {
-            try store.setPayload(stored, source: stabilizedKey)
+        if try store.stabilization(source: name) == nil {
             loaded.withLock { $0.frozen = nil }  // stabilized again after an undo: the new payload
         }
-        try store.stabilize(source: name, at: clock.now())
+        try store.stabilize(source: name, at: clock.now(), keeping: try store.payload(source: name)?.data)
     }
 
     public func stabilization() throws -> Date? {
@@ -215,16 +209,23 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
     /// The payload kept at stabilization, read and decoded on first use only.
     private func frozenPayload() throws -> GrowthBookPayload? {
         if let frozen = loaded.withLock({ $0 }).frozen { return frozen }
-        guard let stored = try store.payload(source: stabilizedKey),
-            let frozen = try? GrowthBookPayload(stored.data, decrypt: decrypt)
+        guard let stored = try store.stabilizedPayload(source: name),
+            let frozen = try? GrowthBookPayload(stored, decrypt: decrypt)
         else { return nil }
         loaded.withLock { $0.frozen = frozen }
         return frozen
     }
 
-    /// The stored sticky bucket documents, by `attribute||value`.
+    /// The stored sticky bucket documents, by `attribute||value`; a document
+    /// that no longer parses is left out (the user is bucketed afresh).
     private func storedStickyDocuments() throws -> JSONValue? {
-        try store.payload(source: stickyKey).flatMap { try? JSONValue.parse(String(decoding: $0.data, as: UTF8.self)) }
+        let stored = try store.stickyBuckets(source: name)
+        guard !stored.isEmpty else { return nil }
+        return .object(
+            stored.sorted { $0.key < $1.key }.compactMap { key, text in
+                (try? JSONValue.parse(text)).map { JSONValue.Member(key, $0) }
+            }
+        )
     }
 
     /// An evaluator for this device over `payload`, with its sticky buckets:
@@ -249,7 +250,7 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
             let none = [Explanation.Step(label: "growthbook", detail: "no payload yet: the app uses its baselines")]
             return Dictionary((names ?? []).map { ($0, none) }, uniquingKeysWith: { first, _ in first })
         }
-        let attributesText = (attributes.members ?? []).map { "\($0.key) \(JavaScript.string($0.value))" }
+        let attributesText = (attributes.members ?? []).map { "\($0.key) \(JavaScriptSemantics.string($0.value))" }
             .joined(separator: " · ")
         var result: [String: [Explanation.Step]] = [:]
         for (name, lines) in traces(of: names) {
@@ -271,19 +272,19 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
             return "an experiment rule in \(features.count == 1 ? "feature" : "features") "
                 + features.joined(separator: ", ") + ": variations by weight, hashed on the user"
         }
-        let value = JavaScript.stringify(json["force"]) ?? "null"
+        let value = JavaScriptSemantics.stringify(json["force"]) ?? "null"
         var text: String
         if let coverage = json["coverage"]?.numberValue {
             text =
                 "a rollout rule of feature \(rule.feature): \(value) for "
-                + "\(JavaScript.numberString(coverage * 100)) % of users by \(json["hashAttribute"]?.stringValue ?? "id")"
+                + "\(JavaScriptSemantics.numberString(coverage * 100)) % of users by \(json["hashAttribute"]?.stringValue ?? "id")"
         } else if json["range"] != nil {
             text =
-                "a rollout rule of feature \(rule.feature): \(value) for users by \(json["hashAttribute"]?.stringValue ?? "id") in the range \(JavaScript.stringify(json["range"]) ?? "")"
+                "a rollout rule of feature \(rule.feature): \(value) for users by \(json["hashAttribute"]?.stringValue ?? "id") in the range \(JavaScriptSemantics.stringify(json["range"]) ?? "")"
         } else {
             text = "a force rule of feature \(rule.feature): the feature is \(value)"
         }
-        if let condition = json["condition"] { text += ", when \(JavaScript.stringify(condition) ?? "")" }
+        if let condition = json["condition"] { text += ", when \(JavaScriptSemantics.stringify(condition) ?? "")" }
         if json["parentConditions"] != nil { text += ", after its prerequisites" }
         return text
     }
@@ -320,7 +321,7 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
     /// The latest payload with the forced variants written in (see
     /// ``ForcedRuleRewriter``), for the apps `lab serve` steers: they are
     /// other users, so stabilization, which is this device's, does not apply.
-    public func sharedFeatures(forcing forced: [DebugRequest]) -> SharedFeatures? {
+    public func sharedFeatures(forcing forced: [ForcedVariant]) -> SharedFeatures? {
         guard let payload = loaded.withLock({ $0 }).payload else { return nil }
         return ForcedRuleRewriter.rewrite(payload, source: name, forcing: forced, deviceAttributes: attributes)
     }

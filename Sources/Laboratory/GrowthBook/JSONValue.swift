@@ -81,5 +81,5 @@ extension JSONValue {
     }
 
     /// Compact JSON text, members in their order, as JavaScript's `JSON.stringify` writes it.
-    public var jsonText: String { JavaScript.stringify(self) ?? "null" }
+    public var jsonText: String { JavaScriptSemantics.stringify(self) ?? "null" }
 }

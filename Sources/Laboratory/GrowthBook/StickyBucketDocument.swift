@@ -19,15 +19,15 @@ struct StickyBucketDocument: Sendable, Hashable {
     /// Reads a document in GrowthBook's JSON shape; `nil` when it is not one.
     init?(json: JSONValue) {
         guard let name = json["attributeName"]?.stringValue, let value = json["attributeValue"] else { return nil }
-        self.init(attributeName: name, attributeValue: JavaScript.string(value))
-        for member in json["assignments"]?.members ?? [] { set(member.key, JavaScript.string(member.value)) }
+        self.init(attributeName: name, attributeValue: JavaScriptSemantics.string(value))
+        for member in json["assignments"]?.members ?? [] { set(member.key, JavaScriptSemantics.string(member.value)) }
     }
 
     /// The key under which an experiment's bucket of one version is kept:
     /// `${key}__${bucketVersion}` as JavaScript prints it.
     static func key(experiment: String, version: JSONValue?) -> String {
-        let version = version.flatMap { JavaScript.truthy($0) ? $0 : nil } ?? .number(0)
-        return experiment + "__" + JavaScript.string(version)
+        let version = version.flatMap { JavaScriptSemantics.truthy($0) ? $0 : nil } ?? .number(0)
+        return experiment + "__" + JavaScriptSemantics.string(version)
     }
 
     subscript(key: String) -> String? { assignments[key] }

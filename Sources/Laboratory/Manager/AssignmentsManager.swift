@@ -16,7 +16,7 @@ public final class AssignmentsManager: Sendable {
     public let sources: [any ExperimentSource]
     public let device: Device
     private let store: any StateStore
-    private let sink: any EventSink
+    private let events: any EventSink
     private let clock: any WallClock
 
     private struct State {
@@ -39,7 +39,7 @@ public final class AssignmentsManager: Sendable {
     ) {
         self.sources = sources
         self.store = store
-        self.sink = events
+        self.events = events
         self.device = device
         self.clock = clock
         state.withLock { state in
@@ -116,12 +116,12 @@ public final class AssignmentsManager: Sendable {
             func isForced(_ assignment: Assignment) -> Bool {
                 forced.contains("\(assignment.source)/\(assignment.experiment)")
             }
-            let events =
+            let changes =
                 change.left.map { Event($0, reason: .deactivated, device: device.id, time: now, forced: isForced($0)) }
                 + change.entered.map {
                     Event($0, reason: .activated, device: device.id, time: now, forced: isForced($0))
                 }
-            if !events.isEmpty { try sink.record(events) }
+            if !changes.isEmpty { try events.record(changes) }
             revision = try store.revision()
             state.withLock { $0.stored = (revision, assignments) }
         }
@@ -208,8 +208,8 @@ public final class AssignmentsManager: Sendable {
             $0.forced && $0.source == assignment.source && $0.experiment.name == assignment.experiment
         }
         let event = Event(assignment, reason: reason, device: device.id, time: clock.now(), forced: forced)
-        if reason == .displayed { return try sink.recordOnce(event) }
-        try sink.record([event])
+        if reason == .displayed { return try events.recordOnce(event) }
+        try events.record([event])
         return true
     }
 

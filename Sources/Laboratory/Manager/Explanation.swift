@@ -38,7 +38,7 @@ public struct Explanation: Sendable, Hashable, Codable {
         snapshot: AssignmentsSnapshot,
         device: Device,
         userID: String?,
-        draw: StoredChoice?,
+        draw: Draw?,
         stabilizedAt: Date?,
         decisionSteps: [Step]? = nil,
         time: (Date) -> String
@@ -68,7 +68,7 @@ public struct Explanation: Sendable, Hashable, Codable {
                 ?? "\(entry.source) does not run it here"
         )
 
-        if let request = entry.request {
+        if let request = entry.forcedVariant {
             if entry.isStale {
                 step("forced", "a request for \(request.variant ?? "") is stale (no such variant) and ignored")
             } else {
@@ -137,7 +137,7 @@ public struct Explanation: Sendable, Hashable, Codable {
         _ experiment: Experiment,
         device: Device,
         userID: String?,
-        draw: StoredChoice?,
+        draw: Draw?,
         time: (Date) -> String
     ) -> [Step] {
         var steps: [Step] = []
@@ -174,7 +174,7 @@ public struct Explanation: Sendable, Hashable, Codable {
                         let still = experiment.variant(named: draw.variant) != nil
                         step(
                             "draw",
-                            "drew \(draw.variant) at \(time(draw.madeAt))"
+                            "drew \(draw.variant) at \(time(draw.drawnAt))"
                                 + (still ? "" : ", a variant the catalog no longer has, so the device draws again")
                         )
                     } else {

@@ -25,7 +25,7 @@ public struct Experiment: Sendable, Hashable {
     /// The variant that describes what the app does when the experiment is not active.
     public var baseline: String
     /// Where the experiment runs; `nil` runs it on every device.
-    public var activeTokenRange: TokenRange?
+    public var activeTokenRange: HalfOpenRange?
     /// Who the experiment is consistent for.
     public var subject: Subject
     /// How a subject gets its variant.
@@ -40,7 +40,7 @@ public struct Experiment: Sendable, Hashable {
         keys: [String],
         variants: [Variant],
         baseline: String,
-        activeTokenRange: TokenRange? = nil,
+        activeTokenRange: HalfOpenRange? = nil,
         subject: Subject = .device,
         bucketing: Bucketing? = nil,
         whitelist: [String: String] = [:],

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where a device's experiment state lives: token, draws, stabilization,
-/// debug requests, and the assignments last seen active.
+/// forced variants, and the assignments last seen active.
 ///
 /// Every implementation keeps these rules (the contract suite in
 /// `Tests/StateStoreContractTests` checks them for each store):
@@ -28,47 +28,60 @@ public protocol StateStore: Sendable {
     /// stored choice (or `nil`); choices of experiments not listed are forgotten,
     /// as the source no longer has them.
     /// - Returns: the stored choices after the decisions, by experiment.
-    func resolveChoices(
+    func settleDraws(
         source: String,
         experiments: [String],
         at time: Date,
-        decide: (String, StoredChoice?) -> ChoiceDecision
-    ) throws -> [String: StoredChoice]
+        decide: (String, Draw?) -> DrawDecision
+    ) throws -> [String: Draw]
 
     /// The stored choices of one source, by experiment.
-    func choices(source: String) throws -> [String: StoredChoice]
+    func draws(source: String) throws -> [String: Draw]
 
     /// When the source was stabilized on this device, or `nil`.
     func stabilization(source: String) throws -> Date?
 
-    /// Marks the source stabilized (keeps the first time if already).
-    func stabilize(source: String, at time: Date) throws
+    /// Marks the source stabilized, keeping `payload` (a remote source's data
+    /// at that moment, served from then on) with it; when it is stabilized
+    /// already, the first time and payload are kept.
+    func stabilize(source: String, at time: Date, keeping payload: Data?) throws
+
+    /// The payload kept when the source was stabilized, if any.
+    func stabilizedPayload(source: String) throws -> Data?
 
     /// Forgets that the source was stabilized: a debug action, for testing
     /// stabilization again (`lab stabilize --undo`).
     func unstabilize(source: String) throws
 
-    /// The debug source's requests, sorted by source and experiment.
-    func debugRequests() throws -> [DebugRequest]
+    /// The forced variants, sorted by source and experiment.
+    func forcedVariants() throws -> [ForcedVariant]
 
-    /// Adds or replaces the request for the request's experiment.
-    func setDebugRequest(_ request: DebugRequest) throws
+    /// Forces a variant, replacing any other forced for its experiment.
+    func setForcedVariant(_ request: ForcedVariant) throws
 
-    /// Drops the request for one experiment.
-    func removeDebugRequest(source: String, experiment: String) throws
+    /// Unforces one experiment.
+    func removeForcedVariant(source: String, experiment: String) throws
 
-    /// Drops every request, or only those of one source.
-    func removeDebugRequests(source: String?) throws
+    /// Drops every forced variant, or only those of one source.
+    func removeForcedVariants(source: String?) throws
 
     /// Sets many requests in one step (an overrides file); with `replacing`,
-    /// every other request is dropped first.
-    func applyDebugRequests(_ requests: [DebugRequest], replacing: Bool) throws
+    /// every other forced variant is dropped first.
+    func applyForcedVariants(_ requests: [ForcedVariant], replacing: Bool) throws
 
     /// The last good payload of a remote source, kept so a start without network serves it.
     func payload(source: String) throws -> StoredPayload?
 
     /// Replaces the last good payload of a remote source.
     func setPayload(_ payload: StoredPayload, source: String) throws
+
+    /// A remote source's sticky-bucket documents (GrowthBook's), as JSON
+    /// text by their key (`attribute||value`).
+    func stickyBuckets(source: String) throws -> [String: String]
+
+    /// Stores these sticky-bucket documents, replacing those with the same
+    /// keys; the source's other documents stay.
+    func setStickyBuckets(_ documents: [String: String], source: String) throws
 
     /// Attributes (such as `userId`) stored by an overrides import, used where
     /// the command line gives none.
@@ -84,6 +97,13 @@ public protocol StateStore: Sendable {
 
     /// A number that changes whenever the state changes, in any process.
     func revision() throws -> Int64
+}
+
+extension StateStore {
+    /// Marks the source stabilized; a source with no payload of its own keeps none.
+    public func stabilize(source: String, at time: Date) throws {
+        try stabilize(source: source, at: time, keeping: nil)
+    }
 }
 
 /// What entered and what left the active set of assignments.

@@ -55,11 +55,11 @@ public struct ConsoleData: Sendable, Equatable {
     public var entries: [DebugEntry]
     public var snapshot: AssignmentsSnapshot
     public var token: ActiveExperimentsToken
-    public var staleRequests: [StaleRequest]
+    public var staleForcedVariants: [StaleForcedVariant]
     /// The newest events, newest first.
     public var events: [RecordedEvent]
     /// Stored draws by source, then experiment, for the detail pane.
-    public var draws: [String: [String: StoredChoice]]
+    public var draws: [String: [String: Draw]]
     /// Where the data comes from, for the title bar (e.g. the state file).
     public var origin: String
     /// This device, for explanations (whitelists, hashes).
@@ -75,9 +75,9 @@ public struct ConsoleData: Sendable, Equatable {
         entries: [DebugEntry] = [],
         snapshot: AssignmentsSnapshot = AssignmentsSnapshot(),
         token: ActiveExperimentsToken = ActiveExperimentsToken(0),
-        staleRequests: [StaleRequest] = [],
+        staleForcedVariants: [StaleForcedVariant] = [],
         events: [RecordedEvent] = [],
-        draws: [String: [String: StoredChoice]] = [:],
+        draws: [String: [String: Draw]] = [:],
         origin: String = "",
         device: Device = Device(id: "", token: ActiveExperimentsToken(0)),
         userID: String? = nil
@@ -86,7 +86,7 @@ public struct ConsoleData: Sendable, Equatable {
         self.entries = entries
         self.snapshot = snapshot
         self.token = token
-        self.staleRequests = staleRequests
+        self.staleForcedVariants = staleForcedVariants
         self.events = events
         self.draws = draws
         self.origin = origin
@@ -99,8 +99,9 @@ public struct ConsoleData: Sendable, Equatable {
         entries.first { $0.source == source && $0.experiment.name == experiment }
     }
 
-    /// How many events the table holds: row ids only grow, so the newest id counts them.
-    public var eventTotal: Int64 { events.first?.id ?? 0 }
+    /// The id of the newest event: ids start at 1 and only grow, and rows are
+    /// never deleted, so it is also how many events the table holds.
+    public var newestEventID: Int64 { events.first?.id ?? 0 }
 }
 
 extension DebugEntry {

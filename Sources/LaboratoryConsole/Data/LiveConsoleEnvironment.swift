@@ -76,17 +76,17 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
                 schedule: schedules[source.name]
             )
         }
-        var draws: [String: [String: StoredChoice]] = [:]
+        var draws: [String: [String: Draw]] = [:]
         for source in debug.sources {
             // A local source keeps the draws it just settled; ask the store for others.
-            draws[source.name] = try (source as? LocalSource)?.choices() ?? store.choices(source: source.name)
+            draws[source.name] = try (source as? LocalSource)?.draws() ?? store.draws(source: source.name)
         }
         var data = ConsoleData(
             sources: sources,
             entries: try debug.entries(),
             snapshot: manager.snapshot,
             token: manager.device.token,
-            staleRequests: try debug.staleRequests(),
+            staleForcedVariants: try debug.staleForcedVariants(),
             events: events,
             draws: draws,
             origin: origin,
@@ -123,15 +123,15 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
     public func perform(_ effect: ConsoleEffect) async throws -> String {
         switch effect {
         case .force(let source, let experiment, let variant?):
-            try debug.activate(variant: variant, of: experiment, in: source)
+            try debug.force(variant: variant, of: experiment, in: source)
             try manager.refresh()
             return "Forced \(experiment) to \(variant)."
         case .force(let source, let experiment, nil):
-            try debug.deactivate(experiment: experiment, in: source)
+            try debug.forceInactive(experiment: experiment, in: source)
             try manager.refresh()
             return "Forced \(experiment) inactive."
         case .unforce(let source, let experiment):
-            try debug.removeRequest(experiment: experiment, in: source)
+            try debug.unforce(experiment: experiment, in: source)
             try manager.refresh()
             return "\(experiment) is no longer forced."
         case .reset(let source):
@@ -148,7 +148,8 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
                     attributes: [.posixPermissions: 0o600]
                 )
             else { throw ConsoleEnvironmentError("\(path): cannot write the file") }
-            return "Exported \(file.requests.count) forced variant\(file.requests.count == 1 ? "" : "s") to \(path)."
+            return
+                "Exported \(file.forcedVariants.count) forced variant\(file.forcedVariants.count == 1 ? "" : "s") to \(path)."
         case .importOverrides(let path):
             let file: OverridesFile
             do {
@@ -164,7 +165,8 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
                 throw ConsoleEnvironmentError("\(path): " + error.problems.joined(separator: "; "))
             }
             try manager.refresh()
-            return "Imported \(file.requests.count) forced variant\(file.requests.count == 1 ? "" : "s") from \(path)."
+            return
+                "Imported \(file.forcedVariants.count) forced variant\(file.forcedVariants.count == 1 ? "" : "s") from \(path)."
         case .update:
             let results = await manager.update()
             let failures = results.filter { if case .error = $0.value { true } else { false } }

@@ -216,10 +216,12 @@ public enum ConsoleRenderer {
         if let conflict = conflicts.first {
             notes.append("conflict: \(conflict)" + (conflicts.count > 1 ? " (+\(conflicts.count - 1) more)" : ""))
         }
-        if !state.data.staleRequests.isEmpty {
-            notes.append(Summaries.plural(state.data.staleRequests.count, "stale request") + " ignored")
+        if !state.data.staleForcedVariants.isEmpty {
+            notes.append(
+                CategorySummary.plural(state.data.staleForcedVariants.count, "stale forced variant") + " ignored"
+            )
         }
-        let role: CellStyle.Role = conflicts.isEmpty && state.data.staleRequests.isEmpty ? .muted : .conflict
+        let role: CellStyle.Role = conflicts.isEmpty && state.data.staleForcedVariants.isEmpty ? .muted : .conflict
         write(notes.joined(separator: " · "), column: 1, style: CellStyle(role: role))
     }
 

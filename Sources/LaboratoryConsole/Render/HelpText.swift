@@ -18,7 +18,7 @@ enum HelpText {
         "q  Ctrl-C       quit",
         "Ctrl-Z          suspend to the shell; fg comes back",
         "",
-        "Flags: F forced · ! conflict · ? stale request · S stabilized",
+        "Flags: F forced · ! conflict · ? stale forced variant · S stabilized",
         "       R resolved (everyone gets the winner) · W whitelisted here",
         "Press any key to close.",
     ]

@@ -16,12 +16,12 @@ public enum RowBuilder {
 
     static func main(_ state: ConsoleState) -> [RowSection] {
         let data = state.data
-        let forced = data.entries.filter { $0.request != nil }.count
+        let forced = data.entries.filter { $0.forcedVariant != nil }.count
         let categories = [
-            ListRow(.category(.experiments), ["Experiments", Summaries.experiments(data)]),
-            ListRow(.category(.assignments), ["Assignments", Summaries.assignments(data)]),
-            ListRow(.category(.events), ["Events", Summaries.events(data, timeZone: state.timeZone)]),
-            ListRow(.category(.settings), ["Settings", Summaries.settings(data, timeZone: state.timeZone)]),
+            ListRow(.category(.experiments), ["Experiments", CategorySummary.experiments(data)]),
+            ListRow(.category(.assignments), ["Assignments", CategorySummary.assignments(data)]),
+            ListRow(.category(.events), ["Events", CategorySummary.events(data, timeZone: state.timeZone)]),
+            ListRow(.category(.settings), ["Settings", CategorySummary.settings(data, timeZone: state.timeZone)]),
         ]
         let reset = ListRow(
             .resetAll,
@@ -158,13 +158,13 @@ public enum RowBuilder {
     }
 
     static func settings(_ data: ConsoleData, state: ConsoleState) -> [RowSection] {
-        let forced = data.entries.filter { $0.request != nil }.count
+        let forced = data.entries.filter { $0.forcedVariant != nil }.count
         let overrides = RowSection(
             header: ListRow(.header, ["OVERRIDES", "forced variants as a file"], role: .header),
             items: [
                 ListRow(
                     .exportOverrides,
-                    ["Export", "write the \(Summaries.plural(forced, "forced variant")) to a file"]
+                    ["Export", "write the \(CategorySummary.plural(forced, "forced variant")) to a file"]
                 ),
                 ListRow(.importOverrides, ["Import", "apply a file from a colleague (checked first)"]),
             ].map { ($0, $0.columns) }
@@ -175,8 +175,8 @@ public enum RowBuilder {
     /// `lab console --serve`: where apps connect, and who does.
     private static func server(_ server: ConsoleData.ServerInfo) -> RowSection {
         var clients =
-            "\(Summaries.plural(server.openStreams, "open stream")) · "
-            + "\(Summaries.plural(server.requestsLastMinute, "request")) in the last minute"
+            "\(CategorySummary.plural(server.openStreams, "open stream")) · "
+            + "\(CategorySummary.plural(server.requestsLastMinute, "request")) in the last minute"
         if let last = server.lastClient { clients += " · last client \(last)" }
         return RowSection(
             header: ListRow(.header, ["SERVER", "GrowthBook SDKs and OpenFeature OFREP"], role: .header),
@@ -193,7 +193,7 @@ public enum RowBuilder {
 
     private static func sources(_ data: ConsoleData, state: ConsoleState) -> [RowSection] {
         data.sources.map { source in
-            let forced = data.entries.filter { $0.source == source.name && $0.request != nil }.count
+            let forced = data.entries.filter { $0.source == source.name && $0.forcedVariant != nil }.count
             var status = TimeText.status(source.status, timeZone: state.timeZone)
             if let detail = source.detail { status += " · " + detail }
             if let stabilized = source.stabilizedAt {
@@ -212,7 +212,7 @@ public enum RowBuilder {
                     .reset(source: source.name),
                     [
                         "Reset",
-                        forced == 0 ? "no forced variants" : "drop \(Summaries.plural(forced, "forced variant"))",
+                        forced == 0 ? "no forced variants" : "drop \(CategorySummary.plural(forced, "forced variant"))",
                     ],
                     role: forced == 0 ? .muted : .plain
                 ),
@@ -222,7 +222,7 @@ public enum RowBuilder {
                 items.insert(
                     ListRow(
                         .status(source: source.name),
-                        ["Next fetch", "\(next), then every \(Summaries.plural(schedule.interval, "second"))"]
+                        ["Next fetch", "\(next), then every \(CategorySummary.plural(schedule.interval, "second"))"]
                     ),
                     at: 2
                 )
@@ -230,7 +230,7 @@ public enum RowBuilder {
             return RowSection(
                 header: ListRow(
                     .header,
-                    [source.name.uppercased(), Summaries.plural(source.experimentCount, "experiment")],
+                    [source.name.uppercased(), CategorySummary.plural(source.experimentCount, "experiment")],
                     role: .header
                 ),
                 items: items.map { ($0, $0.columns) }

@@ -277,7 +277,7 @@ public enum ConsoleReducer {
         default: target = nil
         }
         guard let (source, experiment) = target else { return [] }
-        guard state.data.entry(source: source, experiment: experiment)?.request != nil else {
+        guard state.data.entry(source: source, experiment: experiment)?.forcedVariant != nil else {
             state.message = StatusMessage("\(experiment) is not forced.")
             return []
         }
@@ -298,12 +298,13 @@ public enum ConsoleReducer {
     }
 
     private static func askToReset(source: String?, _ state: inout ConsoleState) {
-        let forced = state.data.entries.filter { $0.request != nil && (source == nil || $0.source == source) }.count
+        let forced = state.data.entries.filter { $0.forcedVariant != nil && (source == nil || $0.source == source) }
+            .count
         guard forced > 0 else {
             state.message = StatusMessage(source.map { "\($0) has no forced variants." } ?? "No forced variants.")
             return
         }
-        let what = Summaries.plural(forced, "forced variant")
+        let what = CategorySummary.plural(forced, "forced variant")
         state.confirmation = Confirmation(
             question: source.map { "Drop the \(what) of \($0)?" }
                 ?? (forced == 1 ? "Drop the \(what)?" : "Drop all \(what)?"),

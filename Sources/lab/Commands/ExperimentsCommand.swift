@@ -16,7 +16,7 @@ struct ExperimentsCommand: ParsableCommand {
         let session = try LabSession.open(global)
         let (entries, snapshot, stale) = try session.run {
             let snapshot = try session.manager.refresh()
-            return (try session.debug.entries(), snapshot, try session.debug.staleRequests())
+            return (try session.debug.entries(), snapshot, try session.debug.staleForcedVariants())
         }
         let reports = entries.map { ExperimentReport(entry: $0, snapshot: snapshot) }
         if json {
@@ -29,7 +29,7 @@ struct ExperimentsCommand: ParsableCommand {
                     token: session.device.token.value,
                     stabilized: stabilized,
                     experiments: reports,
-                    staleRequests: stale.map { StaleReport(request: $0) }
+                    staleForcedVariants: stale.map { StaleReport(request: $0) }
                 )
             )
             return
@@ -50,7 +50,9 @@ struct ExperimentsCommand: ParsableCommand {
             printLine(TextTable.render(header: [" ", "EXPERIMENT", "VARIANT", "NOTES"], rows: rows))
         }
         for request in stale {
-            printLine("stale request: \(request.request.source)/\(request.request.experiment): \(request.reason)")
+            printLine(
+                "stale forced variant: \(request.forcedVariant.source)/\(request.forcedVariant.experiment): \(request.reason)"
+            )
         }
     }
 }
@@ -61,7 +63,7 @@ struct ExperimentsDocument: Encodable {
     /// Source → since when it is stabilized on this device; absent when not.
     var stabilized: [String: Date]
     var experiments: [ExperimentReport]
-    var staleRequests: [StaleReport]
+    var staleForcedVariants: [StaleReport]
 }
 
 /// One experiment in `lab experiments`.
@@ -80,7 +82,7 @@ struct ExperimentReport: Encodable {
     var variant: String?
     var forced: Bool
     var variants: [String]
-    var tokenRange: TokenRange?
+    var tokenRange: HalfOpenRange?
     var conflicts: [ConflictReport]
     /// `device` or `user`.
     var subject: Subject
@@ -135,17 +137,17 @@ struct ExperimentReport: Encodable {
     }
 }
 
-/// A debug request that is not applied, in `lab experiments --json`.
+/// A forced variant that is not applied, in `lab experiments --json`.
 struct StaleReport: Encodable {
     var source: String
     var experiment: String
     var variant: String?
     var reason: String
 
-    init(request: StaleRequest) {
-        source = request.request.source
-        experiment = request.request.experiment
-        variant = request.request.variant
+    init(request: StaleForcedVariant) {
+        source = request.forcedVariant.source
+        experiment = request.forcedVariant.experiment
+        variant = request.forcedVariant.variant
         reason = request.reason
     }
 }

@@ -30,7 +30,7 @@ struct ExplainCommand: ParsableCommand {
                 snapshot: snapshot,
                 device: session.device,
                 userID: local?.userID,
-                draw: try local?.choices()[experiment],
+                draw: try local?.draws()[experiment],
                 stabilizedAt: try owner?.stabilization(),
                 decisionSteps: owner?.decisionSteps(for: [experiment])[experiment],
                 time: Timestamp.iso8601

@@ -17,7 +17,7 @@ struct ForceCommand: ParsableCommand {
     func run() throws {
         let session = try LabSession.open(global)
         let (request, snapshot) = try session.run {
-            let request = try session.debug.activate(variant: variant, of: experiment, in: source)
+            let request = try session.debug.force(variant: variant, of: experiment, in: source)
             return (request, try session.manager.refresh())
         }
         try ChangeDocument.print(

@@ -38,7 +38,9 @@ struct OverridesExportCommand: ParsableCommand {
             printError("\(path): cannot write: \(error)")
             throw ExitCode(ExitStatus.ioError)
         }
-        printLine("Wrote \(file.requests.count) forced variant\(file.requests.count == 1 ? "" : "s") to \(path).")
+        printLine(
+            "Wrote \(file.forcedVariants.count) forced variant\(file.forcedVariants.count == 1 ? "" : "s") to \(path)."
+        )
     }
 }
 
@@ -46,7 +48,8 @@ struct OverridesExportCommand: ParsableCommand {
 struct OverridesImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Apply an overrides file: every request is checked first, and nothing is applied if one is unknown."
+        abstract:
+            "Apply an overrides file: every forced variant is checked first, and nothing is applied if one is unknown."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -81,7 +84,7 @@ struct OverridesImportCommand: ParsableCommand {
             throw ExitCode.failure
         }
         try ChangeDocument.print(
-            "Applied \(file.requests.count) forced variant\(file.requests.count == 1 ? "" : "s") from \(path)\(replace ? ", replacing the others" : "").",
+            "Applied \(file.forcedVariants.count) forced variant\(file.forcedVariants.count == 1 ? "" : "s") from \(path)\(replace ? ", replacing the others" : "").",
             snapshot: snapshot,
             json: json
         )

@@ -15,7 +15,7 @@ struct UnforceCommand: ParsableCommand {
     func run() throws {
         let session = try LabSession.open(global)
         let snapshot = try session.run {
-            try session.debug.removeRequest(experiment: experiment, in: source)
+            try session.debug.unforce(experiment: experiment, in: source)
             return try session.manager.refresh()
         }
         try ChangeDocument.print("\(experiment) is no longer forced.", snapshot: snapshot, json: json)

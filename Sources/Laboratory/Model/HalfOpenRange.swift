@@ -1,10 +1,11 @@
-/// The part of [0, 1) of active experiments tokens where an experiment runs.
+/// A part of [0, 1): an experiment's active token range, or a GrowthBook
+/// variation's bucket range.
 ///
-/// The range is half-open, `lower <= token < upper`, so two experiments with
+/// The range is half-open, `lower <= value < upper`, so two experiments with
 /// ranges that touch (`[0, 0.5]` and `[0.5, 1]`) are never active on the same
-/// device; an upper bound of 1 includes every token up to it, as tokens are
-/// below 1.
-public struct TokenRange: Sendable, Hashable, Codable {
+/// device; an upper bound of 1 includes every token and hash up to it, as
+/// both are below 1. Written as `[lower, upper]` in catalogs and payloads.
+public struct HalfOpenRange: Sendable, Hashable, Codable {
     public var lower: Double
     public var upper: Double
 
@@ -24,7 +25,7 @@ public struct TokenRange: Sendable, Hashable, Codable {
     }
 
     /// Whether some token could fall in both ranges.
-    public func overlaps(_ other: TokenRange) -> Bool {
+    public func overlaps(_ other: HalfOpenRange) -> Bool {
         max(lower, other.lower) < min(upper, other.upper)
     }
 
@@ -44,6 +45,6 @@ public struct TokenRange: Sendable, Hashable, Codable {
     }
 }
 
-extension TokenRange: CustomStringConvertible {
+extension HalfOpenRange: CustomStringConvertible {
     public var description: String { "[\(lower), \(upper))" }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// The few JavaScript semantics GrowthBook's rules are defined by: how values
 /// turn into strings and numbers, strict equality, `<` and `JSON.stringify`.
 /// `nil` stands for `undefined`.
-enum JavaScript {
+enum JavaScriptSemantics {
     /// `String(value)`.
     static func string(_ value: JSONValue?) -> String {
         guard let value else { return "undefined" }

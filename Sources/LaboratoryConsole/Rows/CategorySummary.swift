@@ -2,7 +2,7 @@ import Foundation
 import Laboratory
 
 /// The one-line summaries of the main screen, e.g. "6 experiments · 1 forced · 0 conflicts".
-enum Summaries {
+enum CategorySummary {
     static func experiments(_ data: ConsoleData) -> String {
         let count = data.entries.count
         let active = data.entries.filter { $0.effective != nil }.count
@@ -11,7 +11,9 @@ enum Summaries {
         var parts = [
             plural(count, "experiment"), "\(active) active", "\(forced) forced", plural(conflicts, "conflict"),
         ]
-        if !data.staleRequests.isEmpty { parts.append(plural(data.staleRequests.count, "stale request")) }
+        if !data.staleForcedVariants.isEmpty {
+            parts.append(plural(data.staleForcedVariants.count, "stale forced variant"))
+        }
         return parts.joined(separator: " · ")
     }
 
@@ -22,7 +24,7 @@ enum Summaries {
 
     static func events(_ data: ConsoleData, timeZone: TimeZone) -> String {
         guard let newest = data.events.first else { return "no events yet" }
-        return "\(plural(Int(data.eventTotal), "event")) · newest \(newest.event.reason) at "
+        return "\(plural(Int(data.newestEventID), "event")) · newest \(newest.event.reason) at "
             + TimeText.clock(newest.event.time, timeZone: timeZone)
     }
 

@@ -1,5 +1,6 @@
-/// A person's request, made through the debug source, about one experiment.
-public struct DebugRequest: Sendable, Hashable, Codable {
+/// The variant a person forced for one experiment through the debug source
+/// (the console, `lab force`, an overrides file), or `Inactive`.
+public struct ForcedVariant: Sendable, Hashable, Codable {
     /// The source of the experiment.
     public var source: String
     /// The experiment.

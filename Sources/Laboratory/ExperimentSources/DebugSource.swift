@@ -4,11 +4,11 @@ import Synchronization
 /// Wraps other sources so a person can force any of their experiments.
 ///
 /// It lists *all* experiments of the wrapped sources, active or not, and
-/// applies the requests stored in the state file: activate a variant, or
-/// deactivate an experiment (the Tweaks screen's `Inactive` choice). A request
-/// for an experiment or variant that no longer exists is stale: it is not
-/// applied, and ``staleRequests()`` reports it. Requests persist across runs
-/// and are seen by every process that opens the same state.
+/// applies the forced variants stored in the state file: a variant, or
+/// `Inactive` (the Tweaks screen's choice that deactivates an experiment). A
+/// forced variant of an experiment or variant that no longer exists is stale:
+/// it is not applied, and ``staleForcedVariants()`` reports it. Forced variants
+/// persist across runs and are seen by every process that opens the same state.
 public final class DebugSource: ExperimentSource, Sendable {
     /// The name of the choice that deactivates an experiment, as the Tweaks screen showed it.
     public static let inactiveChoice = "Inactive"
@@ -22,7 +22,7 @@ public final class DebugSource: ExperimentSource, Sendable {
     /// same arrays while nothing changed, so comparing them is cheap, and
     /// rebuilding thousands of entries on every refresh is not.
     private struct Memo {
-        var requests: [DebugRequest]
+        var requests: [ForcedVariant]
         var experiments: [[Experiment]]
         var natural: [[ActiveVariant]]
         var entries: [DebugEntry]
@@ -53,7 +53,7 @@ public final class DebugSource: ExperimentSource, Sendable {
 
     /// Every experiment of every wrapped source with what it would run and what it runs.
     public func entries() throws -> [DebugEntry] {
-        let requests = try store.debugRequests()
+        let requests = try store.forcedVariants()
         let experiments = sources.map(\.experiments)
         let natural = try sources.map { try $0.activeVariants() }
         if let memo = memo.withLock({ $0 }), memo.requests == requests, memo.experiments == experiments,
@@ -61,7 +61,7 @@ public final class DebugSource: ExperimentSource, Sendable {
         {
             return memo.entries
         }
-        var requestByID: [String: DebugRequest] = [:]
+        var requestByID: [String: ForcedVariant] = [:]
         for request in requests { requestByID[Self.id(request.source, request.experiment)] = request }
         var entries: [DebugEntry] = []
         for (index, source) in sources.enumerated() {
@@ -76,7 +76,7 @@ public final class DebugSource: ExperimentSource, Sendable {
                         source: source.name,
                         experiment: experiment,
                         natural: active[experiment.name],
-                        request: request
+                        forcedVariant: request
                     )
                 )
             }
@@ -85,22 +85,22 @@ public final class DebugSource: ExperimentSource, Sendable {
         return entries
     }
 
-    /// Requests that name an experiment or variant the sources no longer have.
-    public func staleRequests() throws -> [StaleRequest] {
-        let requests = try store.debugRequests()
+    /// Forced variants that name an experiment or variant the sources no longer have.
+    public func staleForcedVariants() throws -> [StaleForcedVariant] {
+        let requests = try store.forcedVariants()
         return requests.compactMap { request in
             guard let source = sources.first(where: { $0.name == request.source }) else {
-                return StaleRequest(request: request, reason: "source \"\(request.source)\" is not loaded")
+                return StaleForcedVariant(forcedVariant: request, reason: "source \"\(request.source)\" is not loaded")
             }
             guard let experiment = source.experiment(named: request.experiment) else {
-                return StaleRequest(
-                    request: request,
+                return StaleForcedVariant(
+                    forcedVariant: request,
                     reason: "source \"\(request.source)\" has no experiment \"\(request.experiment)\""
                 )
             }
             if let variant = request.variant, experiment.variant(named: variant) == nil {
-                return StaleRequest(
-                    request: request,
+                return StaleForcedVariant(
+                    forcedVariant: request,
                     reason: "experiment \"\(request.experiment)\" has no variant \"\(variant)\""
                 )
             }
@@ -110,17 +110,17 @@ public final class DebugSource: ExperimentSource, Sendable {
 
     /// Forces `variant` of `experiment`; `Inactive` deactivates it instead.
     /// Names that differ only in case from one variant (or `Inactive`) are taken as it.
-    /// - Returns: the request stored, with the names as the catalog spells them.
+    /// - Returns: the forced variant stored, with the names as the catalog spells them.
     @discardableResult
-    public func activate(variant: String, of experiment: String, in source: String? = nil) throws -> DebugRequest {
+    public func force(variant: String, of experiment: String, in source: String? = nil) throws -> ForcedVariant {
         let (sourceName, found) = try locate(experiment: experiment, in: source)
         let choices =
             found.variants.map(\.name) + (found.variant(named: Self.inactiveChoice) == nil ? [Self.inactiveChoice] : [])
         switch NameMatch.find(variant, in: choices) {
         case .found(let name):
             let isInactive = name == Self.inactiveChoice && found.variant(named: name) == nil
-            let request = DebugRequest(source: sourceName, experiment: found.name, variant: isInactive ? nil : name)
-            try store.setDebugRequest(request)
+            let request = ForcedVariant(source: sourceName, experiment: found.name, variant: isInactive ? nil : name)
+            try store.setForcedVariant(request)
             return request
         case .missing(let suggestions):
             throw DebugSourceError.unknownVariant(
@@ -133,16 +133,16 @@ public final class DebugSource: ExperimentSource, Sendable {
     }
 
     /// Forces `experiment` inactive: the app gets its baseline.
-    public func deactivate(experiment: String, in source: String? = nil) throws {
+    public func forceInactive(experiment: String, in source: String? = nil) throws {
         let (sourceName, found) = try locate(experiment: experiment, in: source)
-        try store.setDebugRequest(DebugRequest(source: sourceName, experiment: found.name, variant: nil))
+        try store.setForcedVariant(ForcedVariant(source: sourceName, experiment: found.name, variant: nil))
     }
 
-    /// Drops the request for `experiment`, so its source decides again.
+    /// Unforces `experiment`, so its source decides again.
     ///
-    /// Works for stale requests too, as long as the name is unambiguous.
-    public func removeRequest(experiment: String, in source: String? = nil) throws {
-        let matching = try store.debugRequests().filter {
+    /// Works for stale forced variants too, as long as the name is unambiguous.
+    public func unforce(experiment: String, in source: String? = nil) throws {
+        let matching = try store.forcedVariants().filter {
             $0.experiment == experiment && (source == nil || $0.source == source)
         }
         guard !matching.isEmpty else {
@@ -151,12 +151,12 @@ public final class DebugSource: ExperimentSource, Sendable {
         if matching.count > 1 {
             throw DebugSourceError.ambiguous(experiment: experiment, sources: matching.map(\.source))
         }
-        try store.removeDebugRequest(source: matching[0].source, experiment: experiment)
+        try store.removeForcedVariant(source: matching[0].source, experiment: experiment)
     }
 
-    /// Drops every request, or those of one source.
+    /// Drops every forced variant, or those of one source.
     public func reset(source: String? = nil) throws {
-        try store.removeDebugRequests(source: source)
+        try store.removeForcedVariants(source: source)
     }
 
     public func update() async throws {
@@ -227,33 +227,33 @@ public struct DebugEntry: Sendable, Hashable {
     public var experiment: Experiment
     /// What the source itself runs on this device, forced or not.
     public var natural: ActiveVariant?
-    /// The person's request for this experiment, if any (stale ones included).
-    public var request: DebugRequest?
+    /// The variant a person forced for this experiment, if any (stale ones included).
+    public var forcedVariant: ForcedVariant?
 
-    /// Whether the request names a variant the experiment no longer has.
+    /// Whether the forced variant names a variant the experiment no longer has.
     public var isStale: Bool {
-        guard let variant = request?.variant else { return false }
+        guard let variant = forcedVariant?.variant else { return false }
         return experiment.variant(named: variant) == nil
     }
 
-    /// Whether a (non-stale) request decides this experiment.
-    public var isForced: Bool { request != nil && !isStale }
+    /// Whether a (non-stale) forced variant decides this experiment.
+    public var isForced: Bool { forcedVariant != nil && !isStale }
 
     /// What the app gets: the forced variant, nothing when forced inactive, else the natural one.
     public var effective: ActiveVariant? {
-        guard let request, !isStale else { return natural }
-        guard let name = request.variant, let variant = experiment.variant(named: name) else { return nil }
+        guard let forcedVariant, !isStale else { return natural }
+        guard let name = forcedVariant.variant, let variant = experiment.variant(named: name) else { return nil }
         return ActiveVariant(source: source, experiment: experiment, variant: variant, forced: true)
     }
 }
 
-/// A request that is not applied, and why.
-public struct StaleRequest: Sendable, Hashable {
-    public var request: DebugRequest
+/// A forced variant that is not applied, and why.
+public struct StaleForcedVariant: Sendable, Hashable {
+    public var forcedVariant: ForcedVariant
     public var reason: String
 }
 
-/// Why the debug source refused a request.
+/// Why the debug source refused to force a variant.
 public enum DebugSourceError: Error, Equatable, CustomStringConvertible {
     case unknownSource(String, known: [String], suggestions: [String] = [])
     case unknownExperiment(String, source: String?, suggestions: [String] = [])

@@ -28,7 +28,7 @@ public final class LocalSource: ExperimentSource, Sendable {
         var revision: Int64
         var generation: Int
         var active: [ActiveVariant]
-        var choices: [String: StoredChoice]
+        var choices: [String: Draw]
     }
     private let store: any StateStore
     private let device: Device
@@ -69,7 +69,7 @@ public final class LocalSource: ExperimentSource, Sendable {
     }
 
     /// The stored draws, by experiment, for explanations in the console.
-    public func choices() throws -> [String: StoredChoice] {
+    public func draws() throws -> [String: Draw] {
         try settled().choices
     }
 
@@ -113,12 +113,12 @@ public final class LocalSource: ExperimentSource, Sendable {
         return range.contains(experiment.subject == .device ? device.token : HashBucketing.token(forUser: subject))
     }
 
-    private func settleDraws() throws -> ([ActiveVariant], [String: StoredChoice]) {
+    private func settleDraws() throws -> ([ActiveVariant], [String: Draw]) {
         let experiments = self.experiments
         let user = self.user.withLock({ $0 })
         let stabilized = try store.stabilization(source: name) != nil
         let byName = Dictionary(uniqueKeysWithValues: experiments.map { ($0.name, $0) })
-        let choices = try store.resolveChoices(
+        let choices = try store.settleDraws(
             source: name,
             experiments: experiments.map(\.name),
             at: clock.now()

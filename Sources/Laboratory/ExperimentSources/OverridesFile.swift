@@ -4,40 +4,53 @@ import Foundation
 /// colleague a configuration that reproduces exactly.
 ///
 /// ```json
-/// {"version": 1, "attributes": {"userId": "qa-7"},
-///  "requests": [{"source": "Local", "experiment": "ButtonColor", "variant": "ButtonColorBlue"},
-///               {"source": "Local", "experiment": "ProfileRedesign", "variant": null}]}
+/// {"version": 2, "attributes": {"userId": "qa-7"},
+///  "forcedVariants": [{"source": "Local", "experiment": "ButtonColor", "variant": "ButtonColorBlue"},
+///                     {"source": "Local", "experiment": "ProfileRedesign", "variant": null}]}
 /// ```
-/// A `null` variant forces the experiment inactive.
+/// A `null` variant forces the experiment inactive. Version 1 files, written
+/// by releases up to 0.5, name the list `requests`; they are still read.
 public struct OverridesFile: Codable, Sendable, Hashable {
-    public static let currentVersion = 1
+    public static let currentVersion = 2
+    /// The versions this release reads.
+    public static let readableVersions = 1...2
 
     public var version: Int
     public var attributes: [String: String]
-    public var requests: [DebugRequest]
+    public var forcedVariants: [ForcedVariant]
 
-    public init(attributes: [String: String] = [:], requests: [DebugRequest]) {
+    public init(attributes: [String: String] = [:], forcedVariants: [ForcedVariant]) {
         version = Self.currentVersion
         self.attributes = attributes
-        self.requests = requests
+        self.forcedVariants = forcedVariants
     }
 
     private enum CodingKeys: String, CodingKey {
-        case version, attributes, requests
+        case version, attributes, forcedVariants
+        /// What version 1 called the forced variants.
+        case requests
+    }
+
+    /// The member that holds the forced variants in a file of `version`.
+    static func listName(version: Int) -> String {
+        version < 2 ? CodingKeys.requests.rawValue : CodingKeys.forcedVariants.rawValue
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         version = try container.decode(Int.self, forKey: .version)
         attributes = try container.decodeIfPresent([String: String].self, forKey: .attributes) ?? [:]
-        requests = try container.decode([DebugRequest].self, forKey: .requests)
+        forcedVariants = try container.decode(
+            [ForcedVariant].self,
+            forKey: version < 2 ? .requests : .forcedVariants
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(version, forKey: .version)
         try container.encode(attributes, forKey: .attributes)
-        try container.encode(requests, forKey: .requests)
+        try container.encode(forcedVariants, forKey: version < 2 ? .requests : .forcedVariants)
     }
 }
 
@@ -91,13 +104,14 @@ extension OverridesFile {
                 attributes[member.name] = value
             }
         }
-        guard let requestsNode = root[member: "requests"] else { throw fail(root, "missing \"requests\"") }
-        guard case .array(let elements) = requestsNode.kind else {
-            throw fail(requestsNode, "\"requests\" must be an array, found \(requestsNode.kindName)")
+        let listName = Self.listName(version: version)
+        guard let listNode = root[member: listName] else { throw fail(root, "missing \"\(listName)\"") }
+        guard case .array(let elements) = listNode.kind else {
+            throw fail(listNode, "\"\(listName)\" must be an array, found \(listNode.kindName)")
         }
-        var requests: [DebugRequest] = []
+        var forcedVariants: [ForcedVariant] = []
         for (index, element) in elements.enumerated() {
-            let name = "request \(index + 1)"
+            let name = "forced variant \(index + 1)"
             guard case .object = element.kind else {
                 throw fail(element, "\(name) must be an object, found \(element.kindName)")
             }
@@ -119,11 +133,11 @@ extension OverridesFile {
                     "\"variant\" of \(name) must be a string, or null for Inactive; found \(node.kindName)"
                 )
             }
-            requests.append(
-                DebugRequest(source: try string("source"), experiment: try string("experiment"), variant: variant)
+            forcedVariants.append(
+                ForcedVariant(source: try string("source"), experiment: try string("experiment"), variant: variant)
             )
         }
-        self.init(attributes: attributes, requests: requests)
+        self.init(attributes: attributes, forcedVariants: forcedVariants)
         self.version = version
     }
 
@@ -146,20 +160,26 @@ public struct OverridesError: Error, CustomStringConvertible, Sendable {
 }
 
 extension DebugSource {
-    /// The current requests (stale ones included) and the stored attribute overrides.
+    /// The current forced variants (stale ones included) and the stored attribute overrides.
     public func exportOverrides(attributes: [String: String]? = nil) throws -> OverridesFile {
-        OverridesFile(attributes: try attributes ?? store.attributeOverrides(), requests: try store.debugRequests())
+        OverridesFile(
+            attributes: try attributes ?? store.attributeOverrides(),
+            forcedVariants: try store.forcedVariants()
+        )
     }
 
-    /// Checks every request against the loaded sources, then applies all of
+    /// Checks every forced variant against the loaded sources, then applies all of
     /// them, or none when one names an unknown source, experiment or variant.
-    /// - Parameter replacing: drop the requests and attributes the file does not name.
+    /// - Parameter replacing: drop the forced variants and attributes the file does not name.
     public func importOverrides(_ file: OverridesFile, replacing: Bool) throws {
         var problems: [String] = []
-        if file.version != OverridesFile.currentVersion {
-            problems.append("version \(file.version) is not one this program reads (\(OverridesFile.currentVersion))")
+        if !OverridesFile.readableVersions.contains(file.version) {
+            let readable = OverridesFile.readableVersions
+            problems.append(
+                "version \(file.version) is not one this program reads (\(readable.lowerBound) to \(readable.upperBound))"
+            )
         }
-        for request in file.requests {
+        for request in file.forcedVariants {
             guard let source = sources.first(where: { $0.name == request.source }) else {
                 problems.append("\(request.source)/\(request.experiment): no source named \"\(request.source)\"")
                 continue
@@ -173,7 +193,7 @@ extension DebugSource {
             }
         }
         guard problems.isEmpty else { throw OverridesError(problems: problems) }
-        try store.applyDebugRequests(file.requests, replacing: replacing)
+        try store.applyForcedVariants(file.forcedVariants, replacing: replacing)
         var attributes = replacing ? [:] : try store.attributeOverrides()
         attributes.merge(file.attributes) { _, new in new }
         try store.setAttributeOverrides(attributes)

@@ -32,7 +32,7 @@ public protocol ExperimentSource: AnyObject, Sendable {
     /// any user, targeting kept, with `forced` (this source's forced variants)
     /// written in; `nil` for a source whose variants belong to this device
     /// (a catalog's draws), which `lab serve` serves as this device's values.
-    func sharedFeatures(forcing forced: [DebugRequest]) -> SharedFeatures?
+    func sharedFeatures(forcing forced: [ForcedVariant]) -> SharedFeatures?
 
     /// Takes attributes a person set (an overrides file's): a local source
     /// takes `userId` as the logged-in user. Sources that use none ignore them.
@@ -52,7 +52,7 @@ public protocol ExperimentSource: AnyObject, Sendable {
 extension ExperimentSource {
     public var leaves: [any ExperimentSource] { [self] }
 
-    public func sharedFeatures(forcing forced: [DebugRequest]) -> SharedFeatures? { nil }
+    public func sharedFeatures(forcing forced: [ForcedVariant]) -> SharedFeatures? { nil }
 
     public func useAttributes(_ attributes: [String: String]) {}
 

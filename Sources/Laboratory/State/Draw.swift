@@ -1,19 +1,19 @@
 import Foundation
 
 /// The variant a source drew for an experiment on this device, and when.
-public struct StoredChoice: Sendable, Hashable {
+public struct Draw: Sendable, Hashable {
     public var variant: String
-    public var madeAt: Date
+    public var drawnAt: Date
 
-    public init(variant: String, madeAt: Date) {
+    public init(variant: String, drawnAt: Date) {
         self.variant = variant
-        self.madeAt = madeAt
+        self.drawnAt = drawnAt
     }
 }
 
 /// What to do with one experiment's stored choice, decided inside the store's
 /// transaction so two processes never draw twice for the same device.
-public enum ChoiceDecision: Sendable, Hashable {
+public enum DrawDecision: Sendable, Hashable {
     /// Leave it as it is (including having none).
     case keep
     /// Store this variant, replacing any other.

@@ -1,0 +1,25 @@
+internal import GRDB
+
+/// A stored value of a type no release writes there (bytes that are not
+/// text where text belongs), found while decoding a row.
+struct DamagedValue: Error, CustomStringConvertible {
+    var description: String
+
+    /// The text in `column`, read strictly: GRDB's fast path would turn
+    /// bytes that are not UTF-8 into replacement characters without a word.
+    static func text(_ row: Row, _ column: String, table: String) throws -> String {
+        let value: DatabaseValue = row[column]
+        switch value.storage {
+        case .string(let text):
+            return text
+        case .blob(let bytes):
+            if let text = String(validating: bytes, as: UTF8.self) { return text }
+            fallthrough
+        default:
+            let id: DatabaseValue = row["id"]
+            throw DamagedValue(
+                description: "column \(column) of table \(table) holds \(value), not text (row id:\(id))"
+            )
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+internal import GRDB
+import Laboratory
+
+/// A row of `events`, as an analyst reads it with plain SQL.
+///
+/// Values keep their natural SQLite type, so `SELECT value FROM events`
+/// reads `blue` and `12`, not JSON. Booleans are stored as 0 and 1, the
+/// SQLite way, with `valueType` = `bool` beside them so they read back as
+/// booleans; text holding a NUL is stored as its bytes, as SQLite's text
+/// binding would end there.
+struct EventRecord: FetchableRecord, PersistableRecord {
+    static let databaseTableName = "events"
+    /// Every column, and the value's bytes: GRDB reads text up to its first NUL.
+    static var databaseSelection: [any SQLSelectable] { [AllColumns(), SQL("CAST(value AS BLOB) AS valueBytes")] }
+
+    var id: Int64?
+    var event: Event
+
+    init(_ event: Event) {
+        self.event = event
+    }
+
+    /// A value of an unexpected type (text where a time belongs, a blob
+    /// where text does) throws, naming the row, where GRDB's subscripts would trap.
+    init(row: Row) throws {
+        id = try row.decode(forColumn: "id")
+        event = Event(
+            time: try row.decode(forColumn: "time"),
+            device: try DamagedValue.text(row, "device", table: "events"),
+            source: try DamagedValue.text(row, "source", table: "events"),
+            experiment: try DamagedValue.text(row, "experiment", table: "events"),
+            variant: try DamagedValue.text(row, "variant", table: "events"),
+            key: try DamagedValue.text(row, "key", table: "events"),
+            value: try Self.value(row),
+            reason: EventReason(rawValue: try DamagedValue.text(row, "reason", table: "events")),
+            forced: try row.decode(Bool?.self, forColumn: "forced") ?? false
+        )
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["time"] = event.time
+        container["device"] = event.device
+        container["source"] = event.source
+        container["experiment"] = event.experiment
+        container["variant"] = event.variant
+        container["key"] = event.key
+        container["value"] = Self.storedValue(event.value)
+        container["valueType"] = event.value.boolValue == nil ? nil : "bool"
+        container["reason"] = event.reason.rawValue
+        container["forced"] = event.forced
+    }
+
+    var recorded: RecordedEvent { RecordedEvent(id: id ?? 0, event: event) }
+
+    /// A value as stored: its natural SQLite type, text holding a NUL as bytes.
+    private static func storedValue(_ value: AssignmentValue) -> DatabaseValue {
+        switch value {
+        case .string(let text): return text.utf8.contains(0) ? Data(text.utf8).databaseValue : text.databaseValue
+        case .number(let number):
+            if number.rounded() == number, abs(number) < 9.0e15 { return Int64(number).databaseValue }
+            return number.databaseValue
+        case .bool(let flag): return flag.databaseValue
+        }
+    }
+
+    /// A value as read back, a boolean where the row says so.
+    private static func value(_ row: Row) throws -> AssignmentValue {
+        let stored: DatabaseValue = row["value"]
+        var value: AssignmentValue
+        switch stored.storage {
+        case .string(let text): value = .string(text)
+        case .int64(let number): value = .number(Double(number))
+        case .double(let number): value = .number(number)
+        case .blob(let bytes): value = .string(String(decoding: bytes, as: UTF8.self))  // text that holds a NUL
+        case .null: value = .string("")
+        }
+        if case .string = value, let bytes = try row.decode(Data?.self, forColumn: "valueBytes") {
+            value = .string(String(decoding: bytes, as: UTF8.self))  // the whole text, past any NUL
+        }
+        guard try row.decode(String?.self, forColumn: "valueType") == "bool", let number = value.numberValue else {
+            return value
+        }
+        return .bool(number != 0)
+    }
+}

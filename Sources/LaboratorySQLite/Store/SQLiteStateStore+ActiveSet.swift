@@ -1,0 +1,37 @@
+import Foundation
+internal import GRDB
+import Laboratory
+
+extension SQLiteStateStore {
+    public func swapActiveAssignments(_ assignments: [Assignment]) throws -> ActiveSetChange {
+        let digest = ActiveSetDigest.of(assignments)
+        // Most refreshes change nothing: the digest, read without the write lock, says so.
+        let stored = try read { db in try FileStateRecord.fetchOne(db)?.activeDigest }
+        if stored == digest { return ActiveSetChange(entered: [], left: []) }
+        return try write { db in
+            // Another process may have swapped meanwhile: look again under the lock.
+            if try FileStateRecord.fetchOne(db)?.activeDigest == digest {
+                return ActiveSetChange(entered: [], left: [])
+            }
+            var old: [Assignment] = []
+            old.reserveCapacity(assignments.count)
+            let records = try ActiveAssignmentRecord.fetchCursor(db)
+            while let record = try records.next() {
+                if let assignment = record.assignment { old.append(assignment) }
+            }
+            let change = ActiveSetChange.between(old, assignments)
+            try db.execute(sql: "UPDATE file_state SET activeDigest = ?", arguments: [digest])
+            guard !change.isEmpty else { return change }
+            // Write only the difference: one forced variant must not rewrite thousands of rows.
+            for assignment in change.left {
+                try ActiveAssignmentRecord.deleteOne(
+                    db,
+                    key: ["source": assignment.source, "experiment": assignment.experiment, "key": assignment.key]
+                )
+            }
+            for assignment in change.entered { try ActiveAssignmentRecord(assignment).save(db) }
+            try Self.bumpRevision(db)
+            return change
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+internal import GRDB
+import Laboratory
+
+// MARK: - EventSink
+
+extension SQLiteStateStore {
+    public func record(_ events: [Event]) throws {
+        guard !events.isEmpty else { return }
+        try write { db in
+            for event in events { try EventRecord(event).insert(db) }
+        }
+    }
+
+    public func recordOnce(_ event: Event) throws -> Bool {
+        try write { db in
+            if try Self.seen(event, db) { return false }
+            try EventRecord(event).insert(db)
+            return true
+        }
+    }
+
+    /// Records events in one transaction, all of them or none; a `displayed`
+    /// event only when its device has not reported that experiment and
+    /// variant as displayed yet, as ``recordOnce(_:)`` does.
+    /// - Returns: how many rows were added.
+    public func recordAll(_ events: [Event]) throws -> Int {
+        guard !events.isEmpty else { return 0 }
+        return try write { db in
+            var added = 0
+            for event in events {
+                if event.reason == .displayed, try Self.seen(event, db) { continue }
+                try EventRecord(event).insert(db)
+                added += 1
+            }
+            return added
+        }
+    }
+
+    private static func seen(_ event: Event, _ db: Database) throws -> Bool {
+        try EventRecord.filter(
+            Column("device") == event.device && Column("experiment") == event.experiment
+                && Column("variant") == event.variant && Column("reason") == event.reason.rawValue
+        ).isEmpty(db) == false
+    }
+}
+
+// MARK: - EventLog
+
+extension SQLiteStateStore {
+    public func events(matching query: EventQuery, after id: Int64?, limit: Int) throws -> [RecordedEvent] {
+        try read { db in
+            try Self.filtered(query)
+                .filter(Column("id") > (id ?? 0))
+                .order(Column("id"))
+                .limit(limit)
+                .fetchAll(db)
+                .map(\.recorded)
+        }
+    }
+
+    public func latestEvents(matching query: EventQuery, limit: Int) throws -> [RecordedEvent] {
+        try read { db in
+            try Self.filtered(query).order(Column("id").desc).limit(limit).fetchAll(db).map(\.recorded)
+        }
+    }
+
+    public func exposureCounts() throws -> [ExposureCount] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT source, experiment, variant, SUM(forced = 0), SUM(forced != 0) FROM events
+                    WHERE reason = 'displayed'
+                    GROUP BY source, experiment, variant ORDER BY source, experiment, variant
+                    """
+            ).map {
+                ExposureCount(
+                    source: try $0.decode(atIndex: 0),
+                    experiment: try $0.decode(atIndex: 1),
+                    variant: try $0.decode(atIndex: 2),
+                    count: try $0.decode(atIndex: 3),
+                    forced: try $0.decode(atIndex: 4)
+                )
+            }
+        }
+    }
+
+    /// The events a query keeps.
+    private static func filtered(_ query: EventQuery) -> QueryInterfaceRequest<EventRecord> {
+        var request = EventRecord.all()
+        if let since = query.since { request = request.filter(Column("time") >= since) }
+        if !query.reasons.isEmpty { request = request.filter(query.reasons.map(\.rawValue).contains(Column("reason"))) }
+        if !query.experiments.isEmpty { request = request.filter(query.experiments.contains(Column("experiment"))) }
+        return request
+    }
+}

@@ -10,14 +10,3 @@ public struct Draw: Sendable, Hashable {
         self.drawnAt = drawnAt
     }
 }
-
-/// What to do with one experiment's stored choice, decided inside the store's
-/// transaction so two processes never draw twice for the same device.
-public enum DrawDecision: Sendable, Hashable {
-    /// Leave it as it is (including having none).
-    case keep
-    /// Store this variant, replacing any other.
-    case choose(String)
-    /// Drop the stored choice.
-    case forget
-}

@@ -22,12 +22,12 @@ public protocol StateStore: Sendable {
     /// The device's identity; the candidates are stored only if none is yet.
     func device(candidate: Device) throws -> Device
 
-    /// Settles the stored choices of one source in one step.
+    /// Settles the draws of one source in one step.
     ///
     /// `decide` is called once for each experiment in `experiments` with its
-    /// stored choice (or `nil`); choices of experiments not listed are forgotten,
+    /// stored draw (or `nil`); draws of experiments not listed are forgotten,
     /// as the source no longer has them.
-    /// - Returns: the stored choices after the decisions, by experiment.
+    /// - Returns: the draws after the decisions, by experiment.
     func settleDraws(
         source: String,
         experiments: [String],
@@ -35,7 +35,7 @@ public protocol StateStore: Sendable {
         decide: (String, Draw?) -> DrawDecision
     ) throws -> [String: Draw]
 
-    /// The stored choices of one source, by experiment.
+    /// The draws of one source, by experiment.
     func draws(source: String) throws -> [String: Draw]
 
     /// When the source was stabilized on this device, or `nil`.
@@ -103,86 +103,5 @@ extension StateStore {
     /// Marks the source stabilized; a source with no payload of its own keeps none.
     public func stabilize(source: String, at time: Date) throws {
         try stabilize(source: source, at: time, keeping: nil)
-    }
-}
-
-/// What entered and what left the active set of assignments.
-public struct ActiveSetChange: Sendable, Hashable {
-    public var entered: [Assignment]
-    public var left: [Assignment]
-
-    public init(entered: [Assignment], left: [Assignment]) {
-        self.entered = entered
-        self.left = left
-    }
-
-    public var isEmpty: Bool { entered.isEmpty && left.isEmpty }
-
-    /// Computes the change from `old` to `new`, sorted so events come in a stable order.
-    ///
-    /// Text is compared exactly, scalar by scalar: Swift's `==` holds `é`
-    /// and `e` + a combining accent equal, but the app gets different bytes,
-    /// and a value that only looks unchanged must not hide a change (nor
-    /// one that is unchanged produce an event).
-    public static func between(
-        _ old: some Collection<Assignment>,
-        _ new: some Collection<Assignment>
-    ) -> ActiveSetChange {
-        let order: (Assignment, Assignment) -> Bool = {
-            ($0.source, $0.experiment, $0.key) < ($1.source, $1.experiment, $1.key)
-        }
-        let before = Set(old.map(ExactAssignment.init))
-        let after = Set(new.map(ExactAssignment.init))
-        return ActiveSetChange(
-            entered: after.subtracting(before).map(\.assignment).sorted(by: order),
-            left: before.subtracting(after).map(\.assignment).sorted(by: order)
-        )
-    }
-}
-
-/// An assignment compared and hashed by the exact scalars of its text.
-private struct ExactAssignment: Hashable {
-    let assignment: Assignment
-
-    private var fields: [String] {
-        [assignment.source, assignment.experiment, assignment.variant, assignment.key]
-    }
-
-    static func == (lhs: Self, rhs: Self) -> Bool {
-        zip(lhs.fields, rhs.fields).allSatisfy { $0.unicodeScalars.elementsEqual($1.unicodeScalars) }
-            && sameValue(lhs.assignment.value, rhs.assignment.value)
-    }
-
-    func hash(into hasher: inout Hasher) {
-        for field in fields {
-            for scalar in field.unicodeScalars { hasher.combine(scalar.value) }
-            hasher.combine(0xFFFF_FFFF as UInt32)  // a separator no scalar equals
-        }
-        switch assignment.value {
-        case .string(let text): for scalar in text.unicodeScalars { hasher.combine(scalar.value) }
-        case .number(let number): hasher.combine(number)
-        case .bool(let flag): hasher.combine(flag)
-        }
-    }
-
-    private static func sameValue(_ lhs: AssignmentValue, _ rhs: AssignmentValue) -> Bool {
-        switch (lhs, rhs) {
-        case (.string(let a), .string(let b)): return a.unicodeScalars.elementsEqual(b.unicodeScalars)
-        default: return lhs == rhs
-        }
-    }
-}
-
-/// A remote source's payload as last fetched, with what validates it.
-public struct StoredPayload: Sendable, Hashable {
-    public var data: Data
-    /// The server's ETag, for `If-None-Match`.
-    public var etag: String?
-    public var fetchedAt: Date
-
-    public init(data: Data, etag: String?, fetchedAt: Date) {
-        self.data = data
-        self.etag = etag
-        self.fetchedAt = fetchedAt
     }
 }

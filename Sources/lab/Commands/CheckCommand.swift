@@ -84,32 +84,3 @@ struct CheckCommand: AsyncParsableCommand {
         if report.errors > 0 || (warningsAsErrors && report.warnings > 0) { throw ExitCode.failure }
     }
 }
-
-/// Counting words for summaries.
-enum Summary {
-    static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
-}
-
-/// The `--json` shape of `lab check`.
-struct CheckDocument: Encodable {
-    struct Item: Encodable {
-        var file: String
-        var line: Int?
-        var column: Int?
-        var severity: String
-        var message: String
-
-        init(_ diagnostic: Diagnostic) {
-            file = diagnostic.file
-            line = diagnostic.position?.line
-            column = diagnostic.position?.column
-            severity = diagnostic.severity.rawValue
-            message = diagnostic.message
-        }
-    }
-
-    var files: Int
-    var errors: Int
-    var warnings: Int
-    var diagnostics: [Item]
-}

@@ -36,10 +36,3 @@ struct ReportCommand: ParsableCommand {
         }
     }
 }
-
-/// The `--json` shape of `lab report`.
-struct ReportDocument: Encodable {
-    var recorded: Bool
-    var reason: String
-    var assignment: Assignment
-}

@@ -1,0 +1,27 @@
+/// Why the debug source refused to force a variant.
+public enum DebugSourceError: Error, Equatable, CustomStringConvertible {
+    case unknownSource(String, known: [String], suggestions: [String] = [])
+    case unknownExperiment(String, source: String?, suggestions: [String] = [])
+    case unknownVariant(String, experiment: String, known: [String], suggestions: [String] = [])
+    case ambiguous(experiment: String, sources: [String])
+    case noRequest(experiment: String, source: String?)
+
+    public var description: String {
+        switch self {
+        case .unknownSource(let name, let known, let suggestions):
+            return "no source named \"\(name)\" (sources: \(known.joined(separator: ", ")))"
+                + NameMatch.hint(suggestions)
+        case .unknownExperiment(let name, let source, let suggestions):
+            return "no experiment named \"\(name)\"" + (source.map { " in source \"\($0)\"" } ?? "")
+                + NameMatch.hint(suggestions)
+        case .unknownVariant(let name, let experiment, let known, let suggestions):
+            return "experiment \"\(experiment)\" has no variant \"\(name)\" (choices: \(known.joined(separator: ", ")))"
+                + NameMatch.hint(suggestions)
+        case .ambiguous(let experiment, let sources):
+            return
+                "experiment \"\(experiment)\" is in several sources (\(sources.joined(separator: ", "))); name one with --source"
+        case .noRequest(let experiment, let source):
+            return "no forced variant for \"\(experiment)\"" + (source.map { " in source \"\($0)\"" } ?? "")
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import Laboratory
+
+/// `lab overrides export [PATH]`.
+struct OverridesExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write the forced variants and attributes as JSON (to standard output by default)."
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The file to write.") var path: String?
+
+    func run() throws {
+        let session = try LabSession.open(global)
+        let file = try session.run { try session.debug.exportOverrides(attributes: session.attributes) }
+        let data = file.encoded()
+        guard let path else {
+            return StandardStreams.write(
+                Data(TerminalText.json(String(decoding: data, as: UTF8.self)).utf8),
+                to: STDOUT_FILENO
+            )
+        }
+        do {
+            // It holds user ids: private to the user, like the state file.
+            try PrivateFile.write(data, to: path)
+        } catch {
+            printError("\(path): cannot write: \(error)")
+            throw ExitCode(ExitStatus.ioError)
+        }
+        printLine(
+            "Wrote \(file.forcedVariants.count) forced variant\(file.forcedVariants.count == 1 ? "" : "s") to \(path)."
+        )
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import Laboratory
+
+/// `lab overrides import PATH [--replace]`.
+struct OverridesImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract:
+            "Apply an overrides file: every forced variant is checked first, and nothing is applied if one is unknown."
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The overrides file.") var path: String
+    @Flag(help: "Drop the forced variants and attributes the file does not name.") var replace = false
+    @Flag(help: "Print one JSON document: the message and the assignments the app now gets.") var json = false
+
+    func run() throws {
+        let data: Data
+        do {
+            data = try FileContents.read(path)
+        } catch {
+            printError(error.description)
+            throw ExitCode(ExitStatus.noInput)
+        }
+        let file: OverridesFile
+        do {
+            file = try OverridesFile(decoding: data, file: path)
+        } catch {
+            printError(TerminalText.visible(error.description))
+            throw ExitCode(ExitStatus.dataError)
+        }
+        let session = try LabSession.open(global)
+        let snapshot: AssignmentsSnapshot
+        do {
+            snapshot = try session.run {
+                try session.debug.importOverrides(file, replacing: replace)
+                return try session.manager.refresh()
+            }
+        } catch let error as OverridesError {
+            printError("\(path): \(error)")
+            throw ExitCode.failure
+        }
+        try ChangeDocument.print(
+            "Applied \(file.forcedVariants.count) forced variant\(file.forcedVariants.count == 1 ? "" : "s") from \(path)\(replace ? ", replacing the others" : "").",
+            snapshot: snapshot,
+            json: json
+        )
+    }
+
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import Laboratory
+
+/// One experiment in `lab experiments`.
+struct ExperimentReport: Encodable {
+    struct ConflictReport: Encodable {
+        var keys: [String]
+        var source: String
+        var experiment: String
+        /// Whether this experiment is the one the app gets.
+        var wins: Bool
+    }
+
+    var source: String
+    var name: String
+    var active: Bool
+    var variant: String?
+    var forced: Bool
+    var variants: [String]
+    var tokenRange: HalfOpenRange?
+    var conflicts: [ConflictReport]
+    /// `device` or `user`.
+    var subject: Subject
+    /// `random` or `hash`.
+    var bucketing: Bucketing
+    /// Why the source runs its variant here: drawn, hashed, whitelisted, resolved.
+    var basis: ActiveVariant.Basis?
+    /// `running` or `resolved`.
+    var status: String
+    var winner: String?
+
+    init(entry: DebugEntry, snapshot: AssignmentsSnapshot) {
+        source = entry.source
+        name = entry.experiment.name
+        let effective = entry.effective
+        active = effective != nil
+        variant = effective?.variant.name
+        forced = entry.isForced
+        variants = entry.experiment.variants.map(\.name)
+        tokenRange = entry.experiment.activeTokenRange
+        subject = entry.experiment.subject
+        bucketing = entry.experiment.bucketing
+        basis = effective?.basis
+        status = entry.experiment.isResolved ? "resolved" : "running"
+        winner = entry.experiment.winner
+        conflicts = snapshot.conflicts(involving: entry.source, entry.experiment.name).map { conflict in
+            let wins = conflict.winner.source == entry.source && conflict.winner.experiment == entry.experiment.name
+            let other = wins ? conflict.loser : conflict.winner
+            return ConflictReport(keys: conflict.keys, source: other.source, experiment: other.experiment, wins: wins)
+        }
+    }
+
+    /// Short remarks for the text table: forced, range, conflicts.
+    func notes(token: ActiveExperimentsToken) -> String {
+        var notes: [String] = []
+        if subject == .user { notes.append("user-level") }
+        if bucketing == .hash { notes.append("hash") }
+        if let winner { notes.append("resolved: \(winner)") }
+        if basis == .whitelisted { notes.append("whitelisted") }
+        if forced { notes.append(active ? "forced" : "forced inactive") }
+        if let tokenRange, !forced {
+            notes.append("range \(tokenRange)" + (tokenRange.contains(token) ? "" : ", token outside"))
+        }
+        for conflict in conflicts {
+            notes.append(
+                conflict.wins
+                    ? "wins \(conflict.keys.joined(separator: ",")) over \(conflict.experiment)"
+                    : "set aside: \(conflict.experiment) has \(conflict.keys.joined(separator: ","))"
+            )
+        }
+        return notes.joined(separator: "; ")
+    }
+}

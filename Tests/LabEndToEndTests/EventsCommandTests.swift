@@ -8,19 +8,26 @@ import Testing
     @Test func followShowsARowWrittenByAnotherProcessWithinASecond() throws {
         let lab = try LabHarness()
         _ = try lab.assignments()
+        // A first row the follower prints at start: seeing it says the follower is running.
+        #expect(try lab.run("report", "subscribeButtonColor", "--reason", "initiated").status == 0)
         let follower = try Subprocess.start(
             LabHarness.binary,
             ["events", "--follow", "--format", "jsonl", "--reason", "initiated", "--state", lab.state],
             environment: lab.environment
         )
         defer { kill(follower.pid, SIGTERM) }
-        usleep(300_000)
-        #expect(try lab.run("report", "subscribeButtonColor", "--reason", "initiated").status == 0)
+        func rows() -> Int {
+            let output = (try? String(contentsOfFile: follower.stdoutPath, encoding: .utf8)) ?? ""
+            return output.components(separatedBy: "\"reason\":\"initiated\"").count - 1
+        }
+        let started = Date()
+        while rows() < 1 && Date().timeIntervalSince(started) < 10 { usleep(20_000) }
+        #expect(rows() == 1, "the follower never printed the first row")
+        #expect(try lab.run("report", "onboardingPageCount", "--reason", "initiated").status == 0)
         let written = Date()  // the row is committed once the report process has returned
         var seenAfter: TimeInterval?
         while Date().timeIntervalSince(written) < 5 {
-            let output = (try? String(contentsOfFile: follower.stdoutPath, encoding: .utf8)) ?? ""
-            if output.contains("\"reason\":\"initiated\"") {
+            if rows() == 2 {
                 seenAfter = Date().timeIntervalSince(written)
                 break
             }

@@ -112,17 +112,28 @@ import Testing
         )
         #expect(full.status == 74)
         #expect(full.stderr.contains("cannot write to standard output"), "\(full.stderr)")
-        // A closed standard output, and a pipe whose reader is gone before lab writes
-        // (the sleep only orders the two; nothing is timed).
-        for redirect in ["1>&-", "| true"] {
-            let command =
-                redirect == "| true"
-                ? "{ sleep 1; '\(LabHarness.binary)' experiments --state '\(lab.state)'; echo \"lab exit $?\" >&2; } | true"
-                : "'\(LabHarness.binary)' experiments --state '\(lab.state)' \(redirect); echo \"lab exit $?\" >&2"
-            let result = try Subprocess.run("/bin/sh", ["-c", command], environment: lab.environment)
-            #expect(result.stderr.contains("lab exit 74"), "\(redirect): \(result.stderr)")
-            #expect(result.stderr.contains("cannot write to standard output"), "\(redirect): \(result.stderr)")
-        }
+        // A closed standard output.
+        let closed = try Subprocess.run(
+            "/bin/sh",
+            ["-c", "'\(LabHarness.binary)' experiments --state '\(lab.state)' 1>&-"],
+            environment: lab.environment
+        )
+        #expect(closed.status == 74)
+        #expect(closed.stderr.contains("cannot write to standard output"), "\(closed.stderr)")
+        // A pipe whose reader is gone before lab starts: closed here first, so nothing is left to timing.
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        close(ends[0])
+        let running = try Subprocess.start(
+            LabHarness.binary,
+            ["experiments", "--state", lab.state],
+            environment: lab.environment,
+            standardOutput: ends[1]
+        )
+        close(ends[1])
+        let broken = running.wait()
+        #expect(broken.status == 74)
+        #expect(broken.stderr.contains("cannot write to standard output"), "\(broken.stderr)")
     }
 
     @Test func oddValuesInTheStateFileAreReportedWithTheirRow() throws {

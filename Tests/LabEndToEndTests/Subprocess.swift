@@ -43,11 +43,13 @@ enum Subprocess {
         var description: String { "cannot start \(executable): \(String(cString: strerror(code)))" }
     }
 
-    /// Starts `executable` with standard input from /dev/null.
+    /// Starts `executable` with standard input from /dev/null; standard output
+    /// goes to a file, or to `standardOutput` when given (such as a pipe).
     static func start(
         _ executable: String,
         _ arguments: [String],
-        environment: [String: String] = [:]
+        environment: [String: String] = [:],
+        standardOutput: Int32? = nil
     ) throws -> Running {
         let base = NSTemporaryDirectory() + "lab-e2e-\(UUID().uuidString)"
         let running = Running(pid: 0, stdoutPath: base + ".out", stderrPath: base + ".err")
@@ -55,7 +57,11 @@ enum Subprocess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, running.stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if let standardOutput {
+            posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, running.stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        }
         posix_spawn_file_actions_addopen(&actions, 2, running.stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
         var merged = ProcessInfo.processInfo.environment

@@ -5,21 +5,9 @@ import Testing
 @testable import LaboratoryConsole
 
 /// The whole loop on an in-memory terminal: keys in, effects performed in the
-/// background, screens out.
+/// background, screens out. Background work and time are stepped by hand on
+/// an ``EmbeddedConsoleScheduler``: nothing sleeps, nothing races.
 @Suite struct ConsoleRunnerTests {
-    /// Polls `condition` until it holds or ten seconds pass, without holding
-    /// a thread the runner's background tasks need. Generous, because other
-    /// suites running at once can keep the task pool busy for a while; it
-    /// returns as soon as the condition holds.
-    private func eventually(_ condition: () throws -> Bool) async rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if try condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return try condition()
-    }
-
     /// Runs the loop on a thread of its own, started at once, as `lab console`
     /// runs it on the main thread: it blocks while waiting for keys, and must
     /// not wait for a turn on the task pool that other suites may be holding.
@@ -29,36 +17,65 @@ import Testing
         return box
     }
 
+    private func screenContains(_ terminal: InMemoryTerminal, _ predicate: (String) -> Bool) -> Bool {
+        terminal.screen.lines.contains(where: predicate)
+    }
+
     @Test func keysForceAVariantAndTheScreenFollowsChangesFromElsewhere() async throws {
         let world = try ConsoleWorld.demo()
         let terminal = InMemoryTerminal()
+        let scheduler = EmbeddedConsoleScheduler()
         let runner = ConsoleRunner(
             terminal: terminal,
             environment: world.environment,
-            pollInterval: .milliseconds(20),
+            scheduler: scheduler,
+            pollInterval: .milliseconds(250),
             timeZone: TimeZone(identifier: "UTC")!
         )
-        let finished = start(runner)
+        runner.start()
+        defer { runner.stop() }
 
-        terminal.type(.enter, .enter, .down, .enter)
-        #expect(try await eventually { try world.store.forcedVariants().first?.variant == "ButtonColorBlue" })
-        #expect(
-            await eventually {
-                terminal.screen.lines.contains { $0.contains("Forced ButtonColor to ButtonColorBlue.") }
-            }
-        )
+        for key in [Key.enter, .enter, .down, .enter] { runner.step(.key(key)) }
+        // The force waits for its turn in the background: nothing is written yet.
+        #expect(try world.store.forcedVariants().isEmpty)
+        #expect(scheduler.pendingWork == 1)
+        await scheduler.runPendingWork()
+        #expect(try world.store.forcedVariants().first?.variant == "ButtonColorBlue")
+        runner.step(nil)
+        #expect(screenContains(terminal) { $0.contains("Forced ButtonColor to ButtonColorBlue.") })
 
-        // Another process forces something: the screen changes with no key pressed.
+        // Another process forces something: the next poll, and not before it, shows it.
         try world.debug.force(variant: "NewProfileV2", of: "ProfileRedesign")
-        #expect(
-            await eventually {
-                terminal.screen.lines.contains { $0.hasPrefix(" ProfileRedesign") && $0.contains("NewProfileV2") }
-            }
-        )
+        let shown: (String) -> Bool = { $0.hasPrefix(" ProfileRedesign") && $0.contains("NewProfileV2") }
+        await scheduler.advance(by: .milliseconds(249))
+        runner.step(nil)
+        #expect(!screenContains(terminal, shown))
+        await scheduler.advance(by: .milliseconds(1))
+        runner.step(nil)
+        #expect(screenContains(terminal, shown), "\(terminal.screen.lines.joined(separator: "\n"))")
+        #expect(scheduler.now == .milliseconds(250))
 
-        terminal.type(.character("q"))
-        let state = await finished.result()
-        #expect(state.shouldQuit)
+        runner.step(.key(.character("q")))
+        #expect(runner.state.shouldQuit)
+    }
+
+    @Test func aPollThatFindsNothingNewDrawsNothing() async throws {
+        let world = try ConsoleWorld.demo()
+        let terminal = InMemoryTerminal()
+        let scheduler = EmbeddedConsoleScheduler()
+        let runner = ConsoleRunner(terminal: terminal, environment: world.environment, scheduler: scheduler)
+        runner.start()
+        defer { runner.stop() }
+        let frames = terminal.frames
+        await scheduler.advance(by: .seconds(10))
+        runner.step(nil)
+        #expect(terminal.frames == frames)
+        // Stopped: a change is no longer looked for.
+        runner.stop()
+        try world.debug.force(variant: "ButtonColorBlue", of: "ButtonColor")
+        await scheduler.advance(by: .seconds(1))
+        runner.step(nil)
+        #expect(terminal.frames == frames)
     }
 
     @Test func aSignalEndsTheLoop() async throws {

@@ -4,66 +4,83 @@ import Synchronization
 /// The console's loop: input and background results go in as actions,
 /// the reducer updates the state, the renderer draws it.
 ///
-/// Reading the environment and performing effects (forcing, updating) run in
-/// detached tasks and post their results back, waking the terminal, so the
-/// key loop never waits for them. A poller re-reads the environment whenever
-/// it changed (another process wrote the state file, an event arrived, a
-/// fetch finished, a catalog file was edited), which is what makes the
-/// screen live.
+/// Reading the environment and performing effects (forcing, updating) run on
+/// the ``ConsoleScheduler`` and post their results back, waking the terminal,
+/// so the key loop never waits for them. A poller re-reads the environment
+/// whenever it changed (another process wrote the state file, an event
+/// arrived, a fetch finished, a catalog file was edited), which is what makes
+/// the screen live. ``run()`` is ``start()`` then ``step(_:)`` for each input
+/// until the user quits; tests call those two themselves with an
+/// ``EmbeddedConsoleScheduler`` and step time by hand.
 public final class ConsoleRunner {
     private let terminal: any Terminal
     private let environment: any ConsoleEnvironment
+    private let scheduler: any ConsoleScheduler
     private let pollInterval: Duration
-    private let timeZone: TimeZone
     private let inbox = Inbox()
     private let loader: Loader
-    private let executor = QueueTaskExecutor(label: "laboratory.console.background")
+    private var poller: ScheduledRepetition?
+    /// What is on screen now.
+    public private(set) var state: ConsoleState
 
     public init(
         terminal: any Terminal,
         environment: any ConsoleEnvironment,
+        scheduler: any ConsoleScheduler = LiveConsoleScheduler(),
         pollInterval: Duration = .milliseconds(250),
         timeZone: TimeZone = .current
     ) {
         self.terminal = terminal
         self.environment = environment
+        self.scheduler = scheduler
         self.pollInterval = pollInterval
-        self.timeZone = timeZone
         loader = Loader(environment: environment, inbox: inbox)
+        state = ConsoleState(size: terminal.size, timeZone: timeZone)
     }
 
     /// Runs until the user quits (or a signal asks to end); returns the last state.
     @discardableResult
     public func run() -> ConsoleState {
-        var state = ConsoleState(size: terminal.size, timeZone: timeZone)
-        apply(loader.load(), to: &state)
-        terminal.draw(ConsoleRenderer.render(state))
-
-        let poller = startPoller()
-        defer { poller.cancel() }
-        while !state.shouldQuit {
-            let input = terminal.nextInput(timeout: .milliseconds(500))
-            var changed = false
-            for action in inbox.drain() {
-                apply(action, to: &state)
-                changed = true
-            }
-            if let input {
-                apply(.input(input), to: &state)
-                changed = true
-            }
-            if changed && !state.shouldQuit { terminal.draw(ConsoleRenderer.render(state)) }
-        }
+        start()
+        defer { stop() }
+        while !state.shouldQuit { step(terminal.nextInput(timeout: .milliseconds(500))) }
         return state
     }
 
-    private func apply(_ action: ConsoleAction, to state: inout ConsoleState) {
+    /// Loads the first data, draws it and starts polling for changes.
+    public func start() {
+        apply(loader.load())
+        terminal.draw(ConsoleRenderer.render(state))
+        poller = startPoller()
+    }
+
+    /// Stops polling.
+    public func stop() {
+        poller?.cancel()
+        poller = nil
+    }
+
+    /// Takes what background work posted, then `input`, and redraws if anything changed.
+    public func step(_ input: TerminalInput?) {
+        var changed = false
+        for action in inbox.drain() {
+            apply(action)
+            changed = true
+        }
+        if let input {
+            apply(.input(input))
+            changed = true
+        }
+        if changed && !state.shouldQuit { terminal.draw(ConsoleRenderer.render(state)) }
+    }
+
+    private func apply(_ action: ConsoleAction) {
         for effect in ConsoleReducer.reduce(&state, action) { start(effect) }
     }
 
     private func start(_ effect: ConsoleEffect) {
         let (environment, inbox, loader, waker) = (self.environment, self.inbox, self.loader, terminal.waker)
-        Task.detached(executorPreference: executor) {
+        scheduler.execute {
             do {
                 let message = try await environment.perform(effect)
                 inbox.post(.effectFinished(message, isError: false))
@@ -75,28 +92,24 @@ public final class ConsoleRunner {
         }
     }
 
-    private func startPoller() -> Task<Void, Never> {
+    private func startPoller() -> ScheduledRepetition {
         let (environment, inbox, loader, waker) = (self.environment, self.inbox, self.loader, terminal.waker)
-        let interval = pollInterval
-        return Task.detached(executorPreference: executor) {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                // An edited catalog is applied, or its problem shown, within a poll.
-                let edits = await environment.reloadEditedCatalogs()
-                for problem in edits.problems { inbox.post(.loadFailed(problem)) }
-                if !edits.problems.isEmpty { waker.wake() }
-                let changed: Bool
-                do {
-                    changed = try edits.reloaded || environment.hasChanged()
-                } catch {
-                    inbox.post(.loadFailed(String(describing: error)))
-                    waker.wake()
-                    continue
-                }
-                if changed {
-                    loader.loadAndPost()
-                    waker.wake()
-                }
+        return scheduler.repeatEvery(pollInterval) {
+            // An edited catalog is applied, or its problem shown, within a poll.
+            let edits = await environment.reloadEditedCatalogs()
+            for problem in edits.problems { inbox.post(.loadFailed(problem)) }
+            if !edits.problems.isEmpty { waker.wake() }
+            let changed: Bool
+            do {
+                changed = try edits.reloaded || environment.hasChanged()
+            } catch {
+                inbox.post(.loadFailed(String(describing: error)))
+                waker.wake()
+                return
+            }
+            if changed {
+                loader.loadAndPost()
+                waker.wake()
             }
         }
     }

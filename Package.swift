@@ -20,12 +20,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
-        // Pure core: model, catalog, bucketing, sources, manager, events. Foundation only.
+        // Pure core: model, catalog, bucketing, sources, manager, events. Foundation only, no I/O: it takes bytes.
         .target(name: "Laboratory"),
         // In-memory twins for tests of apps and of Laboratory itself: state store, event sink,
         // fetcher, clock and random sources.
         .target(name: "LaboratoryTesting", dependencies: ["Laboratory"]),
-        // The state store and event table on SQLite, shared by the app and the console.
+        // The edges an app wires: the state store and event table on SQLite, shared by the app and the console,
+        // reading catalog files, private files, and LocalLaboratory.
         .target(
             name: "LaboratorySQLite",
             dependencies: ["Laboratory", .product(name: "GRDB", package: "GRDB.swift")]
@@ -84,7 +85,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "LaboratoryTests", dependencies: ["Laboratory", "LaboratoryTesting"]),
+        // The core's tests; LaboratorySQLite only to read catalog files from disk.
+        .testTarget(name: "LaboratoryTests", dependencies: ["Laboratory", "LaboratoryTesting", "LaboratorySQLite"]),
         .testTarget(name: "LaboratorySQLiteTests", dependencies: ["LaboratorySQLite", "LaboratoryTesting"]),
         // The rules every StateStore must keep, run against each store.
         .testTarget(name: "StateStoreContractTests", dependencies: ["LaboratorySQLite", "LaboratoryTesting"]),
@@ -106,7 +108,10 @@ let package = Package(
         ),
         // Replays every fuzz corpus file, crashes found once included, through its target.
         .testTarget(name: "FuzzCorpusTests", dependencies: ["LabFuzzTargets"]),
-        .testTarget(name: "LaboratoryConsoleTests", dependencies: ["LaboratoryConsole", "LaboratoryTesting"]),
+        .testTarget(
+            name: "LaboratoryConsoleTests",
+            dependencies: ["LaboratoryConsole", "LaboratoryTesting", "LaboratorySQLite"]
+        ),
         .testTarget(name: "ConsoleCursesTests", dependencies: ["ConsoleCurses", "CNcursesw"]),
         // Drives the built `lab` binary; depends on it so `swift test` builds it first.
         .testTarget(

@@ -213,6 +213,6 @@ private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked 
             default: return "a network error (URL error \(error.code.rawValue))"
             }
         }
-        return "a network error (\(FileContents.reason(error)))"
+        return "a network error (\(SystemErrorReason.of(error)))"
     }
 }

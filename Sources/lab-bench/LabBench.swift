@@ -176,7 +176,8 @@ struct LabBench: ParsableCommand {
             manager: laboratory.manager,
             debug: laboratory.debug,
             store: laboratory.store,
-            log: laboratory.store
+            log: laboratory.store,
+            files: .disk
         )
         let state = ConsoleState(size: TerminalSize(columns: 100, rows: 30), data: try environment.load())
         let loaded = now()

@@ -1,5 +1,6 @@
 import Foundation
 import Laboratory
+import LaboratorySQLite
 import LaboratoryTesting
 
 @testable import LaboratoryConsole
@@ -35,6 +36,7 @@ final class ConsoleWorld {
             debug: debug,
             store: store,
             log: events,
+            files: .disk,
             server: server,
             schedules: schedules
         )

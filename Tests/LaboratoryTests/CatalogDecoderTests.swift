@@ -1,4 +1,5 @@
 import Foundation
+import LaboratorySQLite
 import Testing
 
 @testable import Laboratory

@@ -1,5 +1,6 @@
 import Foundation
 import Laboratory
+import LaboratorySQLite
 import LaboratoryTesting
 
 /// Builders for the small catalogs and worlds the unit tests use.

@@ -163,7 +163,7 @@ import Testing
 
     @Test func cyclesThatFanOutStayBounded() throws {
         // Every feature names the next twice and the last names the first: no result is cycle-free.
-        let features = (0..<40).map { level in
+        let features = (0..<40).map { level -> String in
             let parent = #"{"id": "c\#((level + 1) % 40)", "condition": {"value": true}}"#
             return
                 #""c\#(level)": {"defaultValue": true, "rules": [{"parentConditions": [\#(parent), \#(parent)], "force": true}]}"#

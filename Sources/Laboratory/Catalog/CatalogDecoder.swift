@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Reads catalog files into a ``Catalog``, checking every structural rule.
 ///
@@ -10,30 +9,6 @@ import Synchronization
 /// All problems are collected, not only the first, each with its line and column.
 public struct CatalogDecoder: Sendable {
     public init() {}
-
-    /// Reads and decodes the catalog file at `path`.
-    ///
-    /// - Parameter displayName: how diagnostics name the file; the path by default.
-    public func decode(contentsOf path: String, displayName: String? = nil) throws(CatalogError) -> Catalog {
-        try decode(try Self.read(path, name: displayName ?? path), file: displayName ?? path)
-    }
-
-    /// Reads and decodes the catalog file at `path`, remembering where its parts are.
-    public func decodeLocated(contentsOf path: String) throws(CatalogError) -> LocatedCatalog {
-        try decodeLocated(try Self.read(path, name: path), file: path)
-    }
-
-    /// The bytes of a catalog file, or an "unreadable" error that says why.
-    private static func read(_ path: String, name: String) throws(CatalogError) -> Data {
-        do {
-            return try FileContents.read(path)
-        } catch {
-            throw CatalogError(
-                diagnostics: [Diagnostic(file: name, position: nil, message: "cannot read the file: \(error.reason)")],
-                isUnreadable: true
-            )
-        }
-    }
 
     /// Decodes catalog JSON; `file` names it in diagnostics.
     public func decode(_ data: Data, file: String) throws(CatalogError) -> Catalog {
@@ -91,25 +66,17 @@ public struct CatalogDecoder: Sendable {
     /// of the catalog (the experiments without errors of their own), so that
     /// one broken experiment does not hide key overlaps and warnings elsewhere.
     public func decodeForChecking(
-        contentsOf path: String
+        _ file: CatalogFile
     ) -> (catalog: LocatedCatalog?, diagnostics: [Diagnostic], isUnreadable: Bool) {
         do {
-            let read = try Self.parse(try Self.read(path, name: path), file: path, recordingLocations: true)
+            let read = try Self.parse(try file.contents.get(), file: file.name, recordingLocations: true)
             guard var catalog = read.catalog else { return (nil, read.diagnostics, false) }
             catalog.experiments.removeAll { read.flawed.contains($0.name) }
-            return (LocatedCatalog(file: path, catalog: catalog, locations: read.locations), read.diagnostics, false)
+            let located = LocatedCatalog(file: file.name, catalog: catalog, locations: read.locations)
+            return (located, read.diagnostics, false)
         } catch {
             return (nil, error.diagnostics, error.isUnreadable)
         }
-    }
-
-    /// Decodes several catalog files at once, one per core; results in the order given.
-    public func decode(contentsOf paths: [String]) -> [Result<Catalog, CatalogError>] {
-        let results = ResultSlots(count: paths.count)
-        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-            results.set(index, Result { () throws(CatalogError) in try decode(contentsOf: paths[index]) })
-        }
-        return results.values
     }
 }
 
@@ -117,19 +84,4 @@ public struct CatalogDecoder: Sendable {
 private final class ReaderBox {
     var value: CatalogReader
     init(_ value: CatalogReader) { self.value = value }
-}
-
-/// Slots that concurrent decodes fill in, each its own.
-private final class ResultSlots: Sendable {
-    private let slots: Mutex<[Result<Catalog, CatalogError>?]>
-
-    init(count: Int) {
-        slots = Mutex(Array(repeating: nil, count: count))
-    }
-
-    func set(_ index: Int, _ result: Result<Catalog, CatalogError>) {
-        slots.withLock { $0[index] = result }
-    }
-
-    var values: [Result<Catalog, CatalogError>] { slots.withLock { $0.map { $0! } } }
 }

@@ -20,19 +20,18 @@ public struct CatalogLinter: Sendable {
         public var warnings: Int { diagnostics.filter { $0.severity == .warning }.count }
     }
 
-    /// Checks the catalog files at `paths` together, and GrowthBook payloads
-    /// (name and text) against them.
-    public func check(paths: [String], payloads: [(name: String, text: String)] = []) -> Report {
+    /// Checks catalog files together, and GrowthBook payloads (name and text) against them.
+    public func check(files: [CatalogFile], payloads: [(name: String, text: String)] = []) -> Report {
         var diagnostics: [Diagnostic] = []
         var unreadable: [String] = []
         var catalogs: [LocatedCatalog] = []
         // Every file, and the sound part of each: a broken experiment is
         // reported and the rest is still checked, as a compiler does.
-        for path in paths {
-            let (catalog, found, isUnreadable) = CatalogDecoder().decodeForChecking(contentsOf: path)
+        for file in files {
+            let (catalog, found, isUnreadable) = CatalogDecoder().decodeForChecking(file)
             diagnostics += found
             if let catalog { catalogs.append(catalog) }
-            if isUnreadable { unreadable.append(path) }
+            if isUnreadable { unreadable.append(file.name) }
         }
         diagnostics += sourceNames(catalogs)
         for catalog in catalogs { diagnostics += warnings(catalog) }
@@ -49,7 +48,7 @@ public struct CatalogLinter: Sendable {
         for payload in payloads {
             diagnostics += PayloadLinter().check(payload.text, file: payload.name, catalogKeys: catalogKeys)
         }
-        return Report(diagnostics: diagnostics, unreadable: unreadable, files: paths.count + payloads.count)
+        return Report(diagnostics: diagnostics, unreadable: unreadable, files: files.count + payloads.count)
     }
 
     // MARK: - Across catalogs

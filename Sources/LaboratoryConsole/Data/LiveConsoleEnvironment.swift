@@ -19,6 +19,10 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
     private let catalogs: (@Sendable () async -> (reloaded: Int, problems: [String]))?
     /// When sources that fetch on a timer fetch next, by source name, if any do.
     private let schedules: (@Sendable () -> [String: FetchSchedule])?
+    /// The files overrides are imported from and exported to: the console
+    /// core does no file I/O of its own, the wiring hands it the same code
+    /// `lab overrides` uses.
+    private let files: OverridesFileAccess
 
     private struct Seen: Equatable {
         var revision: Int64?
@@ -35,6 +39,7 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
         debug: DebugSource,
         store: any StateStore,
         log: any EventLog,
+        files: OverridesFileAccess,
         origin: String = "",
         eventLimit: Int = 500,
         server: (@Sendable () -> ConsoleData.ServerInfo?)? = nil,
@@ -42,6 +47,7 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
         schedules: (@Sendable () -> [String: FetchSchedule])? = nil
     ) {
         self.schedules = schedules
+        self.files = files
         self.server = server
         self.catalogs = catalogs
         self.manager = manager
@@ -140,22 +146,18 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
             return source.map { "Dropped the forced variants of \($0)." } ?? "Dropped all forced variants."
         case .exportOverrides(let path):
             let file = try debug.exportOverrides()
-            // It holds user ids: private to the user (0600), as `lab overrides export` writes it.
-            guard
-                FileManager.default.createFile(
-                    atPath: path,
-                    contents: file.encoded(),
-                    attributes: [.posixPermissions: 0o600]
-                )
-            else { throw ConsoleEnvironmentError("\(path): cannot write the file") }
+            do {
+                // It holds user ids: private to the user (0600), as `lab overrides export` writes it.
+                try files.writePrivate(file.encoded(), path)
+            } catch {
+                throw ConsoleEnvironmentError("\(path): cannot write the file: \(error)")
+            }
             return
                 "Exported \(file.forcedVariants.count) forced variant\(file.forcedVariants.count == 1 ? "" : "s") to \(path)."
         case .importOverrides(let path):
             let file: OverridesFile
             do {
-                file = try OverridesFile(decoding: try FileContents.read(path), file: path)
-            } catch let error as FileContents.Unreadable {
-                throw ConsoleEnvironmentError(error.description)
+                file = try OverridesFile(decoding: try files.read(path), file: path)
             } catch {
                 throw ConsoleEnvironmentError(String(describing: error))
             }

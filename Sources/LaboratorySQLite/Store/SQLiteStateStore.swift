@@ -75,7 +75,7 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
                     attributes: [.posixPermissions: 0o700]
                 )
             } catch {
-                throw .cannotOpen(path: path, reason: "cannot create folder \(folder): \(FileContents.reason(error))")
+                throw .cannotOpen(path: path, reason: "cannot create folder \(folder): \(SystemErrorReason.of(error))")
             }
         }
         // Anything but a regular file is refused before it is opened: reading a

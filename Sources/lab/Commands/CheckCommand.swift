@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Laboratory
 import LaboratoryRemote
+import LaboratorySQLite
 
 /// `lab check PATH...`: validate catalogs with `file:line:col` diagnostics.
 struct CheckCommand: AsyncParsableCommand {

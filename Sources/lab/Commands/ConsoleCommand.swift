@@ -42,6 +42,7 @@ struct ConsoleCommand: ParsableCommand {
             debug: session.debug,
             store: session.store,
             log: session.store,
+            files: .disk,
             origin: global.statePath,
             server: serverInfo(server),
             catalogs: { await catalogs.reloadChanged() },

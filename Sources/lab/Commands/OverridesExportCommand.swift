@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Laboratory
+import LaboratorySQLite
 
 /// `lab overrides export [PATH]`.
 struct OverridesExportCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Laboratory
+import LaboratorySQLite
 
 /// `lab overrides import PATH [--replace]`.
 struct OverridesImportCommand: ParsableCommand {

@@ -1,4 +1,5 @@
 import Foundation
+import Laboratory
 
 /// Finds `share/laboratory/demo.json`, the catalog `lab` and `lab-demo` use
 /// when no `--catalog` is given.

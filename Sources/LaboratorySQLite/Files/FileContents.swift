@@ -1,4 +1,5 @@
 import Foundation
+import Laboratory
 
 /// Reads a file a person named, and says in plain words why it cannot be
 /// read (`no such file`, `it is a folder`, `permission denied`), where
@@ -24,26 +25,7 @@ public enum FileContents {
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw Unreadable(path: path, reason: reason(error))
+            throw Unreadable(path: path, reason: SystemErrorReason.of(error))
         }
-    }
-
-    /// The system's words for a file error, without Foundation's wrapping.
-    public static func reason(_ error: any Error) -> String {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        for candidate in [error as NSError, underlying].compactMap({ $0 }) where candidate.domain == NSPOSIXErrorDomain
-        {
-            return String(cString: strerror(Int32(candidate.code))).lowercased()
-        }
-        if let cocoa = error as? CocoaError {
-            switch cocoa.code {
-            case .fileReadNoSuchFile, .fileNoSuchFile: return "no such file"
-            case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied"
-            case .fileReadTooLarge: return "the file is too large"
-            case .fileReadInapplicableStringEncoding, .fileReadCorruptFile: return "the file is not readable text"
-            default: break
-            }
-        }
-        return "an input/output error (\((error as NSError).code))"
     }
 }

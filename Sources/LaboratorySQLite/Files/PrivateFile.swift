@@ -2,12 +2,14 @@ import Foundation
 
 /// Writes a file only its owner can read (0600), whole or not at all: the
 /// data goes to a temporary file created 0600 beside it, which then replaces it.
-enum PrivateFile {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+/// Overrides files and exports hold user ids: `lab overrides export` and the
+/// console's export both write through this.
+public enum PrivateFile {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    static func write(_ data: Data, to path: String) throws {
+    public static func write(_ data: Data, to path: String) throws {
         let folder = (path as NSString).deletingLastPathComponent
         var template = Array(((folder.isEmpty ? "." : folder) + "/.lab-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }  // mode 0600

@@ -12,8 +12,8 @@ final class RemoteUpdates: Sendable {
     private let session: LabSession
     private let interval: Int
     private let task = Mutex<Task<Void, Never>?>(nil)
-    /// When the next timed fetch happens, once the first has run.
-    private let nextFetch = Mutex<Date?>(nil)
+    /// Which source fetches, and when its next timed fetch happens, once the first has run.
+    private let nextFetch = Mutex<(source: String, at: Date)?>(nil)
 
     init(_ session: LabSession, every interval: Int) {
         self.session = session
@@ -22,11 +22,8 @@ final class RemoteUpdates: Sendable {
 
     /// When each fetching source fetches next, as Settings shows it.
     var schedules: [String: FetchSchedule] {
-        guard let remote = session.remote, remote.file == nil,
-            let source = session.debug.sources.compactMap({ $0 as? GrowthBookSource }).first,
-            let next = nextFetch.withLock({ $0 })
-        else { return [:] }
-        return [source.name: FetchSchedule(next: next, interval: interval)]
+        guard let next = nextFetch.withLock({ $0 }) else { return [:] }
+        return [next.source: FetchSchedule(next: next.at, interval: interval)]
     }
 
     /// Starts the updates when the session has a remote URL.
@@ -54,7 +51,9 @@ final class RemoteUpdates: Sendable {
                             )
                         }
                     }
-                    self.nextFetch.withLock { $0 = Date().addingTimeInterval(TimeInterval(interval)) }
+                    if let name = source?.name {
+                        self.nextFetch.withLock { $0 = (name, Date().addingTimeInterval(TimeInterval(interval))) }
+                    }
                     try? await Task.sleep(for: .seconds(interval))
                 }
             }

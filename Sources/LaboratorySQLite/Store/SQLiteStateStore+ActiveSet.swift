@@ -23,13 +23,26 @@ extension SQLiteStateStore {
             try db.execute(sql: "UPDATE file_state SET activeDigest = ?", arguments: [digest])
             guard !change.isEmpty else { return change }
             // Write only the difference: one forced variant must not rewrite thousands of rows.
+            // Statements prepared once: a first start writes thousands.
+            let delete = try db.cachedStatement(
+                sql: "DELETE FROM active_assignments WHERE source = ? AND experiment = ? AND key = ?"
+            )
             for assignment in change.left {
-                try ActiveAssignmentRecord.deleteOne(
-                    db,
-                    key: ["source": assignment.source, "experiment": assignment.experiment, "key": assignment.key]
-                )
+                try delete.execute(arguments: [assignment.source, assignment.experiment, assignment.key])
             }
-            for assignment in change.entered { try ActiveAssignmentRecord(assignment).save(db) }
+            let insert = try db.cachedStatement(
+                sql: """
+                    INSERT OR REPLACE INTO active_assignments (source, experiment, variant, key, value)
+                    VALUES (?, ?, ?, ?, ?)
+                    """
+            )
+            for assignment in change.entered {
+                try insert.execute(arguments: [
+                    assignment.source, assignment.experiment, assignment.variant, assignment.key,
+                    // As bytes: SQLite's text binding would end at a NUL (see ActiveAssignmentRecord).
+                    Data(assignment.value.taggedText.utf8),
+                ])
+            }
             try Self.bumpRevision(db)
             return change
         }

@@ -16,7 +16,7 @@ extension SQLiteStateStore {
             let key = ["source": forcedVariant.source, "experiment": forcedVariant.experiment]
             // The same forced variant again changes nothing, so watchers are not woken.
             if try ForcedVariantRecord.fetchOne(db, key: key)?.forcedVariant == forcedVariant { return }
-            try ForcedVariantRecord(forcedVariant).save(db)
+            try ForcedVariantRecord(forcedVariant).insert(db, onConflict: .replace)
             try Self.bumpRevision(db)
         }
     }
@@ -45,7 +45,9 @@ extension SQLiteStateStore {
         try write { db in
             let before = try Self.forcedVariants(db)
             if replacing { try ForcedVariantRecord.deleteAll(db) }
-            for forcedVariant in forcedVariants { try ForcedVariantRecord(forcedVariant).save(db) }
+            for forcedVariant in forcedVariants {
+                try ForcedVariantRecord(forcedVariant).insert(db, onConflict: .replace)
+            }
             if try Self.forcedVariants(db) != before { try Self.bumpRevision(db) }
         }
     }

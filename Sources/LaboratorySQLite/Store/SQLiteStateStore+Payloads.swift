@@ -10,7 +10,7 @@ extension SQLiteStateStore {
     public func setPayload(_ payload: StoredPayload, source: String) throws {
         try write { db in
             if try PayloadRecord.fetchOne(db, key: source)?.payload == payload { return }
-            try PayloadRecord(source: source, payload: payload).save(db)
+            try PayloadRecord(source: source, payload: payload).insert(db, onConflict: .replace)
             try Self.bumpRevision(db)
         }
     }
@@ -34,7 +34,7 @@ extension SQLiteStateStore {
                 if try StickyBucketRecord.fetchOne(db, key: ["source": source, "key": key])?.document == document {
                     continue
                 }
-                try record.save(db)
+                try record.insert(db, onConflict: .replace)
                 changed = true
             }
             if changed { try Self.bumpRevision(db) }

@@ -1,22 +1,30 @@
 import Foundation
 import Laboratory
 
-/// The usual wiring of an app: local catalogs inside a debug source, over a
-/// state file shared with `lab`, behind one assignments manager.
+/// The usual wiring of an app: local catalogs (and remote sources), over a
+/// state file shared with `lab`, behind one assignments manager; in debug
+/// builds, inside a debug source so QA can force variants.
 ///
 /// ```swift
 /// let catalog = try CatalogDecoder().decode(contentsOf: path)
 /// let lab = try LocalLaboratory(catalogs: [(path, catalog)], statePath: statePath)
 /// try lab.manager.refresh()
 /// ```
+///
+/// Forcing belongs to debug builds: a release build has no debug source, so
+/// a process that can write the state file cannot change what it runs. Pass
+/// `debugSource: true` to let QA force variants in a build of your choosing.
 public struct LocalLaboratory: Sendable {
     public let store: SQLiteStateStore
     public let device: Device
     public let locals: [LocalSource]
     /// The catalog file each of ``locals`` is read from, in the same order.
     public let catalogPaths: [String]
-    /// Wraps the local sources so QA can force variants (from `lab console` too).
-    public let debug: DebugSource
+    /// The local sources, then the remote ones: what the app's experiments come from.
+    public let sources: [any ExperimentSource]
+    /// Wraps ``sources`` so QA can force variants (from `lab console` too);
+    /// `nil` when the wiring has no debug source, as in release builds.
+    public let debug: DebugSource?
     public let manager: AssignmentsManager
 
     /// Opens the state file and builds the sources; each catalog is read
@@ -25,10 +33,17 @@ public struct LocalLaboratory: Sendable {
     /// - Parameter userID: the logged-in user, for user-level experiments
     ///   (change it later with ``LocalSource/setUserID(_:)`` on each of ``locals``).
     /// - Parameter remotes: builds remote sources (GrowthBook) over the same state and device.
+    /// - Parameter debugSource: whether forced variants apply; by default in
+    ///   debug builds only.
+    /// - Parameter app: the name under which the wiring is recorded in the
+    ///   state file, so the console and `lab force` warn when forcing would
+    ///   change nothing here; `nil` records nothing (tools such as `lab`).
     public init(
         catalogs: [(path: String, catalog: Catalog)],
         statePath: String,
         userID: String? = nil,
+        debugSource: Bool = LocalLaboratory.isDebugBuild,
+        app: String? = ProcessInfo.processInfo.processName,
         random: any RandomSource = SystemRandomSource(),
         clock: any WallClock = SystemClock(),
         remotes: (SQLiteStateStore, Device) -> [any ExperimentSource] = { _, _ in [] }
@@ -49,8 +64,27 @@ public struct LocalLaboratory: Sendable {
                 userID: userID
             )
         }
-        debug = DebugSource(sources: locals + remotes(store, device), store: store)
-        manager = AssignmentsManager(sources: [debug], store: store, events: store, device: device, clock: clock)
+        sources = locals + remotes(store, device)
+        debug = debugSource ? DebugSource(sources: sources, store: store) : nil
+        manager = AssignmentsManager(
+            sources: debug.map { [$0] } ?? sources,
+            store: store,
+            events: store,
+            device: device,
+            clock: clock
+        )
+        if let app { try store.recordAppWiring(AppWiring(app: app, hasDebugSource: debugSource)) }
+    }
+
+    /// Whether this module was built for debugging, which decides whether an
+    /// app has a debug source unless it says otherwise. SwiftPM builds an
+    /// app and its packages in one configuration, so this is the app's too.
+    public static var isDebugBuild: Bool {
+        #if DEBUG
+        true
+        #else
+        false
+        #endif
     }
 
     /// The default state file of an app: `$XDG_STATE_HOME/laboratory/<app>.sqlite`,

@@ -15,8 +15,9 @@ enum StateSchema {
     /// (`valueType`) and which variants a person forced (`forced`); 3: one
     /// table per kind of row (no `meta` key-value table, sticky buckets and the
     /// payload kept at stabilization in their own tables), tables named as the
-    /// vocabulary names them (`draws`, `forced_variants`).
-    static let version = 3
+    /// vocabulary names them (`draws`, `forced_variants`); 4: apps record
+    /// whether their wiring applies forced variants (`app_wirings`).
+    static let version = 4
 
     /// The migrations, oldest first. The first is the schema of file version
     /// 2 as releases before the migrator wrote it: it creates it in a new
@@ -38,6 +39,18 @@ enum StateSchema {
         migrator.registerMigration("file version 3") { db in
             try upgradeToVersion3(db)
             try db.execute(sql: "PRAGMA user_version = 3")
+        }
+        migrator.registerMigration("file version 4") { db in
+            try db.execute(
+                sql: """
+                    -- Whether each app that opened the file has a debug source, so forcing reaches it.
+                    CREATE TABLE app_wirings (
+                        app TEXT PRIMARY KEY NOT NULL,
+                        hasDebugSource INTEGER NOT NULL CHECK (hasDebugSource IN (0, 1))
+                    );
+                    PRAGMA user_version = 4;
+                    """
+            )
         }
         return migrator
     }()

@@ -11,6 +11,7 @@ import Synchronization
 /// ``ServedState`` only when it moved, so requests never evaluate anything.
 public final class ServedStateHub: Sendable {
     private let laboratory: LocalLaboratory
+    private let debug: DebugSource
     private let served: Mutex<ServedState>
     private let streams = Mutex<[UUID: AsyncStream<StreamMessage>.Continuation]>([:])
     private let activity = Mutex(Activity())
@@ -53,11 +54,22 @@ public final class ServedStateHub: Sendable {
     /// Gets a line for each problem the hub meets while it watches (a catalog that no longer loads).
     private let report: @Sendable (String) -> Void
 
+    /// Serves `laboratory`, which must have a debug source: serving forced
+    /// variants to other apps is what the hub is for.
     public init(laboratory: LocalLaboratory, report: @escaping @Sendable (String) -> Void = { _ in }) throws {
+        guard let debug = laboratory.debug else { throw NoDebugSource() }
         self.laboratory = laboratory
+        self.debug = debug
         self.report = report
         catalogs = CatalogWatcher(laboratory: laboratory)
-        served = Mutex(try Self.build(laboratory, previous: nil))
+        served = Mutex(try Self.build(laboratory, debug: debug, previous: nil))
+    }
+
+    /// The error of a hub over a wiring without a debug source.
+    public struct NoDebugSource: Error, CustomStringConvertible {
+        public var description: String {
+            "serving needs a wiring with a debug source (LocalLaboratory(debugSource: true))"
+        }
     }
 
     /// What is served now.
@@ -66,7 +78,7 @@ public final class ServedStateHub: Sendable {
     /// Rebuilds from the state file now; streams hear of a changed payload
     /// or changed answers for this device.
     public func rebuild() throws {
-        let next = try Self.build(laboratory, previous: current)
+        let next = try Self.build(laboratory, debug: debug, previous: current)
         let changed = served.withLock { state in
             defer { state = next }
             return state.payloadTag != next.payloadTag || state.flagsTag != next.flagsTag
@@ -74,13 +86,17 @@ public final class ServedStateHub: Sendable {
         if changed { broadcast(.payload(next.payload)) }
     }
 
-    private static func build(_ laboratory: LocalLaboratory, previous: ServedState?) throws -> ServedState {
+    private static func build(
+        _ laboratory: LocalLaboratory,
+        debug: DebugSource,
+        previous: ServedState?
+    ) throws -> ServedState {
         let snapshot = try laboratory.manager.refresh()
         let requests = try laboratory.store.forcedVariants()
         return ServedState(
-            entries: try laboratory.debug.entries(),
+            entries: try debug.entries(),
             snapshot: snapshot,
-            shared: laboratory.debug.leaves.compactMap { $0.sharedFeatures(forcing: requests) },
+            shared: debug.leaves.compactMap { $0.sharedFeatures(forcing: requests) },
             previous: previous
         )
     }

@@ -13,6 +13,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
         var forced: [String: ForcedVariant] = [:]
         var active: Set<Assignment> = []
         var attributes: [String: String] = [:]
+        var wirings: [String: AppWiring] = [:]
         var payloads: [String: StoredPayload] = [:]
         var revision: Int64 = 0
     }
@@ -158,6 +159,18 @@ public final class InMemoryStateStore: StateStore, Sendable {
         state.withLock { state in
             guard state.attributes != attributes else { return }
             state.attributes = attributes
+            state.revision += 1
+        }
+    }
+
+    public func appWirings() throws -> [AppWiring] {
+        state.withLock { $0.wirings.values.sorted { $0.app < $1.app } }
+    }
+
+    public func recordAppWiring(_ wiring: AppWiring) throws {
+        state.withLock { state in
+            guard state.wirings[wiring.app] != wiring else { return }
+            state.wirings[wiring.app] = wiring
             state.revision += 1
         }
     }

@@ -171,10 +171,12 @@ struct LabBench: ParsableCommand {
             (path: $0, catalog: try $1.get())
         }
         let decoded = now()
-        let laboratory = try LocalLaboratory(catalogs: catalogs, statePath: path)
+        // The console's wiring, as `lab console` builds it.
+        let laboratory = try LocalLaboratory(catalogs: catalogs, statePath: path, debugSource: true, app: nil)
+        guard let debug = laboratory.debug else { throw ValidationError("the console's wiring has no debug source") }
         let environment = LiveConsoleEnvironment(
             manager: laboratory.manager,
-            debug: laboratory.debug,
+            debug: debug,
             store: laboratory.store,
             log: laboratory.store,
             files: .disk

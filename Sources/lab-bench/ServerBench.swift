@@ -138,12 +138,18 @@ struct ServerBench: ParsableCommand {
         for stream in streams { _ = stream.read(until: "event: features") }
         guard let demo = DemoCatalog.locate() else { throw ValidationError("the demo catalog was not found") }
         let catalog = try CatalogDecoder().decode(contentsOf: demo)
-        let console = try LocalLaboratory(catalogs: [(path: demo, catalog: catalog)], statePath: state)
+        let console = try LocalLaboratory(
+            catalogs: [(path: demo, catalog: catalog)],
+            statePath: state,
+            debugSource: true,
+            app: nil
+        )
+        guard let debug = console.debug else { throw ValidationError("the console's wiring has no debug source") }
         let current = try console.manager.refresh().assignment(for: "subscribeButtonColor")?.variant
         let variant = current == "ButtonColorBlue" ? "ButtonColorDarkGray" : "ButtonColorBlue"
         let weights = variant == "ButtonColorBlue" ? "[0,1,0]" : "[0,0,1]"
         let start = Date()
-        try console.debug.force(variant: variant, of: "ButtonColor")
+        try debug.force(variant: variant, of: "ButtonColor")
         var last = start
         for stream in streams where stream.read(until: "\"weights\":\(weights)") { last = Date() }
         for stream in streams { stream.close() }

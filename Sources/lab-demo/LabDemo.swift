@@ -5,8 +5,8 @@ import LaboratorySQLite
 
 /// `lab-demo`: an app that uses Laboratory the way a real one would.
 ///
-/// It wraps the demo catalog in a debug source over the same state file as
-/// `lab`, draws a subscribe screen from its assignments, reports `displayed`
+/// It wraps the demo catalog in a debug source (in debug builds, or with
+/// `--debug-source`) over the same state file as `lab`, draws a subscribe screen from its assignments, reports `displayed`
 /// for what it shows, and redraws when `lab console` (or `lab force`) in
 /// another terminal changes a variant. Read it as the integration guide.
 @main
@@ -25,6 +25,12 @@ struct LabDemo: AsyncParsableCommand {
     @Flag(help: "Draw once and exit, instead of redrawing on every change.")
     var once = false
 
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Whether forced variants apply (default: in debug builds only, as in an app)."
+    )
+    var debugSource = LocalLaboratory.isDebugBuild
+
     func run() async throws {
         // 1. Load the catalogs the app ships with; a bad one is a bug in the app.
         let paths = catalogs.isEmpty ? [DemoCatalog.locate()].compactMap { $0 } : catalogs
@@ -32,7 +38,12 @@ struct LabDemo: AsyncParsableCommand {
         let loaded = try paths.map { path in (path: path, catalog: try CatalogDecoder().decode(contentsOf: path)) }
 
         // 2. Open the shared state and wire sources → debug source → manager.
-        let laboratory = try LocalLaboratory(catalogs: loaded, statePath: state ?? LocalLaboratory.defaultStatePath())
+        //    The debug source is for builds QA tests; a release build leaves it out.
+        let laboratory = try LocalLaboratory(
+            catalogs: loaded,
+            statePath: state ?? LocalLaboratory.defaultStatePath(),
+            debugSource: debugSource
+        )
         let manager = laboratory.manager
         try manager.refresh()
 

@@ -32,6 +32,34 @@ import Testing
         #expect(displayed.count == 1)
     }
 
+    /// A release build's wiring: `lab force` changes nothing in it, and says so.
+    @Test func anAppWithoutADebugSourceIgnoresForcingAndLabForceWarns() throws {
+        let lab = try LabHarness()
+        let arguments = ["--once", "--no-debug-source", "--state", lab.state]
+        let before = try Subprocess.run(Self.binary, arguments, environment: lab.environment)
+        #expect(before.status == 0, "\(before.stderr)")
+        // A variant the app did not draw for itself, so forcing it would show.
+        let variant = ["SubscriptionScreenThemeLargeYellow", "SubscriptionScreenThemeSmallBlue"].first {
+            !before.stdout.contains("/ \($0))")
+        }!
+        let force = try lab.run("force", "SubscriptionScreenTheme", variant)
+        #expect(force.status == 0)
+        #expect(
+            force.stderr.contains(
+                "warning: lab-demo has no debug source and ignores forced variants; forcing changes nothing there"
+            ),
+            "\(force.stderr)"
+        )
+        let after = try Subprocess.run(Self.binary, arguments, environment: lab.environment)
+        // What the app drew for itself, as before the force.
+        #expect(after.stdout == before.stdout, "\(after.stdout)")
+        // The debug build of the same app applies it, and forcing stops warning.
+        let debug = try Subprocess.run(Self.binary, ["--once", "--state", lab.state], environment: lab.environment)
+        #expect(debug.stdout.contains("(SubscriptionScreenTheme / \(variant))"), "\(debug.stdout)")
+        let again = try lab.run("force", "SubscriptionScreenTheme", variant)
+        #expect(again.status == 0 && !again.stderr.contains("warning"), "\(again.stderr)")
+    }
+
     @Test(.enabled(if: Tmux.isAvailable, "tmux is not installed"))
     func redrawsWhenAnotherProcessForcesAVariant() throws {
         let lab = try LabHarness()

@@ -116,6 +116,24 @@ import Testing
         #expect(!world.text.contains("(key"))
     }
 
+    @Test func settingsListTheAppsAndForcingWarnsWhereItChangesNothing() async throws {
+        let world = try ConsoleWorld.demo()
+        let force = ConsoleEffect.force(source: "Local", experiment: "ButtonColor", variant: "ButtonColorBlue")
+        #expect(try await world.environment.perform(force) == "Forced ButtonColor to ButtonColorBlue.")
+        try world.store.recordAppWiring(AppWiring(app: "shop", hasDebugSource: false))
+        try world.store.recordAppWiring(AppWiring(app: "shop-qa", hasDebugSource: true))
+        try world.reload()
+        world.press(.end, .up, .enter)
+        #expect(world.state.route == .settings)
+        let shop = try #require(world.lines.first { $0.hasPrefix(" shop ") })
+        #expect(shop.contains("no debug source (a release build?): forcing changes nothing there"), "\(shop)")
+        #expect(world.text.contains("shop-qa"), "\(world.text)")
+        #expect(
+            try await world.environment.perform(force)
+                == "Forced ButtonColor to ButtonColorBlue. Warning: shop has no debug source and ignores forced variants."
+        )
+    }
+
     @Test func settingsSayWhenASourceFetchesNext() throws {
         let next = Date(timeIntervalSince1970: 1_800_000_030)
         let world = try ConsoleWorld.demo(schedules: { ["Local": FetchSchedule(next: next, interval: 30)] })

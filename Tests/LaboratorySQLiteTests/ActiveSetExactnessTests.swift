@@ -65,11 +65,12 @@ import Testing
         )
         let laboratory = try LocalLaboratory(
             catalogs: [(path: folder + "/c.json", catalog: catalog)],
-            statePath: folder + "/state.sqlite"
+            statePath: folder + "/state.sqlite",
+            debugSource: true
         )
         try laboratory.manager.refresh()
         for variant in ["B", "A", "B"] {
-            try laboratory.debug.force(variant: variant, of: "Other")
+            try #require(laboratory.debug).force(variant: variant, of: "Other")
             try laboratory.manager.refresh()
         }
         let activations = try laboratory.store.latestEvents(limit: 100).filter {

@@ -50,7 +50,7 @@ import Testing
         var round = 0
         while served.hub.activitySummary.openStreams > 0 && Date() < deadline {
             round += 1
-            try console.debug.force(variant: round % 2 == 0 ? "Red" : "Blue", of: "ButtonColor")
+            try #require(console.debug).force(variant: round % 2 == 0 ? "Red" : "Blue", of: "ButtonColor")
             try served.hub.rebuild()
             try await Task.sleep(for: .milliseconds(100))
         }
@@ -67,7 +67,7 @@ import Testing
         let console = try served.console()
         // Hundreds of changes while it reads nothing.
         for index in 0..<300 {
-            try console.debug.force(variant: index % 2 == 0 ? "Blue" : "Red", of: "ButtonColor")
+            try #require(console.debug).force(variant: index % 2 == 0 ? "Blue" : "Red", of: "ButtonColor")
             try served.hub.rebuild()
         }
         // Everyone else is served as before, and a reader gets the newest payload.

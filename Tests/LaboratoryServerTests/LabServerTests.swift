@@ -60,6 +60,7 @@ import FoundationNetworking
             let laboratory = try LocalLaboratory(
                 catalogs: [(path: folder + "/c.json", catalog: catalog)],
                 statePath: folder + "/state.sqlite",
+                debugSource: true,
                 random: SeededRandomSource(seed: 3),
                 remotes: { store, device in
                     guard let growthBook else { return [] }
@@ -144,7 +145,7 @@ import FoundationNetworking
         let console = try served.console()
         let clock = ContinuousClock()
         let forcedAt = clock.now
-        try console.debug.force(variant: other, of: "ButtonColor")
+        try #require(console.debug).force(variant: other, of: "ButtonColor")
         #expect(await payloads.wait { String(decoding: $0, as: UTF8.self).contains("\"weights\":\(weights)") })
         #expect(clock.now - forcedAt < .seconds(5))  // 1 s in practice; the bound proves it came by itself
         let flag = try await served.json("ofrep/v1/evaluate/flags/buttonColor", body: "{}")
@@ -176,7 +177,7 @@ import FoundationNetworking
         listener.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
         #expect(listener.read(until: "text/event-stream"))
         // Subscribed once the head arrived: a force from another process now makes an event.
-        try served.console().debug.force(variant: "Blue", of: "ButtonColor")
+        try #require(try served.console().debug).force(variant: "Blue", of: "ButtonColor")
         #expect(listener.read(until: "event: message\nid: 1\ndata: {\"type\":\"refetchEvaluation\",\"etag\":"))
         #expect(listener.read(until: "\"lastModified\":"))
     }
@@ -282,7 +283,7 @@ import FoundationNetworking
         #expect(rows.first?.event.reason == .displayed && rows.first?.event.variant == "Blue")
         #expect(rows.first?.event.forced == false)
         // Once QA forces the experiment, what apps report of it is marked forced.
-        try served.console().debug.force(variant: "Red", of: "ButtonColor")
+        try #require(try served.console().debug).force(variant: "Red", of: "ButtonColor")
         try served.hub.rebuild()
         let forced = try await served.json("events/key", body: #"[{"experiment": "ButtonColor", "variant": "Red"}]"#)
         #expect(forced["recorded"] as? Int == 1)

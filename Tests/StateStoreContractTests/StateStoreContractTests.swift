@@ -195,6 +195,21 @@ import Testing
     }
 
     @Test(arguments: kinds)
+    func eachAppsWiringIsKeptByNameAndAnUnchangedOneChangesNothing(_ kind: Kind) throws {
+        let (store, other) = try kind.open()
+        #expect(try store.appWirings().isEmpty)
+        let shop = AppWiring(app: "shop", hasDebugSource: false)
+        let admin = AppWiring(app: "admin", hasDebugSource: true)
+        #expect(try Self.raisesRevision(store) { try store.recordAppWiring(shop) })
+        #expect(try Self.raisesRevision(store) { try other.recordAppWiring(admin) })
+        #expect(try store.appWirings() == [admin, shop])
+        #expect(try !Self.raisesRevision(store) { try other.recordAppWiring(shop) })
+        let debugShop = AppWiring(app: "shop", hasDebugSource: true)
+        #expect(try Self.raisesRevision(store) { try other.recordAppWiring(debugShop) })
+        #expect(try store.appWirings() == [admin, debugShop])
+    }
+
+    @Test(arguments: kinds)
     func theActiveSetReportsWhatEnteredAndLeftOnce(_ kind: Kind) throws {
         let (store, other) = try kind.open()
         let red = Assignment(key: "color", value: "red", experiment: "E", variant: "Red", source: "S")
@@ -235,6 +250,7 @@ import Testing
                 _ = try store.stabilization(source: "S")
                 _ = try store.payload(source: "S")
                 _ = try store.attributeOverrides()
+                _ = try store.appWirings()
             }
         )
     }

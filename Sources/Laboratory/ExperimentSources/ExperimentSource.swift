@@ -47,6 +47,13 @@ public protocol ExperimentSource: AnyObject, Sendable {
     /// A line on how the source is doing beyond its fetch status (a
     /// payload's age, counts and warnings), for Settings and `lab update`.
     var statusDetail: String? { get }
+
+    /// The draws the source made on this device, by experiment: empty for a
+    /// source that does not draw (a payload's hashes decide its variants).
+    func draws() throws -> [String: Draw]
+
+    /// The logged-in user the source assigns for, if it has one.
+    var userID: String? { get }
 }
 
 extension ExperimentSource {
@@ -59,6 +66,10 @@ extension ExperimentSource {
     public func decisionSteps(for experiments: [String]?) -> [String: [Explanation.Step]] { [:] }
 
     public var statusDetail: String? { nil }
+
+    public func draws() throws -> [String: Draw] { [:] }
+
+    public var userID: String? { nil }
 
     /// The experiment with this name, if the source has it.
     public func experiment(named name: String) -> Experiment? {

@@ -95,6 +95,12 @@ public protocol StateStore: Sendable {
     /// what left it, so that only one process reports a change.
     func swapActiveAssignments(_ assignments: [Assignment]) throws -> ActiveSetChange
 
+    /// How each app that opened the file is wired, sorted by app.
+    func appWirings() throws -> [AppWiring]
+
+    /// Records how an app is wired, replacing what that app recorded before.
+    func recordAppWiring(_ wiring: AppWiring) throws
+
     /// A number that changes whenever the state changes, in any process.
     func revision() throws -> Int64
 }

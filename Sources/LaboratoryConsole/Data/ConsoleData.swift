@@ -66,6 +66,8 @@ public struct ConsoleData: Sendable, Equatable {
     public var device: Device
     /// The logged-in user, for user-level experiments.
     public var userID: String?
+    /// How each app that opened the state file is wired: whether forcing reaches it.
+    public var appWirings: [AppWiring] = []
     /// How sources that explain themselves (GrowthBook) decide each
     /// experiment, step by step, by source then experiment.
     public var decisionSteps: [String: [String: [Explanation.Step]]] = [:]

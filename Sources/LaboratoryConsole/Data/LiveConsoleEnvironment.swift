@@ -83,10 +83,7 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
             )
         }
         var draws: [String: [String: Draw]] = [:]
-        for source in debug.sources {
-            // A local source keeps the draws it just settled; ask the store for others.
-            draws[source.name] = try (source as? LocalSource)?.draws() ?? store.draws(source: source.name)
-        }
+        for source in debug.sources { draws[source.name] = try source.draws() }
         var data = ConsoleData(
             sources: sources,
             entries: try debug.entries(),
@@ -97,12 +94,13 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
             draws: draws,
             origin: origin,
             device: manager.device,
-            userID: debug.sources.lazy.compactMap { ($0 as? LocalSource)?.userID }.first
+            userID: debug.sources.lazy.compactMap(\.userID).first
         )
         for source in debug.sources {
             let steps = source.decisionSteps(for: nil)
             if !steps.isEmpty { data.decisionSteps[source.name] = steps }
         }
+        data.appWirings = try store.appWirings()
         data.server = server?()
         seen.withLock {
             $0 = Seen(revision: revision, newestEvent: events.first?.id, statuses: statuses, server: data.server)
@@ -131,11 +129,11 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
         case .force(let source, let experiment, let variant?):
             try debug.force(variant: variant, of: experiment, in: source)
             try manager.refresh()
-            return "Forced \(experiment) to \(variant)."
+            return try "Forced \(experiment) to \(variant)." + whereForcingIsIgnored()
         case .force(let source, let experiment, nil):
             try debug.forceInactive(experiment: experiment, in: source)
             try manager.refresh()
-            return "Forced \(experiment) inactive."
+            return try "Forced \(experiment) inactive." + whereForcingIsIgnored()
         case .unforce(let source, let experiment):
             try debug.unforce(experiment: experiment, in: source)
             try manager.refresh()
@@ -167,14 +165,23 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
                 throw ConsoleEnvironmentError("\(path): " + error.problems.joined(separator: "; "))
             }
             try manager.refresh()
-            return
+            return try
                 "Imported \(file.forcedVariants.count) forced variant\(file.forcedVariants.count == 1 ? "" : "s") from \(path)."
+                + whereForcingIsIgnored()
         case .update:
             let results = await manager.update()
             let failures = results.filter { if case .error = $0.value { true } else { false } }
             if failures.isEmpty { return "Updated \(results.count) source\(results.count == 1 ? "" : "s")." }
             return failures.keys.sorted().map { "\($0): \(results[$0]!.summary)" }.joined(separator: "; ")
         }
+    }
+}
+
+extension LiveConsoleEnvironment {
+    /// A warning to add to a force's message when an app that opened the
+    /// state file has no debug source, so the force changes nothing there.
+    private func whereForcingIsIgnored() throws -> String {
+        AppWiring.ignoringForcedVariants(try store.appWirings()).map { " Warning: \($0)." } ?? ""
     }
 }
 

@@ -18,6 +18,8 @@ public struct ListRow: Sendable, Equatable {
         case importOverrides
         /// A line about `--serve`'s server; nothing to open.
         case server
+        /// An app that opened the state file, and whether forcing reaches it; nothing to open.
+        case app(String)
     }
 
     /// A name the filter searches that the row's columns do not show in full.
@@ -62,6 +64,7 @@ extension ListRow.Target {
         case .assignment(let key): return key
         case .event(let id): return "Event \(id)"
         case .update(let source), .status(let source), .reset(let source): return source
+        case .app(let name): return name
         case .header, .category, .resetAll, .exportOverrides, .importOverrides, .server: return nil
         }
     }

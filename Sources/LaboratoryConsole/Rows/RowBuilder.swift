@@ -169,7 +169,28 @@ public enum RowBuilder {
                 ListRow(.importOverrides, ["Import", "apply a file from a colleague (checked first)"]),
             ].map { ($0, $0.columns) }
         )
-        return sources(data, state: state) + [overrides] + (data.server.map { [server($0)] } ?? [])
+        return sources(data, state: state) + [overrides] + apps(data.appWirings)
+            + (data.server.map { [server($0)] } ?? [])
+    }
+
+    /// The apps that opened the state file, and whether what is forced here reaches them.
+    private static func apps(_ wirings: [AppWiring]) -> [RowSection] {
+        guard !wirings.isEmpty else { return [] }
+        let rows = wirings.map { wiring in
+            wiring.hasDebugSource
+                ? ListRow(.app(wiring.app), [wiring.app, "has a debug source: forced variants apply"])
+                : ListRow(
+                    .app(wiring.app),
+                    [wiring.app, "no debug source (a release build?): forcing changes nothing there"],
+                    role: .error
+                )
+        }
+        return [
+            RowSection(
+                header: ListRow(.header, ["APPS", "that opened this state file"], role: .header),
+                items: rows.map { ($0, $0.columns) }
+            )
+        ]
     }
 
     /// `lab console --serve`: where apps connect, and who does.

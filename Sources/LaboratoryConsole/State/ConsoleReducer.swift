@@ -222,7 +222,7 @@ public enum ConsoleReducer {
     private static func open(_ state: inout ConsoleState) -> [ConsoleEffect] {
         guard let row = selected(state) else { return [] }
         switch row.target {
-        case .header, .status, .event, .server:
+        case .header, .status, .event, .server, .app:
             return []
         case .category(let route):
             push(route, &state)

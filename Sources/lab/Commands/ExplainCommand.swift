@@ -24,13 +24,12 @@ struct ExplainCommand: ParsableCommand {
                 $0.source == sourceName && $0.experiment.name == experiment
             }!
             let owner = session.debug.sources.first { $0.name == sourceName }
-            let local = owner as? LocalSource
             return Explanation(
                 entry: entry,
                 snapshot: snapshot,
                 device: session.device,
-                userID: local?.userID,
-                draw: try local?.draws()[experiment],
+                userID: owner?.userID,
+                draw: try owner?.draws()[experiment],
                 stabilizedAt: try owner?.stabilization(),
                 decisionSteps: owner?.decisionSteps(for: [experiment])[experiment],
                 time: Timestamp.iso8601

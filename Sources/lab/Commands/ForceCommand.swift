@@ -20,6 +20,7 @@ struct ForceCommand: ParsableCommand {
             let request = try session.debug.force(variant: variant, of: experiment, in: source)
             return (request, try session.manager.refresh())
         }
+        try session.warnWhereForcingIsIgnored()
         try ChangeDocument.print(
             request.variant.map { "Forced \(request.experiment) to \($0)." }
                 ?? "Forced \(request.experiment) inactive.",

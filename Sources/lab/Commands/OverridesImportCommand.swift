@@ -42,6 +42,7 @@ struct OverridesImportCommand: ParsableCommand {
             printError("\(path): \(error)")
             throw ExitCode.failure
         }
+        if !file.forcedVariants.isEmpty { try session.warnWhereForcingIsIgnored() }
         try ChangeDocument.print(
             "Applied \(file.forcedVariants.count) forced variant\(file.forcedVariants.count == 1 ? "" : "s") from \(path)\(replace ? ", replacing the others" : "").",
             snapshot: snapshot,

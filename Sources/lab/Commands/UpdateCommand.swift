@@ -20,8 +20,8 @@ struct UpdateCommand: AsyncParsableCommand {
             try JSONOutput.print(UpdateDocument(sources: names.map { .init(name: $0, status: statuses[$0]!) }))
         } else {
             for name in names {
-                let remote = session.debug.sources.first { $0.name == name } as? GrowthBookSource
-                printLine("\(name): \(statuses[name]!.summary)" + (remote.map { " · " + $0.summary } ?? ""))
+                let detail = session.debug.sources.first { $0.name == name }?.statusDetail
+                printLine("\(name): \(statuses[name]!.summary)" + (detail.map { " · " + $0 } ?? ""))
             }
         }
         if statuses.values.contains(where: { if case .error = $0 { true } else { false } }) { throw ExitCode.failure }

@@ -8,14 +8,17 @@ import LaboratorySQLite
 /// wired the way an app wires them (local sources inside a debug source).
 struct LabSession {
     let laboratory: LocalLaboratory
+    /// The debug source `lab` always wires in: forcing is what it is for.
+    let debug: DebugSource
     /// Attributes from an overrides import, then the command line's `--attribute`s.
     let attributes: [String: String]
     /// The `--growthbook` payload, if any.
     let remote: RemoteOption?
+    /// The source over the `--growthbook` payload, as the session built it.
+    let growthBook: GrowthBookSource?
 
     var store: SQLiteStateStore { laboratory.store }
     var device: Device { laboratory.device }
-    var debug: DebugSource { laboratory.debug }
     var manager: AssignmentsManager { laboratory.manager }
 
     /// Loads the catalogs, then opens the state file.
@@ -25,16 +28,22 @@ struct LabSession {
     static func open(_ options: GlobalOptions) throws -> LabSession {
         let catalogs = try loadCatalogs(options)
         let remote = try RemoteOption(options)
+        var growthBook: GrowthBookSource?
         let laboratory = try reportingStateErrors {
             try LocalLaboratory(
                 catalogs: catalogs.map { (path: $0.0, catalog: $0.1) },
                 statePath: options.statePath,
                 userID: options.attributes["userId"],
-                remotes: { store, device in remote?.sources(store: store, device: device, options: options) ?? [] }
+                debugSource: true,
+                app: nil,
+                remotes: { store, device in
+                    growthBook = remote?.source(store: store, device: device, options: options)
+                    return growthBook.map { [$0] } ?? []
+                }
             )
         }
         // A payload file is local: read it now, as a catalog is.
-        if let remote, let file = remote.file, let source = laboratory.debug.sources.last as? GrowthBookSource {
+        if let remote, let file = remote.file, let source = growthBook {
             do {
                 try source.accept(try FileContents.read(file))
             } catch let error as GrowthBookPayload.Invalid {
@@ -56,7 +65,14 @@ struct LabSession {
         if options.attributes["userId"] == nil, let user = attributes["userId"] {
             for local in laboratory.locals { local.setUserID(user) }
         }
-        return LabSession(laboratory: laboratory, attributes: attributes, remote: remote)
+        guard let debug = laboratory.debug else { preconditionFailure("lab's wiring always has a debug source") }
+        return LabSession(
+            laboratory: laboratory,
+            debug: debug,
+            attributes: attributes,
+            remote: remote,
+            growthBook: growthBook
+        )
     }
 
     /// The catalog files named on the command line, or the demo catalog.
@@ -132,6 +148,15 @@ struct LabSession {
         }
     }
 
+    /// Warns on standard error when an app that opened the state file has
+    /// no debug source, so the variants just forced change nothing there.
+    func warnWhereForcingIsIgnored() throws {
+        let wirings = try run { try store.appWirings() }
+        if let apps = AppWiring.ignoringForcedVariants(wirings) {
+            printError("warning: \(apps); forcing changes nothing there")
+        }
+    }
+
     /// Runs `body` with state-file and debug-source errors reported.
     func run<T>(_ body: () throws -> T) throws -> T {
         try Self.reportingStateErrors(body)
@@ -146,7 +171,7 @@ struct RemoteOption {
     var streaming: StreamingSupport?
 
     /// The GrowthBook source over this payload.
-    func sources(store: SQLiteStateStore, device: Device, options: GlobalOptions) -> [any ExperimentSource] {
+    func source(store: SQLiteStateStore, device: Device, options: GlobalOptions) -> GrowthBookSource {
         var decrypt: (@Sendable (String) throws -> String)?
         if let key = options.decryptionKey {
             decrypt = { encrypted in try PayloadDecryption.decrypt(encrypted, key: key) }
@@ -158,7 +183,7 @@ struct RemoteOption {
             fetcher: fetcher,
             decrypt: decrypt
         )
-        return [source]
+        return source
     }
 
     let fetcher: any PayloadFetcher

@@ -29,7 +29,7 @@ final class RemoteUpdates: Sendable {
     /// Starts the updates when the session has a remote URL.
     func start() {
         guard let remote = session.remote, remote.file == nil else { return }
-        let source = session.debug.sources.compactMap { $0 as? GrowthBookSource }.first
+        let source = session.growthBook
         let manager = session.manager
         let interval = interval
         task.withLock {

@@ -1,0 +1,26 @@
+/// Whether an app's wiring includes the debug source, as the app recorded it
+/// in the state file it shares with `lab`.
+///
+/// Forcing a variant changes only apps whose wiring has a debug source (by
+/// default, debug builds); the console and `lab force` read these records to
+/// warn when forcing would change nothing in an app that opened the file.
+public struct AppWiring: Sendable, Hashable, Codable {
+    /// The app's name, as it recorded itself (by default its process name).
+    public var app: String
+    /// Whether the app applies forced variants.
+    public var hasDebugSource: Bool
+
+    public init(app: String, hasDebugSource: Bool) {
+        self.app = app
+        self.hasDebugSource = hasDebugSource
+    }
+
+    /// The apps of `wirings` that ignore forced variants, named for a warning, or `nil` when none does.
+    public static func ignoringForcedVariants(_ wirings: [AppWiring]) -> String? {
+        let apps = wirings.filter { !$0.hasDebugSource }.map(\.app)
+        guard !apps.isEmpty else { return nil }
+        let names = apps.count == 1 ? apps[0] : apps.dropLast().joined(separator: ", ") + " and " + apps.last!
+        let verb = apps.count == 1 ? "has" : "have"
+        return "\(names) \(verb) no debug source and ignore\(apps.count == 1 ? "s" : "") forced variants"
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Laboratory
+import LaboratorySQLite
+import LaboratoryTesting
+import Testing
+
+/// Forcing reaches an app only when its wiring has a debug source, and the
+/// app says so in the state file for the console and `lab force` to read.
+@Suite struct LocalLaboratoryWiringTests {
+    static let catalog = #"""
+        {"source": "Local", "experiments": [
+          {"name": "Color", "keys": ["color"], "baseline": "Red", "variants": [
+            {"name": "Red", "assignments": {"color": "red"}}, {"name": "Blue", "assignments": {"color": "blue"}}]}]}
+        """#
+
+    static func open(_ folder: String, debugSource: Bool, app: String?) throws -> LocalLaboratory {
+        let catalog = try CatalogDecoder().decode(Data(catalog.utf8), file: "c.json")
+        return try LocalLaboratory(
+            catalogs: [(path: folder + "/c.json", catalog: catalog)],
+            statePath: folder + "/state.sqlite",
+            debugSource: debugSource,
+            app: app,
+            random: FixedRandomSource(0.1)
+        )
+    }
+
+    static func folder() throws -> String {
+        let folder = NSTemporaryDirectory() + "lab-wiring-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test func aWiringWithoutADebugSourceIgnoresWhatTheConsoleForces() throws {
+        let folder = try Self.folder()
+        let console = try Self.open(folder, debugSource: true, app: nil)
+        let release = try Self.open(folder, debugSource: false, app: "shop")
+        let debug = try Self.open(folder, debugSource: true, app: "shop-debug")
+        #expect(release.debug == nil)
+        try #require(console.debug).force(variant: "Blue", of: "Color")
+        #expect(try release.manager.refresh().assignment(for: "color")?.variant == "Red")
+        #expect(try debug.manager.refresh().assignment(for: "color")?.variant == "Blue")
+    }
+
+    @Test func eachAppRecordsItsWiringAndToolsRecordNothing() throws {
+        let folder = try Self.folder()
+        _ = try Self.open(folder, debugSource: false, app: "shop")
+        _ = try Self.open(folder, debugSource: true, app: nil)
+        let store = try SQLiteStateStore(path: folder + "/state.sqlite")
+        #expect(try store.appWirings() == [AppWiring(app: "shop", hasDebugSource: false)])
+        #expect(
+            AppWiring.ignoringForcedVariants(try store.appWirings())
+                == "shop has no debug source and ignores forced variants"
+        )
+        // The same app rebuilt for debugging replaces its record.
+        _ = try Self.open(folder, debugSource: true, app: "shop")
+        #expect(try store.appWirings() == [AppWiring(app: "shop", hasDebugSource: true)])
+        #expect(AppWiring.ignoringForcedVariants(try store.appWirings()) == nil)
+    }
+
+    @Test func severalAppsIgnoringForcedVariantsAreNamedTogether() {
+        let wirings = ["a", "b", "c"].map { AppWiring(app: $0, hasDebugSource: false) }
+        #expect(
+            AppWiring.ignoringForcedVariants(wirings) == "a, b and c have no debug source and ignore forced variants"
+        )
+    }
+
+    @Test func theDefaultFollowsTheBuildConfiguration() throws {
+        #if DEBUG
+        #expect(LocalLaboratory.isDebugBuild)
+        #else
+        #expect(!LocalLaboratory.isDebugBuild)
+        #endif
+        let folder = try Self.folder()
+        let catalog = try CatalogDecoder().decode(Data(Self.catalog.utf8), file: "c.json")
+        let laboratory = try LocalLaboratory(
+            catalogs: [(path: folder + "/c.json", catalog: catalog)],
+            statePath: folder + "/state.sqlite"
+        )
+        #expect((laboratory.debug != nil) == LocalLaboratory.isDebugBuild)
+        // Recorded under the process's name by default.
+        #expect(try laboratory.store.appWirings().map(\.app) == [ProcessInfo.processInfo.processName])
+    }
+}

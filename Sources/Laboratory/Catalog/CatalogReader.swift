@@ -19,6 +19,12 @@ struct CatalogReader {
         if recordsLocations { locations = [:] }
     }
 
+    static let experimentFields = [
+        "name", "keys", "variants", "baseline", "activeTokenRange", "subject", "bucketing", "whitelist", "status",
+        "winner",
+    ]
+    static let variantFields = ["name", "weight", "assignments"]
+
     private mutating func error(_ message: String, at position: SourcePosition) {
         diagnostics.append(Diagnostic(file: file, position: position, message: message))
     }
@@ -73,10 +79,7 @@ struct CatalogReader {
         func what() -> String { "experiment \"\(name)\"" }
         checkMembers(
             members,
-            allowed: [
-                "name", "keys", "variants", "baseline", "activeTokenRange", "subject", "bucketing", "whitelist",
-                "status", "winner",
-            ],
+            allowed: Self.experimentFields,
             in: what()
         )
         let keys = readKeys(of: node, in: what())
@@ -93,8 +96,10 @@ struct CatalogReader {
         if elements.isEmpty { error("\(what()) has no variants", at: variantsNode.position) }
         var variants: [Variant] = []
         var seen: [String: SourcePosition] = [:]
+        // Built once for all the variants: each checks its keys against it.
+        let keySet = keys.map(Set.init)
         for element in elements {
-            guard let variant = readVariant(element, experiment: name, keys: keys) else { continue }
+            guard let variant = readVariant(element, experiment: name, keys: keys, keySet: keySet) else { continue }
             if let first = seen[variant.name] {
                 error(
                     "variant \"\(variant.name)\" of \(what()) is defined twice (first at line \(first.line))",
@@ -279,7 +284,12 @@ struct CatalogReader {
         return HalfOpenRange(lower: lower, upper: upper)
     }
 
-    private mutating func readVariant(_ node: JSONNode, experiment: String, keys: [String]?) -> Variant? {
+    private mutating func readVariant(
+        _ node: JSONNode,
+        experiment: String,
+        keys: [String]?,
+        keySet: Set<String>?
+    ) -> Variant? {
         func owner() -> String { "experiment \"\(experiment)\"" }
         guard case .object(let members) = node.kind else {
             error("a variant of \(owner()) must be an object, found \(node.kindName)", at: node.position)
@@ -288,7 +298,7 @@ struct CatalogReader {
         guard let name = requiredString("name", of: node, in: "a variant of \(owner())") else { return nil }
         if name.isEmpty { error("a variant of \(owner()) has an empty name", at: node.position) }
         func what() -> String { "variant \"\(name)\" of \(owner())" }
-        checkMembers(members, allowed: ["name", "weight", "assignments"], in: what())
+        checkMembers(members, allowed: Self.variantFields, in: what())
         var weight = 1.0
         if let weightNode = node[member: "weight"] {
             if case .number(let value) = weightNode.kind, value > 0 {
@@ -314,10 +324,8 @@ struct CatalogReader {
             return nil
         }
         var assignments: [String: AssignmentValue] = [:]
-        let keySet = keys.map(Set.init)
-        var assigned: Set<String> = []
+        assignments.reserveCapacity(pairs.count)
         for pair in pairs {
-            assigned.insert(pair.name)
             if assignments[pair.name] != nil {
                 error("\(what()) assigns key \"\(pair.name)\" twice", at: pair.position)
                 continue
@@ -339,7 +347,8 @@ struct CatalogReader {
                 )
             }
         }
-        for key in keys ?? [] where !assigned.contains(key) {
+        // A key with a value of the wrong type is reported above, not as missing.
+        for key in keys ?? [] where assignments[key] == nil && !pairs.contains(where: { $0.name == key }) {
             error("\(what()) does not assign key \"\(key)\"", at: node.position)
         }
         return Variant(name: name, weight: weight, assignments: assignments)

@@ -8,14 +8,15 @@ extension SQLiteStateStore {
     public func record(_ events: [Event]) throws {
         guard !events.isEmpty else { return }
         try write { db in
-            for event in events { try EventRecord(event).insert(db) }
+            let times = EventRecord.storedTimes(events)
+            for (event, time) in zip(events, times) { try EventRecord(event).insert(fast: db, time: time) }
         }
     }
 
     public func recordOnce(_ event: Event) throws -> Bool {
         try write { db in
             if try Self.seen(event, db) { return false }
-            try EventRecord(event).insert(db)
+            try EventRecord(event).insert(fast: db)
             return true
         }
     }
@@ -28,9 +29,10 @@ extension SQLiteStateStore {
         guard !events.isEmpty else { return 0 }
         return try write { db in
             var added = 0
-            for event in events {
+            let times = EventRecord.storedTimes(events)
+            for (event, time) in zip(events, times) {
                 if event.reason == .displayed, try Self.seen(event, db) { continue }
-                try EventRecord(event).insert(db)
+                try EventRecord(event).insert(fast: db, time: time)
                 added += 1
             }
             return added

@@ -92,11 +92,11 @@ public final class ServedStateHub: Sendable {
         previous: ServedState?
     ) throws -> ServedState {
         let snapshot = try laboratory.manager.refresh()
-        let requests = try laboratory.store.forcedVariants()
+        let forced = try laboratory.store.forcedVariants()
         return ServedState(
             entries: try debug.entries(),
             snapshot: snapshot,
-            shared: debug.leaves.compactMap { $0.sharedFeatures(forcing: requests) },
+            shared: debug.leaves.compactMap { $0.sharedFeatures(forcing: forced) },
             previous: previous
         )
     }

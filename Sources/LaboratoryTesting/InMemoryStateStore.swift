@@ -7,7 +7,7 @@ import Synchronization
 public final class InMemoryStateStore: StateStore, Sendable {
     private struct State {
         var device: Device?
-        var choices: [String: [String: Draw]] = [:]
+        var draws: [String: [String: Draw]] = [:]
         var stabilized: [String: (time: Date, payload: Data?)] = [:]
         var sticky: [String: [String: String]] = [:]
         var forced: [String: ForcedVariant] = [:]
@@ -38,27 +38,27 @@ public final class InMemoryStateStore: StateStore, Sendable {
         decide: (String, Draw?) -> DrawDecision
     ) throws -> [String: Draw] {
         state.withLock { state in
-            var choices = state.choices[source] ?? [:]
-            let before = choices
+            var draws = state.draws[source] ?? [:]
+            let before = draws
             let listed = Set(experiments)
-            choices = choices.filter { listed.contains($0.key) }
+            draws = draws.filter { listed.contains($0.key) }
             for experiment in experiments {
-                switch decide(experiment, choices[experiment]) {
+                switch decide(experiment, draws[experiment]) {
                 case .keep: break
-                case .choose(let variant): choices[experiment] = Draw(variant: variant, drawnAt: time)
-                case .forget: choices[experiment] = nil
+                case .choose(let variant): draws[experiment] = Draw(variant: variant, drawnAt: time)
+                case .forget: draws[experiment] = nil
                 }
             }
-            if choices != before {
-                state.choices[source] = choices
+            if draws != before {
+                state.draws[source] = draws
                 state.revision += 1
             }
-            return choices
+            return draws
         }
     }
 
     public func draws(source: String) throws -> [String: Draw] {
-        state.withLock { $0.choices[source] ?? [:] }
+        state.withLock { $0.draws[source] ?? [:] }
     }
 
     public func stabilization(source: String) throws -> Date? {
@@ -90,11 +90,11 @@ public final class InMemoryStateStore: StateStore, Sendable {
         }
     }
 
-    public func setForcedVariant(_ request: ForcedVariant) throws {
+    public func setForcedVariant(_ forcedVariant: ForcedVariant) throws {
         state.withLock { state in
-            let id = Self.key(request.source, request.experiment)
-            guard state.forced[id] != request else { return }
-            state.forced[id] = request
+            let id = Self.key(forcedVariant.source, forcedVariant.experiment)
+            guard state.forced[id] != forcedVariant else { return }
+            state.forced[id] = forcedVariant
             state.revision += 1
         }
     }
@@ -115,10 +115,12 @@ public final class InMemoryStateStore: StateStore, Sendable {
         }
     }
 
-    public func applyForcedVariants(_ requests: [ForcedVariant], replacing: Bool) throws {
+    public func applyForcedVariants(_ forcedVariants: [ForcedVariant], replacing: Bool) throws {
         state.withLock { state in
             var after = replacing ? [:] : state.forced
-            for request in requests { after[Self.key(request.source, request.experiment)] = request }
+            for forcedVariant in forcedVariants {
+                after[Self.key(forcedVariant.source, forcedVariant.experiment)] = forcedVariant
+            }
             guard after != state.forced else { return }
             state.forced = after
             state.revision += 1

@@ -65,7 +65,7 @@ import Testing
         let store = InMemoryStateStore()
         try store.setForcedVariant(ForcedVariant(source: "Local", experiment: "Ranged", variant: "Purple"))
         let steps = try explain(try World([catalog], token: 0.3, store: store), "Ranged")
-        #expect(steps.contains("forced: a request for Purple is stale (no such variant) and ignored"))
+        #expect(steps.contains("forced: the forced variant Purple is stale (no such variant) and ignored"))
         #expect(steps.last == "result: the app gets Red: color = Red-color")
     }
 

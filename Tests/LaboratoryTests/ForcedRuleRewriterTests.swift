@@ -24,11 +24,11 @@ import Testing
         decrypt: nil
     )
 
-    private func shared(_ requests: [ForcedVariant]) -> SharedFeatures {
+    private func shared(_ forcedVariants: [ForcedVariant]) -> SharedFeatures {
         ForcedRuleRewriter.rewrite(
             Self.payload,
             source: "GrowthBook",
-            forcing: requests,
+            forcing: forcedVariants,
             deviceAttributes: .object([JSONValue.Member("id", .string("device-1"))])
         )
     }

@@ -29,8 +29,8 @@ import Testing
         let world = try World([
             Catalog(source: "Local", experiments: [Fixtures.experiment("Ranged", variants: [("Red", 1), ("Blue", 1)])])
         ])
-        let request = try world.debug.force(variant: "blue", of: "ranged", in: "local")
-        #expect(request == ForcedVariant(source: "Local", experiment: "Ranged", variant: "Blue"))
+        let forced = try world.debug.force(variant: "blue", of: "ranged", in: "local")
+        #expect(forced == ForcedVariant(source: "Local", experiment: "Ranged", variant: "Blue"))
         #expect(try world.debug.force(variant: "inactive", of: "Ranged").variant == nil)
         #expect(throws: DebugSourceError.unknownExperiment("Rnged", source: nil, suggestions: ["Ranged"])) {
             try world.debug.force(variant: "Red", of: "Rnged")

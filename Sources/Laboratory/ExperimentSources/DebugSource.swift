@@ -22,7 +22,7 @@ public final class DebugSource: ExperimentSource, Sendable {
     /// same arrays while nothing changed, so comparing them is cheap, and
     /// rebuilding thousands of entries on every refresh is not.
     private struct Memo {
-        var requests: [ForcedVariant]
+        var forcedVariants: [ForcedVariant]
         var experiments: [[Experiment]]
         var natural: [[ActiveVariant]]
         var entries: [DebugEntry]
@@ -53,16 +53,18 @@ public final class DebugSource: ExperimentSource, Sendable {
 
     /// Every experiment of every wrapped source with what it would run and what it runs.
     public func entries() throws -> [DebugEntry] {
-        let requests = try store.forcedVariants()
+        let forcedVariants = try store.forcedVariants()
         let experiments = sources.map(\.experiments)
         let natural = try sources.map { try $0.activeVariants() }
-        if let memo = memo.withLock({ $0 }), memo.requests == requests, memo.experiments == experiments,
+        if let memo = memo.withLock({ $0 }), memo.forcedVariants == forcedVariants, memo.experiments == experiments,
             memo.natural == natural
         {
             return memo.entries
         }
-        var requestByID: [String: ForcedVariant] = [:]
-        for request in requests { requestByID[Self.id(request.source, request.experiment)] = request }
+        var forcedByID: [String: ForcedVariant] = [:]
+        for forcedVariant in forcedVariants {
+            forcedByID[Self.id(forcedVariant.source, forcedVariant.experiment)] = forcedVariant
+        }
         var entries: [DebugEntry] = []
         for (index, source) in sources.enumerated() {
             let active = Dictionary(
@@ -70,38 +72,43 @@ public final class DebugSource: ExperimentSource, Sendable {
                 uniquingKeysWith: { first, _ in first }
             )
             for experiment in experiments[index] {
-                let request = requestByID[Self.id(source.name, experiment.name)]
+                let forcedVariant = forcedByID[Self.id(source.name, experiment.name)]
                 entries.append(
                     DebugEntry(
                         source: source.name,
                         experiment: experiment,
                         natural: active[experiment.name],
-                        forcedVariant: request
+                        forcedVariant: forcedVariant
                     )
                 )
             }
         }
-        memo.withLock { $0 = Memo(requests: requests, experiments: experiments, natural: natural, entries: entries) }
+        memo.withLock {
+            $0 = Memo(forcedVariants: forcedVariants, experiments: experiments, natural: natural, entries: entries)
+        }
         return entries
     }
 
     /// Forced variants that name an experiment or variant the sources no longer have.
     public func staleForcedVariants() throws -> [StaleForcedVariant] {
-        let requests = try store.forcedVariants()
-        return requests.compactMap { request in
-            guard let source = sources.first(where: { $0.name == request.source }) else {
-                return StaleForcedVariant(forcedVariant: request, reason: "source \"\(request.source)\" is not loaded")
-            }
-            guard let experiment = source.experiment(named: request.experiment) else {
+        let forcedVariants = try store.forcedVariants()
+        return forcedVariants.compactMap { forcedVariant in
+            guard let source = sources.first(where: { $0.name == forcedVariant.source }) else {
                 return StaleForcedVariant(
-                    forcedVariant: request,
-                    reason: "source \"\(request.source)\" has no experiment \"\(request.experiment)\""
+                    forcedVariant: forcedVariant,
+                    reason: "source \"\(forcedVariant.source)\" is not loaded"
                 )
             }
-            if let variant = request.variant, experiment.variant(named: variant) == nil {
+            guard let experiment = source.experiment(named: forcedVariant.experiment) else {
                 return StaleForcedVariant(
-                    forcedVariant: request,
-                    reason: "experiment \"\(request.experiment)\" has no variant \"\(variant)\""
+                    forcedVariant: forcedVariant,
+                    reason: "source \"\(forcedVariant.source)\" has no experiment \"\(forcedVariant.experiment)\""
+                )
+            }
+            if let variant = forcedVariant.variant, experiment.variant(named: variant) == nil {
+                return StaleForcedVariant(
+                    forcedVariant: forcedVariant,
+                    reason: "experiment \"\(forcedVariant.experiment)\" has no variant \"\(variant)\""
                 )
             }
             return nil
@@ -119,9 +126,13 @@ public final class DebugSource: ExperimentSource, Sendable {
         switch NameMatch.find(variant, in: choices) {
         case .found(let name):
             let isInactive = name == Self.inactiveChoice && found.variant(named: name) == nil
-            let request = ForcedVariant(source: sourceName, experiment: found.name, variant: isInactive ? nil : name)
-            try store.setForcedVariant(request)
-            return request
+            let forcedVariant = ForcedVariant(
+                source: sourceName,
+                experiment: found.name,
+                variant: isInactive ? nil : name
+            )
+            try store.setForcedVariant(forcedVariant)
+            return forcedVariant
         case .missing(let suggestions):
             throw DebugSourceError.unknownVariant(
                 variant,

@@ -28,7 +28,7 @@ public final class LocalSource: ExperimentSource, Sendable {
         var revision: Int64
         var generation: Int
         var active: [ActiveVariant]
-        var choices: [String: Draw]
+        var draws: [String: Draw]
     }
     private let store: any StateStore
     private let device: Device
@@ -70,7 +70,7 @@ public final class LocalSource: ExperimentSource, Sendable {
 
     /// The stored draws, by experiment, for explanations in the console.
     public func draws() throws -> [String: Draw] {
-        try settled().choices
+        try settled().draws
     }
 
     /// The draws settled against the current state and catalog, computed again
@@ -81,9 +81,9 @@ public final class LocalSource: ExperimentSource, Sendable {
         if let cached = cache.withLock({ $0 }), cached.revision == revision, cached.generation == generation {
             return cached
         }
-        let (active, choices) = try settleDraws()
+        let (active, draws) = try settleDraws()
         // Settling may itself change the state; key the answer on the state after it.
-        let settled = Settled(revision: try store.revision(), generation: generation, active: active, choices: choices)
+        let settled = Settled(revision: try store.revision(), generation: generation, active: active, draws: draws)
         cache.withLock { $0 = settled }
         return settled
     }
@@ -118,7 +118,7 @@ public final class LocalSource: ExperimentSource, Sendable {
         let user = self.user.withLock({ $0 })
         let stabilized = try store.stabilization(source: name) != nil
         let byName = Dictionary(uniqueKeysWithValues: experiments.map { ($0.name, $0) })
-        let choices = try store.settleDraws(
+        let draws = try store.settleDraws(
             source: name,
             experiments: experiments.map(\.name),
             at: clock.now()
@@ -153,8 +153,8 @@ public final class LocalSource: ExperimentSource, Sendable {
             if let pinned = experiment.whitelist[subject], let variant = experiment.variant(named: pinned) {
                 return ActiveVariant(source: name, experiment: experiment, variant: variant, basis: .whitelisted)
             }
-            guard let choice = choices[experiment.name],
-                let variant = experiment.variant(named: choice.variant)
+            guard let draw = draws[experiment.name],
+                let variant = experiment.variant(named: draw.variant)
             else { return nil }
             return ActiveVariant(
                 source: name,
@@ -163,7 +163,7 @@ public final class LocalSource: ExperimentSource, Sendable {
                 basis: experiment.bucketing == .hash ? .hashed : .drawn
             )
         }
-        return (active, choices)
+        return (active, draws)
     }
 
     public func update() async throws {

@@ -179,17 +179,19 @@ extension DebugSource {
                 "version \(file.version) is not one this program reads (\(readable.lowerBound) to \(readable.upperBound))"
             )
         }
-        for request in file.forcedVariants {
-            guard let source = sources.first(where: { $0.name == request.source }) else {
-                problems.append("\(request.source)/\(request.experiment): no source named \"\(request.source)\"")
+        for forcedVariant in file.forcedVariants {
+            guard let source = sources.first(where: { $0.name == forcedVariant.source }) else {
+                problems.append(
+                    "\(forcedVariant.source)/\(forcedVariant.experiment): no source named \"\(forcedVariant.source)\""
+                )
                 continue
             }
-            guard let experiment = source.experiment(named: request.experiment) else {
-                problems.append("\(request.source)/\(request.experiment): no such experiment")
+            guard let experiment = source.experiment(named: forcedVariant.experiment) else {
+                problems.append("\(forcedVariant.source)/\(forcedVariant.experiment): no such experiment")
                 continue
             }
-            if let variant = request.variant, experiment.variant(named: variant) == nil {
-                problems.append("\(request.source)/\(request.experiment): no variant \"\(variant)\"")
+            if let variant = forcedVariant.variant, experiment.variant(named: variant) == nil {
+                problems.append("\(forcedVariant.source)/\(forcedVariant.experiment): no variant \"\(variant)\"")
             }
         }
         guard problems.isEmpty else { throw OverridesError(problems: problems) }

@@ -29,11 +29,13 @@ public enum ForcedRuleRewriter {
     static func rewrite(
         _ payload: GrowthBookPayload,
         source: String,
-        forcing requests: [ForcedVariant],
+        forcing forcedVariants: [ForcedVariant],
         deviceAttributes: JSONValue
     ) -> SharedFeatures {
         var forced: [String: String?] = [:]
-        for request in requests where request.source == source { forced[request.experiment] = request.variant }
+        for forcedVariant in forcedVariants where forcedVariant.source == source {
+            forced[forcedVariant.experiment] = forcedVariant.variant
+        }
         let experimentsByName = Dictionary(
             payload.experiments.map { ($0.name, $0) },
             uniquingKeysWith: { first, _ in first }
@@ -60,11 +62,11 @@ public enum ForcedRuleRewriter {
                     rest.append((rule, nil))
                     continue
                 }
-                guard let request = forced[experiment.name] else {
+                guard let forcedVariant = forced[experiment.name] else {
                     rest.append((rule, SharedFeatures.RuleOrigin(experiment: experiment, forcedVariant: nil)))
                     continue
                 }
-                guard let variant = request else { continue }  // Inactive: the rule goes
+                guard let variant = forcedVariant else { continue }  // Inactive: the rule goes
                 guard
                     let rewritten = rewritten(
                         rule,

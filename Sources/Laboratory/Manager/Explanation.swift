@@ -68,13 +68,16 @@ public struct Explanation: Sendable, Hashable, Codable {
                 ?? "\(entry.source) does not run it here"
         )
 
-        if let request = entry.forcedVariant {
+        if let forcedVariant = entry.forcedVariant {
             if entry.isStale {
-                step("forced", "a request for \(request.variant ?? "") is stale (no such variant) and ignored")
+                step(
+                    "forced",
+                    "the forced variant \(forcedVariant.variant ?? "") is stale (no such variant) and ignored"
+                )
             } else {
                 step(
                     "forced",
-                    request.variant.map { "forced to \($0) through the debug source" }
+                    forcedVariant.variant.map { "forced to \($0) through the debug source" }
                         ?? "forced inactive through the debug source"
                 )
             }

@@ -57,7 +57,7 @@ public protocol StateStore: Sendable {
     func forcedVariants() throws -> [ForcedVariant]
 
     /// Forces a variant, replacing any other forced for its experiment.
-    func setForcedVariant(_ request: ForcedVariant) throws
+    func setForcedVariant(_ forcedVariant: ForcedVariant) throws
 
     /// Unforces one experiment.
     func removeForcedVariant(source: String, experiment: String) throws
@@ -65,9 +65,9 @@ public protocol StateStore: Sendable {
     /// Drops every forced variant, or only those of one source.
     func removeForcedVariants(source: String?) throws
 
-    /// Sets many requests in one step (an overrides file); with `replacing`,
+    /// Sets many forced variants in one step (an overrides file); with `replacing`,
     /// every other forced variant is dropped first.
-    func applyForcedVariants(_ requests: [ForcedVariant], replacing: Bool) throws
+    func applyForcedVariants(_ forcedVariants: [ForcedVariant], replacing: Bool) throws
 
     /// The last good payload of a remote source, kept so a start without network serves it.
     func payload(source: String) throws -> StoredPayload?

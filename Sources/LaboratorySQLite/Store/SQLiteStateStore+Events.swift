@@ -90,10 +90,12 @@ extension SQLiteStateStore {
 
     /// The events a query keeps.
     private static func filtered(_ query: EventQuery) -> QueryInterfaceRequest<EventRecord> {
-        var request = EventRecord.all()
-        if let since = query.since { request = request.filter(Column("time") >= since) }
-        if !query.reasons.isEmpty { request = request.filter(query.reasons.map(\.rawValue).contains(Column("reason"))) }
-        if !query.experiments.isEmpty { request = request.filter(query.experiments.contains(Column("experiment"))) }
-        return request
+        var selection = EventRecord.all()
+        if let since = query.since { selection = selection.filter(Column("time") >= since) }
+        if !query.reasons.isEmpty {
+            selection = selection.filter(query.reasons.map(\.rawValue).contains(Column("reason")))
+        }
+        if !query.experiments.isEmpty { selection = selection.filter(query.experiments.contains(Column("experiment"))) }
+        return selection
     }
 }

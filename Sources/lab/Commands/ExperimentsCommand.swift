@@ -29,7 +29,7 @@ struct ExperimentsCommand: ParsableCommand {
                     token: session.device.token.value,
                     stabilized: stabilized,
                     experiments: reports,
-                    staleForcedVariants: stale.map { StaleReport(request: $0) }
+                    staleForcedVariants: stale.map { StaleReport($0) }
                 )
             )
             return
@@ -49,9 +49,9 @@ struct ExperimentsCommand: ParsableCommand {
             }
             printLine(TextTable.render(header: [" ", "EXPERIMENT", "VARIANT", "NOTES"], rows: rows))
         }
-        for request in stale {
+        for entry in stale {
             printLine(
-                "stale forced variant: \(request.forcedVariant.source)/\(request.forcedVariant.experiment): \(request.reason)"
+                "stale forced variant: \(entry.forcedVariant.source)/\(entry.forcedVariant.experiment): \(entry.reason)"
             )
         }
     }

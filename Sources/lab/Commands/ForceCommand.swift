@@ -16,14 +16,14 @@ struct ForceCommand: ParsableCommand {
 
     func run() throws {
         let session = try LabSession.open(global)
-        let (request, snapshot) = try session.run {
-            let request = try session.debug.force(variant: variant, of: experiment, in: source)
-            return (request, try session.manager.refresh())
+        let (forcedVariant, snapshot) = try session.run {
+            let forcedVariant = try session.debug.force(variant: variant, of: experiment, in: source)
+            return (forcedVariant, try session.manager.refresh())
         }
         try session.warnWhereForcingIsIgnored()
         try ChangeDocument.print(
-            request.variant.map { "Forced \(request.experiment) to \($0)." }
-                ?? "Forced \(request.experiment) inactive.",
+            forcedVariant.variant.map { "Forced \(forcedVariant.experiment) to \($0)." }
+                ?? "Forced \(forcedVariant.experiment) inactive.",
             snapshot: snapshot,
             json: json
         )

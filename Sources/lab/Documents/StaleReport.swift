@@ -9,10 +9,10 @@ struct StaleReport: Encodable {
     var variant: String?
     var reason: String
 
-    init(request: StaleForcedVariant) {
-        source = request.forcedVariant.source
-        experiment = request.forcedVariant.experiment
-        variant = request.forcedVariant.variant
-        reason = request.reason
+    init(_ stale: StaleForcedVariant) {
+        source = stale.forcedVariant.source
+        experiment = stale.forcedVariant.experiment
+        variant = stale.forcedVariant.variant
+        reason = stale.reason
     }
 }

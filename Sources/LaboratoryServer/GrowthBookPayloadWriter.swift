@@ -13,7 +13,7 @@ import Laboratory
 ///   variant (all weight on it, coverage 1), so the SDK's tracking callback
 ///   still fires with Laboratory's experiment and variant names.
 enum GrowthBookPayloadWriter {
-    /// The payload's `features` and `savedGroups`: everything but the date.
+    /// The payload's `features`, `savedGroups` and `contextualBandits`: everything but the date.
     static func content(
         deviceFlags: [ServedFlag],
         experiments: [String: Experiment],
@@ -27,14 +27,20 @@ enum GrowthBookPayloadWriter {
             )
         }
         var savedGroups: [JSONValue.Member] = []
+        var bandits: [JSONValue.Member] = []
         for source in shared {
             features += source.features.filter { passedThrough.contains($0.key) }
             for (name, group) in source.savedGroups.sorted(by: { $0.key < $1.key }) {
                 savedGroups.append(JSONValue.Member(name, .array(group)))
             }
+            for (name, bandit) in source.contextualBandits.sorted(by: { $0.key < $1.key }) {
+                bandits.append(JSONValue.Member(name, bandit))
+            }
         }
         var members = [JSONValue.Member("features", .object(features)), JSONValue.Member("experiments", .array([]))]
         if !savedGroups.isEmpty { members.append(JSONValue.Member("savedGroups", .object(savedGroups))) }
+        // Bandit rules pass through with the features; without these they would fall back to marginal weights.
+        if !bandits.isEmpty { members.append(JSONValue.Member("contextualBandits", .object(bandits))) }
         return .object(members)
     }
 

@@ -30,10 +30,30 @@ import Testing
         }
     }()
 
+    /// How many rows the section has, read or not: a row of the wrong shape is counted, not dropped.
+    static let rowCount: Int = {
+        guard let data = FileManager.default.contents(atPath: path),
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return 0 }
+        return (root["decrypt"] as? [Any])?.count ?? 0
+    }()
+
+    /// A missing or empty section fails rather than running nothing; only the whole file missing skips.
     @Test(
-        .enabled(if: !cases.isEmpty, "GrowthBook cases not found at ../shared/conformance/growthbook/cases.json"),
-        arguments: cases
+        .enabled(
+            if: FileManager.default.fileExists(atPath: path),
+            "GrowthBook cases not found at ../shared/conformance/growthbook/cases.json"
+        )
     )
+    func theSectionIsThereAndEveryRowIsRead() {
+        #expect(Self.rowCount > 0, "section \"decrypt\" is missing or empty in \(Self.path)")
+        #expect(
+            Self.cases.count == Self.rowCount,
+            "\(Self.rowCount - Self.cases.count) rows of \"decrypt\" have the wrong shape"
+        )
+    }
+
+    @Test(arguments: cases)
     func decrypt(_ testCase: Case) {
         let result = try? PayloadDecryption.decrypt(testCase.encrypted, key: testCase.key)
         #expect(result == testCase.expected)

@@ -101,7 +101,7 @@ import Testing
             }}
             """
 
-        init() throws {
+        init(payload: String = SharedWorld.payload) throws {
             let catalog = try CatalogDecoder().decode(Data(ServedStateTests.catalog.utf8), file: "c.json")
             let device = try store.device(candidate: Device(id: "d1", token: ActiveExperimentsToken(0.5)))
             let local = LocalSource(catalog: catalog, store: store, device: device, random: SeededRandomSource(seed: 7))
@@ -111,18 +111,18 @@ import Testing
                 attributes: ["plan": "pro"],
                 fetcher: PlainPayloadFetcher(InMemoryFetcher())
             )
-            try growthBook.accept(Data(Self.payload.utf8))
+            try growthBook.accept(Data(payload.utf8))
             debug = DebugSource(sources: [local, growthBook], store: store)
             manager = AssignmentsManager(sources: [debug], store: store, events: InMemoryEventSink(), device: device)
         }
 
         func served(previous: ServedState? = nil, now: Date = Date()) throws -> ServedState {
             let snapshot = try manager.refresh()
-            let requests = try store.forcedVariants()
+            let forced = try store.forcedVariants()
             return ServedState(
                 entries: try debug.entries(),
                 snapshot: snapshot,
-                shared: debug.leaves.compactMap { $0.sharedFeatures(forcing: requests) },
+                shared: debug.leaves.compactMap { $0.sharedFeatures(forcing: forced) },
                 previous: previous,
                 now: now
             )
@@ -131,6 +131,27 @@ import Testing
 
     private static func context(_ members: [String: String]) -> JSONValue {
         .object(members.sorted { $0.key < $1.key }.map { JSONValue.Member($0.key, .string($0.value)) })
+    }
+
+    /// A bandit rule passes through with its bandit, so SDKs reading `lab
+    /// serve` route by leaf, and so does the server's own evaluation.
+    @Test func contextualBanditsPassThroughWithTheirFeatures() throws {
+        let world = try SharedWorld(
+            payload: #"""
+                {"features": {"cta": {"defaultValue": "none", "rules": [
+                  {"key": "cta-bandit", "hashAttribute": "id", "hashVersion": 2, "coverage": 1,
+                   "contextualVariations": ["control", "treatment"], "weights": [0.5, 0.5],
+                   "meta": [{"key": "0"}, {"key": "1"}], "contextualBanditRef": "cb"}]}},
+                 "contextualBandits": {"cb": {"banditVersion": 3, "contexts": [
+                   {"leafId": 1, "condition": {"plan": "enterprise"}, "weights": [1, 0]}]}}}
+                """#
+        )
+        let state = try world.served()
+        let document = try JSONSerialization.jsonObject(with: state.payload) as? [String: Any]
+        let bandit = try #require((document?["contextualBandits"] as? [String: Any])?["cb"] as? [String: Any])
+        #expect(bandit["banditVersion"] as? Int == 3)
+        let enterprise = state.flag("cta", context: Self.context(["targetingKey": "1", "plan": "enterprise"]))
+        #expect(enterprise?.value == "control", "\(String(describing: enterprise))")
     }
 
     @Test func upstreamFeaturesPassThroughWithTheirTargeting() throws {

@@ -21,17 +21,37 @@ enum GrowthBookCases {
 
     static let missing = "GrowthBook cases not found: expected at ../shared/conformance/growthbook/cases.json"
 
-    /// The cases of one section, each an array.
+    /// The cases of one section, each an array. A section missing from the
+    /// file or empty gives one case that fails, so a trimmed file cannot
+    /// pass by running nothing; only the whole file missing skips.
     static func section(_ name: String) -> [Case] {
-        (root?[name]?.elements ?? []).enumerated().map { Case(index: $0.offset, values: $0.element.elements ?? []) }
+        let cases = (root?[name]?.elements ?? []).enumerated().map {
+            Case(section: name, index: $0.offset, values: $0.element.elements ?? [])
+        }
+        return cases.isEmpty ? [Case(section: name, index: -1, values: [])] : cases
     }
 
     struct Case: CustomTestStringConvertible, Sendable {
+        var section: String
         var index: Int
         var values: [JSONValue]
         var testDescription: String {
+            if index < 0 { return "section \(section) is missing or empty" }
             if case .string(let name)? = values.first { return name }
             return "case \(index)"
+        }
+
+        /// The case's values; records a failure for a missing or empty section (or a case that is not an array).
+        func present() -> [JSONValue]? {
+            if index < 0 {
+                Issue.record("section \"\(section)\" is missing or empty in \(GrowthBookCases.path)")
+                return nil
+            }
+            if values.count < 2 {
+                Issue.record("case \(index) of \(section) is not an array of at least 2 values")
+                return nil
+            }
+            return values
         }
     }
 
@@ -43,7 +63,7 @@ enum GrowthBookCases {
 struct GrowthBookConformanceTests {
     @Test(arguments: GrowthBookCases.section("evalCondition"))
     func evalCondition(_ testCase: GrowthBookCases.Case) {
-        let values = testCase.values
+        guard let values = testCase.present() else { return }
         var groups: [String: [JSONValue]] = [:]
         if values.count > 4, let members = values[4].members {
             for member in members { groups[member.key] = member.value.elements ?? [] }
@@ -54,7 +74,7 @@ struct GrowthBookConformanceTests {
 
     @Test(arguments: GrowthBookCases.section("getBucketRange"))
     func getBucketRange(_ testCase: GrowthBookCases.Case) {
-        let values = testCase.values
+        guard let values = testCase.present() else { return }
         let arguments = values[1].elements ?? []
         let weights = arguments[2].elements?.compactMap(\.numberValue)
         let ranges = BucketMath.bucketRanges(
@@ -71,7 +91,7 @@ struct GrowthBookConformanceTests {
 
     @Test(arguments: GrowthBookCases.section("chooseVariation"))
     func chooseVariation(_ testCase: GrowthBookCases.Case) {
-        let values = testCase.values
+        guard let values = testCase.present() else { return }
         let ranges = (values[2].elements ?? []).map { pair in
             let bounds = (pair.elements ?? []).compactMap(\.numberValue)
             return HalfOpenRange(lower: bounds[0], upper: bounds[1])
@@ -82,7 +102,7 @@ struct GrowthBookConformanceTests {
 
     @Test(arguments: GrowthBookCases.section("inNamespace"))
     func inNamespace(_ testCase: GrowthBookCases.Case) {
-        let values = testCase.values
+        guard let values = testCase.present() else { return }
         let namespace = values[2].elements ?? []
         let result = BucketMath.inNamespace(
             values[1].stringValue ?? "",
@@ -97,7 +117,7 @@ struct GrowthBookConformanceTests {
 
     @Test(arguments: GrowthBookCases.section("getEqualWeights"))
     func getEqualWeights(_ testCase: GrowthBookCases.Case) {
-        let values = testCase.values
+        guard let values = testCase.present() else { return }
         let weights = BucketMath.equalWeights(Int(values[0].numberValue ?? 0))
         #expect(
             weights.map(GrowthBookCases.floored)
@@ -107,7 +127,7 @@ struct GrowthBookConformanceTests {
 
     @Test(arguments: GrowthBookCases.section("run"))
     func run(_ testCase: GrowthBookCases.Case) {
-        let values = testCase.values
+        guard let values = testCase.present() else { return }
         var evaluator = GrowthBookEvaluator(context: GrowthBookContext(json: values[1]))
         let result = evaluator.run(values[2])
         #expect(GrowthBookCases.same(result.value, values[3]), "value \(result.value)")
@@ -134,7 +154,7 @@ struct GrowthBookConformanceTests {
 
     @Test(arguments: GrowthBookCases.section("stickyBucket"))
     func stickyBucket(_ testCase: GrowthBookCases.Case) {
-        let values = testCase.values
+        guard let values = testCase.present() else { return }
         var evaluator = GrowthBookEvaluator(context: GrowthBookContext(json: values[1]))
         evaluator.loadStickyBuckets(from: values[2].elements ?? [])
         let result = evaluator.evaluateFeature(values[3].stringValue ?? "")
@@ -146,9 +166,19 @@ struct GrowthBookConformanceTests {
         #expect(GrowthBookCases.same(docs, values[5]), "got \(JavaScriptSemantics.stringify(docs) ?? "")")
     }
 
+    /// Contextual bandits: leaves chosen by condition, their weights, and
+    /// `leafId`, `variationWeights` and `banditVersion` in the results.
+    @Test(arguments: GrowthBookCases.section("contextualBandit"))
+    func contextualBandit(_ testCase: GrowthBookCases.Case) {
+        guard let values = testCase.present() else { return }
+        var evaluator = GrowthBookEvaluator(context: GrowthBookContext(json: values[1]))
+        let result = evaluator.evaluateFeature(values[2].stringValue ?? "")
+        #expect(GrowthBookCases.same(result.json, values[3]), "got \(JavaScriptSemantics.stringify(result.json) ?? "")")
+    }
+
     @Test(arguments: GrowthBookCases.section("feature"))
     func feature(_ testCase: GrowthBookCases.Case) {
-        let values = testCase.values
+        guard let values = testCase.present() else { return }
         var evaluator = GrowthBookEvaluator(context: GrowthBookContext(json: values[1]))
         let result = evaluator.evaluateFeature(values[2].stringValue ?? "")
         #expect(GrowthBookCases.same(result.json, values[3]), "got \(JavaScriptSemantics.stringify(result.json) ?? "")")

@@ -57,6 +57,32 @@ import Testing
         )
     }
 
+    /// A payload's contextual bandits reach the evaluator and what the source
+    /// shares: one user id, two plans, two leaves that give opposite variations.
+    @Test func contextualBanditsRouteByLeafThroughTheSource() async throws {
+        let payload = #"""
+            {"features": {"cta": {"defaultValue": "none", "rules": [
+              {"key": "cta-bandit", "hashAttribute": "id", "hashVersion": 2, "coverage": 1,
+               "contextualVariations": ["control", "treatment"], "weights": [0.5, 0.5],
+               "meta": [{"key": "0"}, {"key": "1"}], "contextualBanditRef": "cb"}]}},
+             "contextualBandits": {"cb": {"banditVersion": 3, "contexts": [
+               {"leafId": 1, "condition": {"plan": "enterprise"}, "weights": [1, 0]},
+               {"leafId": 2, "condition": {}, "weights": [0, 1]}]}}}
+            """#
+        let source = try source(InMemoryFetcher(Data(payload.utf8)))
+        try await source.update()
+        let shared = try #require(source.sharedFeatures(forcing: []))
+        #expect(shared.contextualBandits["cb"] != nil)
+        func value(plan: String) -> AssignmentValue? {
+            shared.evaluate(
+                "cta",
+                attributes: .object([.init("id", .string("1")), .init("plan", .string(plan))])
+            )?.value
+        }
+        #expect(value(plan: "enterprise") == "control")
+        #expect(value(plan: "free") == "treatment")
+    }
+
     @Test func activeExactlyWhereGrowthBookPutsTheDevice() async throws {
         let fetcher = InMemoryFetcher(payload())
         var seen: Set<String> = []

@@ -88,6 +88,7 @@ public enum ForcedRuleRewriter {
             source: source,
             features: features,
             savedGroups: payload.savedGroups,
+            contextualBandits: payload.contextualBandits,
             deviceAttributes: deviceAttributes,
             origins: origins
         )

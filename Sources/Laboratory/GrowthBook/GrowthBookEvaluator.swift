@@ -1,8 +1,8 @@
 /// Evaluates GrowthBook features and experiments for one context, following
 /// the JavaScript SDK's steps (its conformance cases check each of them).
-/// Contextual bandits' context trees are not handled: a bandit rule runs on
-/// its marginal weights when its bandit has no contexts, and is skipped when it
-/// has some.
+/// A contextual-bandit rule runs as an experiment whose weights come from
+/// the first leaf of its bandit whose condition the user meets (the rule's
+/// marginal weights, leaf -1, when none does).
 public struct GrowthBookEvaluator: Sendable {
     public var context: GrowthBookContext
     /// Sticky bucket documents by `attribute||value`; `nil` turns sticky
@@ -148,8 +148,11 @@ public struct GrowthBookEvaluator: Sendable {
                 result.ruleIndex = ruleIndex
                 return result
             }
-            if let bandit = rule["contextualBanditRef"]?.stringValue {
-                guard let result = banditRule(rule, bandit: bandit, feature: id, seen: seen) else { continue }
+            // Bandit rules keep their variations under `contextualVariations`, so SDKs without bandits skip them.
+            if rule["contextualBanditRef"] != nil || rule["contextualVariations"] != nil {
+                let reference = rule["contextualBanditRef"]?.stringValue
+                guard var result = banditRule(rule, bandit: reference, feature: id, seen: seen) else { continue }
+                result.ruleIndex = ruleIndex
                 return result
             }
             guard rule["variations"]?.elements != nil else { continue }
@@ -174,30 +177,47 @@ public struct GrowthBookEvaluator: Sendable {
         return FeatureResult(value: feature["defaultValue"] ?? .null, source: .defaultValue, ruleId: "")
     }
 
-    /// A contextual-bandit rule with no contexts: an experiment over its
-    /// `contextualVariations` at its marginal weights (the fallback leaf, -1).
+    /// A contextual-bandit rule, as the JavaScript SDK runs it: an experiment
+    /// over its `contextualVariations`, weighted by the first leaf of its
+    /// bandit whose condition the user meets, or by the rule's own (marginal)
+    /// weights as leaf -1 when none does. The result names the leaf, its
+    /// weights and the bandit's version only when the user was bucketed by
+    /// hash; a bandit missing from the payload leaves the rule on its
+    /// marginal weights with no bandit details.
     private mutating func banditRule(
         _ rule: JSONValue,
-        bandit reference: String,
+        bandit reference: String?,
         feature: String,
         seen: Set<String>
     ) -> FeatureResult? {
-        guard let bandit = context.contextualBandits[reference], (bandit["contexts"]?.elements ?? []).isEmpty,
-            let variations = rule["contextualVariations"]
-        else { return nil }
+        guard let variations = rule["contextualVariations"] ?? rule["variations"] else { return nil }
         var members = experimentFromRule(rule, feature: feature).members ?? []
         members[0] = .init("variations", variations)
+        var details: [JSONValue.Member]?
+        if let reference, let bandit = context.contextualBandits[reference] {
+            let leaf = (bandit["contexts"]?.elements ?? []).first { conditionPasses($0["condition"] ?? .object([])) }
+            var weights = rule["weights"] ?? Self.equalWeights(variations.elements?.count ?? 0)
+            if let leaf {
+                weights = leaf["weights"] ?? .array([])
+                members.removeAll { $0.key == "weights" }
+                members.append(.init("weights", weights))
+                note("  bandit \(reference): leaf \(JavaScriptSemantics.stringify(leaf["leafId"] ?? .null) ?? "")")
+            } else {
+                note("  bandit \(reference): no leaf matches; marginal weights (leaf -1)")
+            }
+            details = [.init("leafId", leaf?["leafId"] ?? .number(-1)), .init("variationWeights", weights)]
+            if let version = bandit["banditVersion"] { details?.append(.init("banditVersion", version)) }
+        } else if let reference {
+            note("  bandit \(reference) is not in the payload; marginal weights")
+        }
         var branch = seen
         var result = runExperiment(.object(members), featureId: feature, seen: &branch)
         guard result.inExperiment, result.passthrough != true else { return nil }
-        if result.hashUsed {
-            let details: [JSONValue.Member] = [
-                .init("leafId", .number(-1)), .init("variationWeights", rule["weights"] ?? .array([])),
-                .init("banditVersion", bandit["banditVersion"] ?? .null),
-            ]
+        if let details, result.hashUsed {
             members.append(.init("contextualBandit", .object(details)))
             result.extras = details
         }
+        note("  decides: variation \(result.variationId) = \(JavaScriptSemantics.stringify(result.value) ?? "")")
         return FeatureResult(
             value: result.value,
             source: .experiment,
@@ -205,6 +225,11 @@ public struct GrowthBookEvaluator: Sendable {
             experiment: .object(members),
             experimentResult: result
         )
+    }
+
+    /// Equal weights for `count` variations, as GrowthBook's `getEqualWeights`.
+    private static func equalWeights(_ count: Int) -> JSONValue {
+        .array(BucketMath.equalWeights(count).map(JSONValue.number))
     }
 
     /// The experiment an experiment rule runs, with only the keys the rule sets.

@@ -6,6 +6,8 @@ public struct GrowthBookPayload: Sendable {
     /// Feature definitions by key, in payload order.
     public let features: [JSONValue.Member]
     public let savedGroups: [String: [JSONValue]]
+    /// Contextual bandit definitions by reference, for rules with a `contextualBanditRef`.
+    public let contextualBandits: [String: JSONValue]
     /// The feature definitions as an evaluation context wants them.
     public let featureMap: [String: JSONValue]
     /// Every experiment rule as a Laboratory experiment, named after the rule's key.
@@ -78,6 +80,11 @@ public struct GrowthBookPayload: Sendable {
             for member in members { groups[member.name] = JSONValue(member.value).elements ?? [] }
         }
         savedGroups = groups
+        var bandits: [String: JSONValue] = [:]
+        if case .object(let members)? = root[member: "contextualBandits"]?.kind {
+            for member in members where bandits[member.name] == nil { bandits[member.name] = JSONValue(member.value) }
+        }
+        contextualBandits = bandits
         var map: [String: JSONValue] = [:]
         for member in features where map[member.key] == nil { map[member.key] = member.value }
         featureMap = map
@@ -87,6 +94,13 @@ public struct GrowthBookPayload: Sendable {
             ruleExperiments.map { ("\($0.feature)#\($0.index)", $0.experiment.name) },
             uniquingKeysWith: { first, _ in first }
         )
+    }
+
+    /// What GrowthBook evaluates this payload against for a user with these attributes.
+    public func context(attributes: JSONValue) -> GrowthBookContext {
+        var context = GrowthBookContext(attributes: attributes, features: featureMap, savedGroups: savedGroups)
+        context.contextualBandits = contextualBandits
+        return context
     }
 
     /// Rule experiment names by `feature#rule`.

@@ -165,11 +165,7 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
     public func accept(_ data: Data, etag: String? = nil) throws {
         let payload = try GrowthBookPayload(data, decrypt: decrypt)
         var trial = GrowthBookEvaluator(
-            context: GrowthBookContext(
-                attributes: attributes,
-                features: payload.featureMap,
-                savedGroups: payload.savedGroups
-            )
+            context: payload.context(attributes: attributes)
         )
         for member in payload.features { _ = trial.evaluateFeature(member.key) }
         let now = clock.now()
@@ -232,11 +228,7 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
     /// they keep a user's variation when weights or coverage change.
     private func evaluator(for payload: GrowthBookPayload, sticky: JSONValue?) -> GrowthBookEvaluator {
         var evaluator = GrowthBookEvaluator(
-            context: GrowthBookContext(
-                attributes: attributes,
-                features: payload.featureMap,
-                savedGroups: payload.savedGroups
-            )
+            context: payload.context(attributes: attributes)
         )
         evaluator.loadStickyBuckets(from: sticky?.members?.map(\.value) ?? [])
         return evaluator

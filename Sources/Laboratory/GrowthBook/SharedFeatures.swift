@@ -13,6 +13,8 @@ public struct SharedFeatures: Sendable {
     public let features: [JSONValue.Member]
     /// The saved groups their conditions refer to.
     public let savedGroups: [String: [JSONValue]]
+    /// The contextual bandits their bandit rules refer to.
+    public let contextualBandits: [String: JSONValue]
     /// The attributes the source evaluates this device with (`id` included).
     public let deviceAttributes: JSONValue
     /// Feature → what each of its rules stands for, in rule order.
@@ -30,12 +32,14 @@ public struct SharedFeatures: Sendable {
         source: String,
         features: [JSONValue.Member],
         savedGroups: [String: [JSONValue]],
+        contextualBandits: [String: JSONValue] = [:],
         deviceAttributes: JSONValue,
         origins: [String: [RuleOrigin?]]
     ) {
         self.source = source
         self.features = features
         self.savedGroups = savedGroups
+        self.contextualBandits = contextualBandits
         self.deviceAttributes = deviceAttributes
         self.origins = origins
         var map: [String: JSONValue] = [:]
@@ -72,13 +76,13 @@ public struct SharedFeatures: Sendable {
     /// as a GrowthBook SDK given these features would; `nil` for an unknown key.
     public func evaluate(_ key: String, attributes: JSONValue? = nil) -> Evaluation? {
         guard featureMap[key] != nil else { return nil }
-        var evaluator = GrowthBookEvaluator(
-            context: GrowthBookContext(
-                attributes: attributes ?? deviceAttributes,
-                features: featureMap,
-                savedGroups: savedGroups
-            )
+        var context = GrowthBookContext(
+            attributes: attributes ?? deviceAttributes,
+            features: featureMap,
+            savedGroups: savedGroups
         )
+        context.contextualBandits = contextualBandits
+        var evaluator = GrowthBookEvaluator(context: context)
         let result = evaluator.evaluateFeature(key)
         let value = GrowthBookPayload.assignmentValue(result.value)
         let origin = result.ruleIndex.flatMap { index in

@@ -201,6 +201,33 @@ import Testing
         )
     }
 
+    /// A bandit of 20,000 leaves that 500 rules refer to, the matching leaf
+    /// last: its leaf is found once per user, not once per rule; leaves of the
+    /// wrong shape (no weights, a leaf id that is an object) do not crash.
+    @Test func aBanditOfManyLeavesIsSearchedOncePerUser() throws {
+        let leaves = (0..<20_000).map { #"{"leafId": \#($0), "condition": {"plan": "p\#($0)"}, "weights": [1, 0]}"# }
+        let odd =
+            #"{"leafId": {"x": 1}, "condition": {"plan": "odd"}}, {"leafId": 7, "condition": {"plan": "last"}, "weights": [0, 1]}"#
+        let features = (0..<500).map { index in
+            #""f\#(index)": {"defaultValue": "none", "rules": [{"key": "b\#(index)", "contextualVariations": ["a", "b"], "#
+                + #""weights": [0.5, 0.5], "coverage": 1, "contextualBanditRef": "cb"}]}"#
+        }.joined(separator: ",")
+        let text =
+            #"{"features": {\#(features)}, "contextualBandits": {"cb": {"contexts": [\#(leaves.joined(separator: ",")), \#(odd)]}}}"#
+        let payload = try GrowthBookPayload(Data(text.utf8), decrypt: nil)
+        var evaluator = GrowthBookEvaluator(
+            context: payload.context(attributes: .object([.init("id", .string("u")), .init("plan", .string("last"))]))
+        )
+        let elapsed = Self.duration {
+            for index in 0..<500 { #expect(evaluator.evaluateFeature("f\(index)").value == .string("b")) }
+        }
+        #expect(elapsed < .seconds(30))
+        // A leaf without weights: GrowthBook's bucket math falls back to equal weights.
+        evaluator.context.attributes = .object([.init("id", .string("u")), .init("plan", .string("odd"))])
+        let result = evaluator.evaluateFeature("f0")
+        #expect(result.source == .experiment)
+    }
+
     @Test func stickyBucketingIsLinearInTheNumberOfFeatures() async throws {
         let features = (0..<8_000).map { index in
             #""s\#(index)": {"defaultValue": 0, "rules": [{"key": "s\#(index)", "variations": [0, 1], "meta": [{"key": "0"}, {"key": "1"}], "bucketVersion": 1}]}"#

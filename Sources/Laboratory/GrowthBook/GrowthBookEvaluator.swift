@@ -4,7 +4,9 @@
 /// the first leaf of its bandit whose condition the user meets (the rule's
 /// marginal weights, leaf -1, when none does).
 public struct GrowthBookEvaluator: Sendable {
-    public var context: GrowthBookContext
+    public var context: GrowthBookContext {
+        didSet { banditLeaves = [:] }
+    }
     /// Sticky bucket documents by `attribute||value`; `nil` turns sticky
     /// bucketing off. Running experiments adds to them; the caller stores them.
     var stickyDocuments: [String: StickyBucketDocument]?
@@ -62,6 +64,10 @@ public struct GrowthBookEvaluator: Sendable {
 
     /// Bookkeeping of one top-level evaluation.
     private var memo: [String: FeatureResult] = [:]
+    /// The leaf each bandit chose for this context (`nil`: none matched):
+    /// a payload may hold a bandit of thousands of leaves that a thousand
+    /// rules refer to, and the leaf depends on the context alone.
+    private var banditLeaves: [String: JSONValue?] = [:]
     private var evaluationCount = 0
     /// Counts cycles (and limits) met; a result computed while one was met
     /// depends on the path that led to it, so it is not memoized.
@@ -195,7 +201,7 @@ public struct GrowthBookEvaluator: Sendable {
         members[0] = .init("variations", variations)
         var details: [JSONValue.Member]?
         if let reference, let bandit = context.contextualBandits[reference] {
-            let leaf = (bandit["contexts"]?.elements ?? []).first { conditionPasses($0["condition"] ?? .object([])) }
+            let leaf = leaf(of: bandit, reference: reference)
             var weights = rule["weights"] ?? Self.equalWeights(variations.elements?.count ?? 0)
             if let leaf {
                 weights = leaf["weights"] ?? .array([])
@@ -225,6 +231,14 @@ public struct GrowthBookEvaluator: Sendable {
             experiment: .object(members),
             experimentResult: result
         )
+    }
+
+    /// The first leaf of `bandit` whose condition this context meets, found once per context.
+    private mutating func leaf(of bandit: JSONValue, reference: String) -> JSONValue? {
+        if let known = banditLeaves[reference] { return known }
+        let leaf = (bandit["contexts"]?.elements ?? []).first { conditionPasses($0["condition"] ?? .object([])) }
+        banditLeaves[reference] = .some(leaf)
+        return leaf
     }
 
     /// Equal weights for `count` variations, as GrowthBook's `getEqualWeights`.

@@ -17,26 +17,23 @@ import Testing
         var testDescription: String { name }
     }
 
-    static let cases: [Case] = {
+    /// The section read once: how many rows the file has (a row of the
+    /// wrong shape is counted, not dropped) and the cases they make.
+    static let section: (rows: Int, cases: [Case]) = {
         guard let data = FileManager.default.contents(atPath: path),
-            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let rows = root["decrypt"] as? [[Any]]
-        else { return [] }
-        return rows.compactMap { row in
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return (0, []) }
+        let rows = (root["decrypt"] as? [Any])?.map { $0 as? [Any] ?? [] } ?? []
+        let cases: [Case] = rows.compactMap { row in
             guard row.count == 4, let name = row[0] as? String, let encrypted = row[1] as? String,
                 let key = row[2] as? String
             else { return nil }
             return Case(name: name, encrypted: encrypted, key: key, expected: row[3] as? String)
         }
+        return (rows.count, cases)
     }()
 
-    /// How many rows the section has, read or not: a row of the wrong shape is counted, not dropped.
-    static let rowCount: Int = {
-        guard let data = FileManager.default.contents(atPath: path),
-            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { return 0 }
-        return (root["decrypt"] as? [Any])?.count ?? 0
-    }()
+    static var cases: [Case] { section.cases }
 
     /// A missing or empty section fails rather than running nothing; only the whole file missing skips.
     @Test(
@@ -46,10 +43,10 @@ import Testing
         )
     )
     func theSectionIsThereAndEveryRowIsRead() {
-        #expect(Self.rowCount > 0, "section \"decrypt\" is missing or empty in \(Self.path)")
+        #expect(Self.section.rows > 0, "section \"decrypt\" is missing or empty in \(Self.path)")
         #expect(
-            Self.cases.count == Self.rowCount,
-            "\(Self.rowCount - Self.cases.count) rows of \"decrypt\" have the wrong shape"
+            Self.cases.count == Self.section.rows,
+            "\(Self.section.rows - Self.cases.count) rows of \"decrypt\" have the wrong shape"
         )
     }
 

@@ -19,26 +19,23 @@ import Testing
         var testDescription: String { "hash(\"\(seed)\", \"\(value)\", v\(version))" }
     }
 
-    static let cases: [Case] = {
+    /// The section read once: how many rows the file has (a row of the
+    /// wrong shape is counted, not dropped) and the cases they make.
+    static let section: (rows: Int, cases: [Case]) = {
         guard let data = FileManager.default.contents(atPath: casesPath),
-            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let rows = root["hash"] as? [[Any]]
-        else { return [] }
-        return rows.compactMap { row in
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return (0, []) }
+        let rows = (root["hash"] as? [Any])?.map { $0 as? [Any] ?? [] } ?? []
+        let cases: [Case] = rows.compactMap { row in
             guard row.count == 4, let seed = row[0] as? String, let value = row[1] as? String,
                 let version = row[2] as? Int
             else { return nil }
             return Case(seed: seed, value: value, version: version, expected: row[3] as? Double)
         }
+        return (rows.count, cases)
     }()
 
-    /// How many rows the section has, read or not: a row of the wrong shape is counted, not dropped.
-    static let rowCount: Int = {
-        guard let data = FileManager.default.contents(atPath: casesPath),
-            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { return 0 }
-        return (root["hash"] as? [Any])?.count ?? 0
-    }()
+    static var cases: [Case] { section.cases }
 
     /// A missing or empty section fails rather than running nothing; only the whole file missing skips.
     @Test(
@@ -48,10 +45,10 @@ import Testing
         )
     )
     func theSectionIsThereAndEveryRowIsRead() {
-        #expect(Self.rowCount > 0, "section \"hash\" is missing or empty in \(Self.casesPath)")
+        #expect(Self.section.rows > 0, "section \"hash\" is missing or empty in \(Self.casesPath)")
         #expect(
-            Self.cases.count == Self.rowCount,
-            "\(Self.rowCount - Self.cases.count) rows of \"hash\" have the wrong shape"
+            Self.cases.count == Self.section.rows,
+            "\(Self.section.rows - Self.cases.count) rows of \"hash\" have the wrong shape"
         )
     }
 

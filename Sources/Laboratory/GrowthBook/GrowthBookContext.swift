@@ -14,7 +14,7 @@ public struct GrowthBookContext: Sendable {
     /// The page URL, whose query string can force a variation (`?my-test=1`).
     public var url: String?
     /// Contextual bandit definitions by reference.
-    public var contextualBandits: [String: JSONValue] = [:]
+    public var contextualBandits: [String: JSONValue]
 
     public init(
         attributes: JSONValue = .object([]),
@@ -23,7 +23,8 @@ public struct GrowthBookContext: Sendable {
         savedGroups: [String: [JSONValue]] = [:],
         enabled: Bool = true,
         qaMode: Bool = false,
-        url: String? = nil
+        url: String? = nil,
+        contextualBandits: [String: JSONValue] = [:]
     ) {
         self.attributes = attributes
         self.features = features
@@ -32,6 +33,7 @@ public struct GrowthBookContext: Sendable {
         self.enabled = enabled
         self.qaMode = qaMode
         self.url = url
+        self.contextualBandits = contextualBandits
     }
 
     /// Reads an SDK context in GrowthBook's JSON shape.
@@ -44,6 +46,8 @@ public struct GrowthBookContext: Sendable {
         }
         var groups: [String: [JSONValue]] = [:]
         for member in json["savedGroups"]?.members ?? [] { groups[member.key] = member.value.elements ?? [] }
+        var bandits: [String: JSONValue] = [:]
+        for member in json["contextualBandits"]?.members ?? [] { bandits[member.key] = member.value }
         self.init(
             attributes: json["attributes"] ?? .object([]),
             features: features,
@@ -51,8 +55,8 @@ public struct GrowthBookContext: Sendable {
             savedGroups: groups,
             enabled: json["enabled"]?.boolValue ?? true,
             qaMode: json["qaMode"]?.boolValue ?? false,
-            url: json["url"]?.stringValue
+            url: json["url"]?.stringValue,
+            contextualBandits: bandits
         )
-        for member in json["contextualBandits"]?.members ?? [] { contextualBandits[member.key] = member.value }
     }
 }

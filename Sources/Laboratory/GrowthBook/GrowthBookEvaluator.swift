@@ -33,7 +33,7 @@ public struct GrowthBookEvaluator: Sendable {
     public mutating func loadStickyBuckets(from documents: [JSONValue]) {
         var attributes: Set<String> = []
         for feature in context.features.values {
-            for rule in feature["rules"]?.elements ?? [] where rule["variations"] != nil {
+            for rule in feature["rules"]?.elements ?? [] where Self.variations(of: rule) != nil {
                 attributes.insert(rule["hashAttribute"]?.stringValue ?? "id")
                 if let fallback = rule["fallbackAttribute"]?.stringValue { attributes.insert(fallback) }
             }
@@ -154,17 +154,16 @@ public struct GrowthBookEvaluator: Sendable {
                 result.ruleIndex = ruleIndex
                 return result
             }
-            // Bandit rules keep their variations under `contextualVariations`, so SDKs without bandits skip them.
-            if rule["contextualBanditRef"] != nil || rule["contextualVariations"] != nil {
-                let reference = rule["contextualBanditRef"]?.stringValue
-                guard var result = banditRule(rule, bandit: reference, feature: id, seen: seen) else { continue }
-                result.ruleIndex = ruleIndex
-                return result
-            }
-            guard rule["variations"]?.elements != nil else { continue }
-            let experiment = experimentFromRule(rule, feature: id)
+            guard let variations = Self.variations(of: rule) else { continue }
+            var experiment = experimentFromRule(rule, variations: variations, feature: id)
+            let bandit = rule["contextualBanditRef"]?.stringValue.flatMap { route(&experiment, bandit: $0, rule: rule) }
             var branch = seen
-            let result = runExperiment(experiment, featureId: id, seen: &branch)
+            var result = runExperiment(.object(experiment), featureId: id, seen: &branch)
+            // The bandit's details belong to users bucketed by hash, not to forced ones.
+            if let bandit, result.hashUsed, result.inExperiment {
+                experiment.append(.init("contextualBandit", .object(bandit)))
+                result.extras = bandit
+            }
             if result.inExperiment && result.passthrough != true {
                 note(
                     "  decides: variation \(result.variationId) = \(JavaScriptSemantics.stringify(result.value) ?? "")"
@@ -173,7 +172,7 @@ public struct GrowthBookEvaluator: Sendable {
                     value: result.value,
                     source: .experiment,
                     ruleId: ruleId,
-                    experiment: experiment,
+                    experiment: .object(experiment),
                     experimentResult: result
                 )
                 decided.ruleIndex = ruleIndex
@@ -183,54 +182,46 @@ public struct GrowthBookEvaluator: Sendable {
         return FeatureResult(value: feature["defaultValue"] ?? .null, source: .defaultValue, ruleId: "")
     }
 
-    /// A contextual-bandit rule, as the JavaScript SDK runs it: an experiment
-    /// over its `contextualVariations`, weighted by the first leaf of its
-    /// bandit whose condition the user meets, or by the rule's own (marginal)
-    /// weights as leaf -1 when none does. The result names the leaf, its
-    /// weights and the bandit's version only when the user was bucketed by
-    /// hash; a bandit missing from the payload leaves the rule on its
-    /// marginal weights with no bandit details.
-    private mutating func banditRule(
-        _ rule: JSONValue,
-        bandit reference: String?,
-        feature: String,
-        seen: Set<String>
-    ) -> FeatureResult? {
-        guard let variations = rule["contextualVariations"] ?? rule["variations"] else { return nil }
-        var members = experimentFromRule(rule, feature: feature).members ?? []
-        members[0] = .init("variations", variations)
-        var details: [JSONValue.Member]?
-        if let reference, let bandit = context.contextualBandits[reference] {
-            let leaf = leaf(of: bandit, reference: reference)
-            var weights = rule["weights"] ?? Self.equalWeights(variations.elements?.count ?? 0)
-            if let leaf {
-                weights = leaf["weights"] ?? .array([])
-                members.removeAll { $0.key == "weights" }
-                members.append(.init("weights", weights))
-                note("  bandit \(reference): leaf \(JavaScriptSemantics.stringify(leaf["leafId"] ?? .null) ?? "")")
-            } else {
-                note("  bandit \(reference): no leaf matches; marginal weights (leaf -1)")
-            }
-            details = [.init("leafId", leaf?["leafId"] ?? .number(-1)), .init("variationWeights", weights)]
-            if let version = bandit["banditVersion"] { details?.append(.init("banditVersion", version)) }
-        } else if let reference {
+    /// An experiment rule's variations: bandit rules keep theirs under
+    /// `contextualVariations`, so SDKs without bandits skip them.
+    private static func variations(of rule: JSONValue) -> JSONValue? {
+        guard let variations = rule["contextualVariations"] ?? rule["variations"], variations.elements != nil else {
+            return nil
+        }
+        return variations
+    }
+
+    /// Weights a contextual-bandit rule's experiment as the JavaScript SDK
+    /// does: by the first leaf of its bandit whose condition the user meets,
+    /// or by the rule's own (marginal) weights as leaf -1 when none does.
+    /// - Returns: the details a hashed result carries (`leafId`,
+    ///   `variationWeights`, `banditVersion`), or `nil` when the bandit is not
+    ///   in the payload (the rule then runs on its marginal weights, without them).
+    private mutating func route(
+        _ experiment: inout [JSONValue.Member],
+        bandit reference: String,
+        rule: JSONValue
+    ) -> [JSONValue.Member]? {
+        guard let bandit = context.contextualBandits[reference] else {
             note("  bandit \(reference) is not in the payload; marginal weights")
+            return nil
         }
-        var branch = seen
-        var result = runExperiment(.object(members), featureId: feature, seen: &branch)
-        guard result.inExperiment, result.passthrough != true else { return nil }
-        if let details, result.hashUsed {
-            members.append(.init("contextualBandit", .object(details)))
-            result.extras = details
+        let count = Self.variations(of: rule)?.elements?.count ?? 0
+        var weights = rule["weights"] ?? .array(BucketMath.equalWeights(count).map(JSONValue.number))
+        let leaf = leaf(of: bandit, reference: reference)
+        if let leaf {
+            weights = leaf["weights"] ?? .array([])
+            experiment.removeAll { $0.key == "weights" }
+            experiment.append(.init("weights", weights))
+            note("  bandit \(reference): leaf \(JavaScriptSemantics.stringify(leaf["leafId"] ?? .null) ?? "")")
+        } else {
+            note("  bandit \(reference): no leaf matches; marginal weights (leaf -1)")
         }
-        note("  decides: variation \(result.variationId) = \(JavaScriptSemantics.stringify(result.value) ?? "")")
-        return FeatureResult(
-            value: result.value,
-            source: .experiment,
-            ruleId: rule["id"]?.stringValue ?? "",
-            experiment: .object(members),
-            experimentResult: result
-        )
+        var details: [JSONValue.Member] = [
+            .init("leafId", leaf?["leafId"] ?? .number(-1)), .init("variationWeights", weights),
+        ]
+        if let version = bandit["banditVersion"] { details.append(.init("banditVersion", version)) }
+        return details
     }
 
     /// The first leaf of `bandit` whose condition this context meets, found once per context.
@@ -241,15 +232,10 @@ public struct GrowthBookEvaluator: Sendable {
         return leaf
     }
 
-    /// Equal weights for `count` variations, as GrowthBook's `getEqualWeights`.
-    private static func equalWeights(_ count: Int) -> JSONValue {
-        .array(BucketMath.equalWeights(count).map(JSONValue.number))
-    }
-
     /// The experiment an experiment rule runs, with only the keys the rule sets.
-    private func experimentFromRule(_ rule: JSONValue, feature: String) -> JSONValue {
+    private func experimentFromRule(_ rule: JSONValue, variations: JSONValue, feature: String) -> [JSONValue.Member] {
         var members: [JSONValue.Member] = [
-            .init("variations", rule["variations"] ?? .array([])),
+            .init("variations", variations),
             .init("key", rule["key"] ?? .string(feature)),
         ]
         for key in [
@@ -259,7 +245,7 @@ public struct GrowthBookEvaluator: Sendable {
         ] {
             if let value = rule[key] { members.append(.init(key, value)) }
         }
-        return .object(members)
+        return members
     }
 
     // MARK: - Experiments

@@ -98,9 +98,12 @@ public struct GrowthBookPayload: Sendable {
 
     /// What GrowthBook evaluates this payload against for a user with these attributes.
     public func context(attributes: JSONValue) -> GrowthBookContext {
-        var context = GrowthBookContext(attributes: attributes, features: featureMap, savedGroups: savedGroups)
-        context.contextualBandits = contextualBandits
-        return context
+        GrowthBookContext(
+            attributes: attributes,
+            features: featureMap,
+            savedGroups: savedGroups,
+            contextualBandits: contextualBandits
+        )
     }
 
     /// Rule experiment names by `feature#rule`.

@@ -76,13 +76,14 @@ public struct SharedFeatures: Sendable {
     /// as a GrowthBook SDK given these features would; `nil` for an unknown key.
     public func evaluate(_ key: String, attributes: JSONValue? = nil) -> Evaluation? {
         guard featureMap[key] != nil else { return nil }
-        var context = GrowthBookContext(
-            attributes: attributes ?? deviceAttributes,
-            features: featureMap,
-            savedGroups: savedGroups
+        var evaluator = GrowthBookEvaluator(
+            context: GrowthBookContext(
+                attributes: attributes ?? deviceAttributes,
+                features: featureMap,
+                savedGroups: savedGroups,
+                contextualBandits: contextualBandits
+            )
         )
-        context.contextualBandits = contextualBandits
-        var evaluator = GrowthBookEvaluator(context: context)
         let result = evaluator.evaluateFeature(key)
         let value = GrowthBookPayload.assignmentValue(result.value)
         let origin = result.ruleIndex.flatMap { index in

@@ -9,7 +9,7 @@ import Laboratory
 /// SQLite way, with `valueType` = `bool` beside them so they read back as
 /// booleans; text holding a NUL is stored as its bytes, as SQLite's text
 /// binding would end there.
-struct EventRecord: FetchableRecord, PersistableRecord {
+struct EventRecord: FetchableRecord, TableRecord {
     static let databaseTableName = "events"
     /// Every column, and the value's bytes: GRDB reads text up to its first NUL.
     static var databaseSelection: [any SQLSelectable] { [AllColumns(), SQL("CAST(value AS BLOB) AS valueBytes")] }
@@ -38,20 +38,6 @@ struct EventRecord: FetchableRecord, PersistableRecord {
         )
     }
 
-    func encode(to container: inout PersistenceContainer) {
-        container["id"] = id
-        container["time"] = event.time
-        container["device"] = event.device
-        container["source"] = event.source
-        container["experiment"] = event.experiment
-        container["variant"] = event.variant
-        container["key"] = event.key
-        container["value"] = Self.storedValue(event.value)
-        container["valueType"] = event.value.boolValue == nil ? nil : "bool"
-        container["reason"] = event.reason.rawValue
-        container["forced"] = event.forced
-    }
-
     /// The stored form of each time in `events`, formatted once per distinct time.
     static func storedTimes(_ events: [Event]) -> [DatabaseValue] {
         var last: (time: Date, value: DatabaseValue)?
@@ -65,14 +51,15 @@ struct EventRecord: FetchableRecord, PersistableRecord {
 
     var recorded: RecordedEvent { RecordedEvent(id: id ?? 0, event: event) }
 
-    /// Inserts the row through one prepared statement per connection: a first
-    /// start records an `activated` event for every experiment, and building
-    /// the statement for each of 10,000 rows took most of the time.
+    /// Inserts the row through one prepared statement per connection, the
+    /// only way events are written: a first start records an `activated`
+    /// event for every experiment, and GRDB's record insert (a persistence
+    /// container and its arguments per row) took twice as long for 20,000.
     ///
     /// `time` is the event's time as stored, when the caller has it: the
     /// events of one refresh share a time, and formatting it is a third of
     /// the cost of a row.
-    func insert(fast db: Database, time: DatabaseValue? = nil) throws {
+    func insert(into db: Database, time: DatabaseValue? = nil) throws {
         let insert = try db.cachedStatement(
             sql: """
                 INSERT INTO events (time, device, source, experiment, variant, key, value, valueType, reason, forced)

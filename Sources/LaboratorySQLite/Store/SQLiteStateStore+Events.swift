@@ -9,14 +9,14 @@ extension SQLiteStateStore {
         guard !events.isEmpty else { return }
         try write { db in
             let times = EventRecord.storedTimes(events)
-            for (event, time) in zip(events, times) { try EventRecord(event).insert(fast: db, time: time) }
+            for (event, time) in zip(events, times) { try EventRecord(event).insert(into: db, time: time) }
         }
     }
 
     public func recordOnce(_ event: Event) throws -> Bool {
         try write { db in
             if try Self.seen(event, db) { return false }
-            try EventRecord(event).insert(fast: db)
+            try EventRecord(event).insert(into: db)
             return true
         }
     }
@@ -32,7 +32,7 @@ extension SQLiteStateStore {
             let times = EventRecord.storedTimes(events)
             for (event, time) in zip(events, times) {
                 if event.reason == .displayed, try Self.seen(event, db) { continue }
-                try EventRecord(event).insert(fast: db, time: time)
+                try EventRecord(event).insert(into: db, time: time)
                 added += 1
             }
             return added

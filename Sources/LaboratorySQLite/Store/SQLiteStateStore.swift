@@ -125,22 +125,17 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
     // MARK: - Access
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        do {
-            return try queue.write(body)
-        } catch let error as SQLiteStoreError {
-            throw error
-        } catch let error as RowDecodingError {
-            throw SQLiteStoreError.unexpectedValue(path: path, detail: String(describing: error))
-        } catch let error as DamagedValue {
-            throw SQLiteStoreError.unexpectedValue(path: path, detail: error.description)
-        } catch {
-            throw SQLiteStoreError.database(path: path, reason: Self.reason(error))
-        }
+        try reportingErrors { try queue.write(body) }
     }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try reportingErrors { try queue.read(body) }
+    }
+
+    /// Runs an access, turning what it throws into a ``SQLiteStoreError`` that names the file.
+    private func reportingErrors<T>(_ access: () throws -> T) throws -> T {
         do {
-            return try queue.read(body)
+            return try access()
         } catch let error as SQLiteStoreError {
             throw error
         } catch let error as RowDecodingError {

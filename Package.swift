@@ -4,9 +4,10 @@ import PackageDescription
 let package = Package(
     name: "Laboratory",
     products: [
+        .library(name: "GrowthBook", targets: ["GrowthBook"]),
+        .library(name: "GrowthBookNetwork", targets: ["GrowthBookNetwork"]),
         .library(name: "Laboratory", targets: ["Laboratory"]),
         .library(name: "LaboratorySQLite", targets: ["LaboratorySQLite"]),
-        .library(name: "LaboratoryRemote", targets: ["LaboratoryRemote"]),
         .library(name: "LaboratoryTesting", targets: ["LaboratoryTesting"]),
         .executable(name: "lab", targets: ["lab"]),
         .executable(name: "lab-demo", targets: ["lab-demo"]),
@@ -20,8 +21,19 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
-        // Pure core: model, catalog, bucketing, sources, manager, events. Foundation only, no I/O: it takes bytes.
-        .target(name: "Laboratory"),
+        // A GrowthBook SDK for server-side Swift, Foundation only, no I/O and no Laboratory types: payloads
+        // decoded and checked once, conditions, hashing and bucketing, feature and experiment evaluation,
+        // sticky buckets, prerequisites. A server that only wants GrowthBook imports this.
+        .target(name: "GrowthBook"),
+        // GrowthBook's network half: fetching with ETags, server-sent events with capped backoff,
+        // decryption (swift-crypto), and the updater that keeps a payload current for any app.
+        .target(
+            name: "GrowthBookNetwork",
+            dependencies: ["GrowthBook", .product(name: "_CryptoExtras", package: "swift-crypto")]
+        ),
+        // Pure core: model, catalog, bucketing, sources, manager, events, and the GrowthBook source that maps
+        // GrowthBook's rules onto experiments. Foundation only, no I/O: it takes bytes.
+        .target(name: "Laboratory", dependencies: ["GrowthBook"]),
         // In-memory twins for tests of apps and of Laboratory itself: state store, event sink,
         // fetcher, clock and random sources.
         .target(name: "LaboratoryTesting", dependencies: ["Laboratory"]),
@@ -29,18 +41,15 @@ let package = Package(
         // reading catalog files, private files, and LocalLaboratory.
         .target(
             name: "LaboratorySQLite",
-            dependencies: ["Laboratory", .product(name: "GRDB", package: "GRDB.swift")]
-        ),
-        // The GrowthBook remote source's system-facing parts: payload decryption (swift-crypto).
-        .target(
-            name: "LaboratoryRemote",
-            dependencies: ["Laboratory", .product(name: "_CryptoExtras", package: "swift-crypto")]
+            dependencies: [
+                "Laboratory", "GrowthBook", "GrowthBookNetwork", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         // `lab serve`: the state file as GrowthBook SDK endpoints, OFREP and events in (the only Hummingbird user).
         .target(
             name: "LaboratoryServer",
             dependencies: [
-                "Laboratory", "LaboratorySQLite",
+                "GrowthBook", "Laboratory", "LaboratorySQLite",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -54,9 +63,10 @@ let package = Package(
         .executableTarget(
             name: "lab",
             dependencies: [
+                "GrowthBook",
                 "Laboratory",
                 "LaboratorySQLite",
-                "LaboratoryRemote",
+                "GrowthBookNetwork",
                 "LaboratoryServer",
                 "LaboratoryConsole",
                 "ConsoleCurses",
@@ -78,6 +88,7 @@ let package = Package(
             dependencies: [
                 // `lab-bench server` drives the built `lab serve` over raw loopback connections.
                 "lab", "LabTestSupport",
+                "GrowthBook",
                 "Laboratory",
                 "LaboratorySQLite",
                 "LaboratoryConsole",
@@ -85,25 +96,32 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The GrowthBook library's own tests: the conformance suite, hashing, the JSON parser.
+        .testTarget(name: "GrowthBookTests", dependencies: ["GrowthBook"]),
         // The core's tests; LaboratorySQLite only to read catalog files from disk.
-        .testTarget(name: "LaboratoryTests", dependencies: ["Laboratory", "LaboratoryTesting", "LaboratorySQLite"]),
+        .testTarget(
+            name: "LaboratoryTests",
+            dependencies: ["GrowthBook", "Laboratory", "LaboratoryTesting", "LaboratorySQLite"]
+        ),
         .testTarget(name: "LaboratorySQLiteTests", dependencies: ["LaboratorySQLite", "LaboratoryTesting"]),
         // The rules every StateStore must keep, run against each store.
         .testTarget(name: "StateStoreContractTests", dependencies: ["LaboratorySQLite", "LaboratoryTesting"]),
         .testTarget(
             name: "LaboratoryServerTests",
-            dependencies: ["LaboratoryServer", "LaboratoryRemote", "LaboratoryTesting", "LabTestSupport"]
+            dependencies: [
+                "LaboratoryServer", "GrowthBook", "GrowthBookNetwork", "LaboratoryTesting", "LabTestSupport",
+            ]
         ),
         .testTarget(
-            name: "LaboratoryRemoteTests",
-            dependencies: ["LaboratoryRemote", "LaboratoryTesting", "LabTestSupport"]
+            name: "GrowthBookNetworkTests",
+            dependencies: ["GrowthBookNetwork", "Laboratory", "LaboratoryTesting", "LabTestSupport"]
         ),
         // A small HTTP server on 127.0.0.1 that the remote-source tests answer badly with, and a raw client.
         .target(name: "LabTestSupport", path: "Tests/LabTestSupport"),
         // What each fuzz target does with an input; `Tests/Fuzz/run` builds them with libFuzzer.
         .target(
             name: "LabFuzzTargets",
-            dependencies: ["Laboratory", "LaboratoryRemote", "LaboratoryTesting"],
+            dependencies: ["GrowthBook", "GrowthBookNetwork", "Laboratory", "LaboratoryTesting"],
             path: "Tests/FuzzTargets"
         ),
         // Replays every fuzz corpus file, crashes found once included, through its target.

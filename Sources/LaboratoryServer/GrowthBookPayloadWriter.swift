@@ -1,4 +1,5 @@
 import Foundation
+import GrowthBook
 import Laboratory
 
 /// Writes the GrowthBook SDK payload that makes any GrowthBook SDK show what

@@ -1,4 +1,5 @@
 import Foundation
+import GrowthBook
 import Laboratory
 
 /// Everything `lab serve` answers from, built once per change of the state

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ConsoleCurses
 import Foundation
+import GrowthBook
 import Laboratory
 import LaboratoryConsole
 import LaboratorySQLite
@@ -118,7 +119,9 @@ struct LabBench: ParsableCommand {
         let data = PayloadGenerator.make(features: 1_000)
         let decodeStart = DispatchTime.now().uptimeNanoseconds
         guard let payload = try? GrowthBookPayload(data, decrypt: nil) else { return print("payload failed") }
-        let experiments = payload.experiments.count
+        let experiments = payload.features.reduce(0) { count, feature in
+            count + (feature.value["rules"]?.elements ?? []).filter { $0["variations"] != nil }.count
+        }
         let context = GrowthBookContext(
             attributes: .object([
                 .init("country", .string("US")), .init("age", .number(30)), .init("plan", .string("pro")),

@@ -1,8 +1,9 @@
 import Foundation
 
 #if !FUZZING
+import GrowthBook
 import Laboratory
-import LaboratoryRemote
+import GrowthBookNetwork
 import LaboratoryTesting
 #endif
 

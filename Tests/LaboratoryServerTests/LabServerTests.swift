@@ -1,7 +1,7 @@
 import Foundation
+import GrowthBookNetwork
 import LabTestSupport
 import Laboratory
-import LaboratoryRemote
 import LaboratorySQLite
 import LaboratoryTesting
 import Synchronization

@@ -2,6 +2,7 @@ import Foundation
 import LaboratoryTesting
 import Testing
 
+@testable import GrowthBook
 @testable import Laboratory
 
 @Suite struct AssignmentsManagerTests {

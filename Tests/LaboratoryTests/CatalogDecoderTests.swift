@@ -2,6 +2,7 @@ import Foundation
 import LaboratorySQLite
 import Testing
 
+@testable import GrowthBook
 @testable import Laboratory
 
 @Suite struct CatalogDecoderTests {

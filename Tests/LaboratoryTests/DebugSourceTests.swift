@@ -1,6 +1,7 @@
 import LaboratoryTesting
 import Testing
 
+@testable import GrowthBook
 @testable import Laboratory
 
 @Suite struct DebugSourceTests {

@@ -2,6 +2,7 @@ import Foundation
 import LaboratoryTesting
 import Testing
 
+@testable import GrowthBook
 @testable import Laboratory
 
 /// Whatever an explanation says the app gets is what the manager serves,

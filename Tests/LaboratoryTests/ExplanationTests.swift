@@ -2,6 +2,7 @@ import Foundation
 import LaboratoryTesting
 import Testing
 
+@testable import GrowthBook
 @testable import Laboratory
 
 /// `lab explain` and the console's detail pane, for local experiments.

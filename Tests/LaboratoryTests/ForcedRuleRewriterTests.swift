@@ -1,27 +1,30 @@
 import Foundation
 import Testing
 
+@testable import GrowthBook
 @testable import Laboratory
 
 /// Forced variants written into a GrowthBook payload: every user gets them,
 /// and every rule nobody forced keeps its targeting.
 @Suite struct ForcedRuleRewriterTests {
-    private static let payload = try! GrowthBookPayload(
-        Data(
-            """
-            {"features": {
-              "buttonColor": {"defaultValue": "red", "rules": [
-                {"id": "nl", "force": "green", "condition": {"country": "NL"}},
-                {"key": "checkout-test", "variations": ["red", "blue"], "weights": [0.5, 0.5], "coverage": 0.5,
-                 "condition": {"plan": "pro"}, "namespace": ["ns", 0, 0.5], "bucketVersion": 3,
-                 "minBucketVersion": 2, "hashAttribute": "id",
-                 "meta": [{"key": "c", "name": "Control"}, {"key": "b", "name": "Blue"}]}]},
-              "banner": {"defaultValue": false, "rules": [{"force": true, "coverage": 0.3, "hashAttribute": "id"}]},
-              "plain": {"defaultValue": 7}
-            }, "savedGroups": {"staff": ["a", "b"]}}
-            """.utf8
-        ),
-        decrypt: nil
+    private static let payload = GrowthBookExperiments(
+        try! GrowthBookPayload(
+            Data(
+                """
+                {"features": {
+                  "buttonColor": {"defaultValue": "red", "rules": [
+                    {"id": "nl", "force": "green", "condition": {"country": "NL"}},
+                    {"key": "checkout-test", "variations": ["red", "blue"], "weights": [0.5, 0.5], "coverage": 0.5,
+                     "condition": {"plan": "pro"}, "namespace": ["ns", 0, 0.5], "bucketVersion": 3,
+                     "minBucketVersion": 2, "hashAttribute": "id",
+                     "meta": [{"key": "c", "name": "Control"}, {"key": "b", "name": "Blue"}]}]},
+                  "banner": {"defaultValue": false, "rules": [{"force": true, "coverage": 0.3, "hashAttribute": "id"}]},
+                  "plain": {"defaultValue": 7}
+                }, "savedGroups": {"staff": ["a", "b"]}}
+                """.utf8
+            ),
+            decrypt: nil
+        )
     )
 
     private func shared(_ forcedVariants: [ForcedVariant]) -> SharedFeatures {
@@ -54,7 +57,7 @@ import Testing
         let shared = shared([])
         #expect(
             shared.features
-                == Self.payload.features.map { member in
+                == Self.payload.payload.features.map { member in
                     member.value["rules"] == nil
                         ? JSONValue.Member(
                             member.key,

@@ -2,6 +2,7 @@ import Foundation
 import LaboratoryTesting
 import Testing
 
+@testable import GrowthBook
 @testable import Laboratory
 
 /// GrowthBook payloads built to crash, hang or poison: each loads and

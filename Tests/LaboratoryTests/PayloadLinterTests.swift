@@ -1,5 +1,6 @@
 import Testing
 
+@testable import GrowthBook
 @testable import Laboratory
 
 @Suite struct PayloadLinterTests {

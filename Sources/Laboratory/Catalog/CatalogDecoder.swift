@@ -1,4 +1,5 @@
 import Foundation
+import GrowthBook
 
 /// Reads catalog files into a ``Catalog``, checking every structural rule.
 ///

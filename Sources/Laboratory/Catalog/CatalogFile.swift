@@ -1,4 +1,5 @@
 import Foundation
+import GrowthBook
 
 /// A catalog file as its reader found it: its bytes, or why it could not be
 /// read. The core decodes and checks what it is given; reading is left to

@@ -1,3 +1,5 @@
+import GrowthBook
+
 /// Checks catalogs the way `lab check` reports them: every structural error,
 /// experiments in any of the catalogs that share a key and can be active
 /// together, and warnings for what is legal but likely wrong.

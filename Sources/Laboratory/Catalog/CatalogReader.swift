@@ -1,3 +1,5 @@
+import GrowthBook
+
 /// Walks a parsed catalog document, building the model and collecting diagnostics.
 ///
 /// Experiments arrive one at a time through ``readExperiment(_:)`` while the

@@ -1,3 +1,5 @@
+import GrowthBook
+
 /// Where an experiment and its parts are in its catalog file, for diagnostics
 /// about a catalog that decoded (conventions, overlaps).
 public struct ExperimentLocation: Sendable, Hashable {

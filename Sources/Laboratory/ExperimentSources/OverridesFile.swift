@@ -1,4 +1,5 @@
 import Foundation
+import GrowthBook
 
 /// Forced variants and attributes in a file, so a QA engineer can hand a
 /// colleague a configuration that reproduces exactly.

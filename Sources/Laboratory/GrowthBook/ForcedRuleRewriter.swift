@@ -1,4 +1,5 @@
 import Foundation
+import GrowthBook
 
 /// Writes a person's forced variants into a GrowthBook payload so that every
 /// SDK gives every user the forced variant, and leaves every other rule as it
@@ -27,7 +28,7 @@ public enum ForcedRuleRewriter {
     ]
 
     static func rewrite(
-        _ payload: GrowthBookPayload,
+        _ experiments: GrowthBookExperiments,
         source: String,
         forcing forcedVariants: [ForcedVariant],
         deviceAttributes: JSONValue
@@ -37,16 +38,16 @@ public enum ForcedRuleRewriter {
             forced[forcedVariant.experiment] = forcedVariant.variant
         }
         let experimentsByName = Dictionary(
-            payload.experiments.map { ($0.name, $0) },
+            experiments.experimentRules.map { ($0.name, $0) },
             uniquingKeysWith: { first, _ in first }
         )
         let ruleExperiments = Dictionary(
-            payload.ruleExperiments.map { ("\($0.feature)#\($0.index)", $0.experiment) },
+            experiments.ruleExperiments.map { ("\($0.feature)#\($0.index)", $0.experiment) },
             uniquingKeysWith: { first, _ in first }
         )
         var features: [JSONValue.Member] = []
         var origins: [String: [SharedFeatures.RuleOrigin?]] = [:]
-        for member in payload.features {
+        for member in experiments.payload.features {
             var front: [(JSONValue, SharedFeatures.RuleOrigin)] = []
             var rest: [(JSONValue, SharedFeatures.RuleOrigin?)] = []
             for (index, rule) in (member.value["rules"]?.elements ?? []).enumerated() {
@@ -87,8 +88,8 @@ public enum ForcedRuleRewriter {
         return SharedFeatures(
             source: source,
             features: features,
-            savedGroups: payload.savedGroups,
-            contextualBandits: payload.contextualBandits,
+            savedGroups: experiments.payload.savedGroups,
+            contextualBandits: experiments.payload.contextualBandits,
             deviceAttributes: deviceAttributes,
             origins: origins
         )
@@ -104,8 +105,8 @@ public enum ForcedRuleRewriter {
         let id = rule["id"].map { [JSONValue.Member("id", $0)] } ?? []
         if let force = rule["force"] {
             switch variant {
-            case GrowthBookPayload.ruleVariant: return .object(id + [JSONValue.Member("force", force)])
-            case GrowthBookPayload.defaultVariant: return .object(id + [JSONValue.Member("force", defaultValue)])
+            case GrowthBookExperiments.ruleVariant: return .object(id + [JSONValue.Member("force", force)])
+            case GrowthBookExperiments.defaultVariant: return .object(id + [JSONValue.Member("force", defaultValue)])
             default: return nil
             }
         }

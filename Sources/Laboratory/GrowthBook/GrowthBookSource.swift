@@ -1,4 +1,5 @@
 import Foundation
+import GrowthBook
 import Synchronization
 
 /// A source whose experiments come from a GrowthBook payload (a server or a file).
@@ -24,12 +25,12 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
     private let clock: any WallClock
 
     private struct Loaded {
-        var payload: GrowthBookPayload?
+        var payload: GrowthBookExperiments?
         var experiments: [Experiment] = []
         var etag: String?
         var fetchedAt: Date?
         /// The payload kept at stabilization, decoded once.
-        var frozen: GrowthBookPayload?
+        var frozen: GrowthBookExperiments?
         /// Why the stored payload was set aside at start, until a good one arrives.
         var quarantine: String?
     }
@@ -70,11 +71,11 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
         // payload arrives, and the status says why.
         guard let stored = try? store.payload(source: name) else { return }
         do {
-            let payload = try GrowthBookPayload(stored.data, decrypt: decrypt)
+            let payload = GrowthBookExperiments(try GrowthBookPayload(stored.data, decrypt: decrypt))
             loaded.withLock {
                 $0 = Loaded(
                     payload: payload,
-                    experiments: Self.experiments(of: payload),
+                    experiments: payload.all,
                     etag: stored.etag,
                     fetchedAt: stored.fetchedAt
                 )
@@ -90,11 +91,6 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
     /// Why the stored payload was set aside at start, if it was and no good one arrived since.
     public var quarantine: String? { loaded.withLock({ $0 }).quarantine }
 
-    /// Experiment rules, then force and rollout rules, as experiments.
-    private static func experiments(of payload: GrowthBookPayload) -> [Experiment] {
-        payload.experiments + payload.ruleExperiments.map(\.experiment)
-    }
-
     public var experiments: [Experiment] {
         loaded.withLock({ $0 }).experiments.sorted { $0.name < $1.name }
     }
@@ -109,10 +105,10 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
             evaluated = frozen
         }
         let storedSticky = try storedStickyDocuments()
-        var evaluator = evaluator(for: evaluated, sticky: storedSticky)
+        var evaluator = evaluator(for: evaluated.payload, sticky: storedSticky)
         let before = evaluator.stickyBucketDocs
         var chosen: [String: Int] = [:]
-        for member in evaluated.features {
+        for member in evaluated.payload.features {
             let result = evaluator.evaluateFeature(member.key)
             if result.source == .force, let index = result.ruleIndex,
                 let name = evaluated.ruleExperimentName(feature: member.key, rule: index)
@@ -132,9 +128,9 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
             }
             try store.setStickyBuckets(changed, source: name)
         }
-        let definitions = Self.experiments(of: evaluated)
+        let definitions = evaluated.all
         let latestDefinitions = Dictionary(
-            Self.experiments(of: latest).map { ($0.name, $0) },
+            latest.all.map { ($0.name, $0) },
             uniquingKeysWith: { first, _ in first }
         )
         return definitions.compactMap { experiment -> ActiveVariant? in
@@ -153,8 +149,8 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
     }
 
     /// The keys of `__Override_<experiment>`'s default value (a JSON array, or its text).
-    private func overrideKeys(for experiment: String, in payload: GrowthBookPayload) -> [String] {
-        guard let value = payload.featureMap["__Override_\(experiment)"]?["defaultValue"] else { return [] }
+    private func overrideKeys(for experiment: String, in experiments: GrowthBookExperiments) -> [String] {
+        guard let value = experiments.payload.featureMap["__Override_\(experiment)"]?["defaultValue"] else { return [] }
         let list: JSONValue? = value.stringValue.flatMap { try? JSONValue.parse($0) } ?? value
         return list?.elements?.compactMap(\.stringValue) ?? []
     }
@@ -163,17 +159,17 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
     /// The payload is checked and evaluated once for this device before it
     /// replaces the last good one, so nothing stored can fail to load later.
     public func accept(_ data: Data, etag: String? = nil) throws {
-        let payload = try GrowthBookPayload(data, decrypt: decrypt)
+        let payload = GrowthBookExperiments(try GrowthBookPayload(data, decrypt: decrypt))
         var trial = GrowthBookEvaluator(
-            context: payload.context(attributes: attributes)
+            context: payload.payload.context(attributes: attributes)
         )
-        for member in payload.features { _ = trial.evaluateFeature(member.key) }
+        for member in payload.payload.features { _ = trial.evaluateFeature(member.key) }
         let now = clock.now()
         try store.setPayload(StoredPayload(data: data, etag: etag, fetchedAt: now), source: name)
         loaded.withLock { loaded in
             loaded = Loaded(
                 payload: payload,
-                experiments: Self.experiments(of: payload),
+                experiments: payload.all,
                 etag: etag,
                 fetchedAt: now,
                 frozen: loaded.frozen
@@ -203,10 +199,10 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
     }
 
     /// The payload kept at stabilization, read and decoded on first use only.
-    private func frozenPayload() throws -> GrowthBookPayload? {
+    private func frozenPayload() throws -> GrowthBookExperiments? {
         if let frozen = loaded.withLock({ $0 }).frozen { return frozen }
         guard let stored = try store.stabilizedPayload(source: name),
-            let frozen = try? GrowthBookPayload(stored, decrypt: decrypt)
+            let frozen = (try? GrowthBookPayload(stored, decrypt: decrypt)).map(GrowthBookExperiments.init)
         else { return nil }
         loaded.withLock { $0.frozen = frozen }
         return frozen
@@ -256,11 +252,11 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
 
     /// An experiment of the payload as what it is: an experiment rule, or a
     /// force or rollout rule with its value, condition and coverage.
-    private static func describe(_ name: String, in payload: GrowthBookPayload) -> String {
+    private static func describe(_ name: String, in payload: GrowthBookExperiments) -> String {
         guard let rule = payload.ruleExperiments.first(where: { $0.experiment.name == name }),
-            let json = payload.featureMap[rule.feature]?["rules"]?.elements?[rule.index]
+            let json = payload.payload.featureMap[rule.feature]?["rules"]?.elements?[rule.index]
         else {
-            let features = payload.experiments.first { $0.name == name }?.keys ?? []
+            let features = payload.experimentRules.first { $0.name == name }?.keys ?? []
             return "an experiment rule in \(features.count == 1 ? "feature" : "features") "
                 + features.joined(separator: ", ") + ": variations by weight, hashed on the user"
         }
@@ -291,7 +287,7 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
         var result: [String: [String]] = [:]
         // The features that run each experiment, found in one pass.
         var featuresOf: [String: [String]] = [:]
-        for member in payload.features {
+        for member in payload.payload.features {
             for rule in member.value["rules"]?.elements ?? [] {
                 let key = rule["key"]?.stringValue ?? member.key
                 if featuresOf[key]?.last != member.key { featuresOf[key, default: []].append(member.key) }
@@ -300,8 +296,8 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
         for rule in payload.ruleExperiments where featuresOf[rule.experiment.name]?.last != rule.feature {
             featuresOf[rule.experiment.name, default: []].append(rule.feature)
         }
-        let evaluator = evaluator(for: payload, sticky: sticky)
-        for name in names ?? Self.experiments(of: payload).map(\.name) {
+        let evaluator = evaluator(for: payload.payload, sticky: sticky)
+        for name in names ?? payload.all.map(\.name) {
             var tracing = evaluator
             tracing.trace = []
             for feature in featuresOf[name] ?? [] { _ = tracing.evaluateFeature(feature) }
@@ -327,17 +323,18 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
             return current.quarantine ?? "no payload yet: the app uses its baselines"
         }
         var parts = [
-            "\(payload.features.count) features", "\(current.experiments.count) experiments",
+            "\(payload.payload.features.count) features", "\(current.experiments.count) experiments",
             transport.withLock({ $0 }),
         ]
         if let etag = current.etag { parts.insert("etag \(etag)", at: 0) }
         if let fetchedAt = current.fetchedAt {
             parts.append("last good payload \(Int(max(0, min(clock.now().timeIntervalSince(fetchedAt), 1e15)))) s old")
         }
-        if let first = payload.warnings.first {
+        let warnings = payload.payload.warnings
+        if let first = warnings.first {
             parts.append(
-                "\(payload.warnings.count) warning\(payload.warnings.count == 1 ? "" : "s") (\(first.message)"
-                    + (payload.warnings.count > 1 ? "; lab check --growthbook lists them all)" : ")")
+                "\(warnings.count) warning\(warnings.count == 1 ? "" : "s") (\(first.message)"
+                    + (warnings.count > 1 ? "; lab check --growthbook lists them all)" : ")")
             )
         }
         let gaveUp = BoundedRegex.patternsThatGaveUp

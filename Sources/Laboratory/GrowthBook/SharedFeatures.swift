@@ -1,4 +1,5 @@
 import Foundation
+import GrowthBook
 
 /// A source's experiments as GrowthBook features that any SDK evaluates for
 /// any user, targeting kept, with the variants a person forced written in so
@@ -85,7 +86,7 @@ public struct SharedFeatures: Sendable {
             )
         )
         let result = evaluator.evaluateFeature(key)
-        let value = GrowthBookPayload.assignmentValue(result.value)
+        let value = GrowthBookExperiments.assignmentValue(result.value)
         let origin = result.ruleIndex.flatMap { index in
             origins[key].flatMap { index < $0.count ? $0[index] : nil } ?? nil
         }
@@ -104,7 +105,7 @@ public struct SharedFeatures: Sendable {
             return Evaluation(
                 value: value,
                 experiment: origin?.experiment.name,
-                variant: origin?.forcedVariant ?? GrowthBookPayload.ruleVariant,
+                variant: origin?.forcedVariant ?? GrowthBookExperiments.ruleVariant,
                 decision: .rule,
                 forced: origin?.forcedVariant != nil
             )
@@ -112,7 +113,7 @@ public struct SharedFeatures: Sendable {
             return Evaluation(
                 value: value,
                 experiment: nil,
-                variant: GrowthBookPayload.defaultVariant,
+                variant: GrowthBookExperiments.defaultVariant,
                 decision: .defaultValue,
                 forced: false
             )

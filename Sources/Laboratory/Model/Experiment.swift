@@ -1,3 +1,5 @@
+import GrowthBook
+
 /// Who an experiment is consistent for.
 public enum Subject: String, Sendable, Hashable, Codable, CaseIterable {
     /// The same variant on one device, whoever uses it.

@@ -1,4 +1,6 @@
 import Foundation
+import GrowthBook
+import GrowthBookNetwork
 import Laboratory
 
 /// Reads a file a person named, and says in plain words why it cannot be

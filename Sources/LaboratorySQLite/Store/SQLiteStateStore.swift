@@ -1,5 +1,7 @@
 import Foundation
 internal import GRDB
+import GrowthBook
+import GrowthBookNetwork
 import Laboratory
 
 /// The state file: a ``StateStore``, ``EventSink`` and ``EventLog`` on SQLite.

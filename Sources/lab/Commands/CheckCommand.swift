@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
+import GrowthBook
+import GrowthBookNetwork
 import Laboratory
-import LaboratoryRemote
 import LaboratorySQLite
 
 /// `lab check PATH...`: validate catalogs with `file:line:col` diagnostics.

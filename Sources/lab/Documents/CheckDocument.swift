@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
+import GrowthBook
+import GrowthBookNetwork
 import Laboratory
-import LaboratoryRemote
 
 /// The `--json` shape of `lab check`.
 struct CheckDocument: Encodable {

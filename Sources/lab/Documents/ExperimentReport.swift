@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GrowthBook
 import Laboratory
 
 /// One experiment in `lab experiments`.

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
+import GrowthBook
+import GrowthBookNetwork
 import Laboratory
-import LaboratoryRemote
 import LaboratorySQLite
 
 /// Everything a command works on: catalogs, state file, sources and manager,

@@ -1,7 +1,7 @@
 import Foundation
+import GrowthBookNetwork
 import Laboratory
 import LaboratoryConsole
-import LaboratoryRemote
 import Synchronization
 
 /// Keeps a `--growthbook` URL's payload current in the background, for the

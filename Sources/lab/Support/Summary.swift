@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import GrowthBookNetwork
 import Laboratory
-import LaboratoryRemote
 
 /// Counting words for summaries.
 enum Summary {

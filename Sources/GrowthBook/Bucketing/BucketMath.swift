@@ -30,7 +30,7 @@ public enum BucketMath {
 
     /// Whether an id falls in a namespace's [start, end) slice.
     public static func inNamespace(_ id: String, namespace: Namespace) -> Bool {
-        guard let hash = HashBucketing.hash(seed: "__" + namespace.id, value: id, version: 1) else { return false }
+        guard let hash = GrowthBookHash.hash(seed: "__" + namespace.id, value: id, version: 1) else { return false }
         return hash >= namespace.start && hash < namespace.end
     }
 

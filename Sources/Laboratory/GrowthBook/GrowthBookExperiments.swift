@@ -1,113 +1,31 @@
-import Foundation
+import GrowthBook
 
-/// A GrowthBook SDK payload (`GET /api/features/<clientKey>`): features, and
-/// saved groups, decrypted when the server encrypts them.
-public struct GrowthBookPayload: Sendable {
-    /// Feature definitions by key, in payload order.
-    public let features: [JSONValue.Member]
-    public let savedGroups: [String: [JSONValue]]
-    /// Contextual bandit definitions by reference, for rules with a `contextualBanditRef`.
-    public let contextualBandits: [String: JSONValue]
-    /// The feature definitions as an evaluation context wants them.
-    public let featureMap: [String: JSONValue]
+/// A GrowthBook payload's rules as Laboratory experiments: each experiment
+/// rule (merged by key across features), and each force or rollout rule as an
+/// experiment of two variants, so the console lists them all and QA can force
+/// any of them.
+struct GrowthBookExperiments: Sendable {
+    /// The payload the experiments come from.
+    let payload: GrowthBookPayload
     /// Every experiment rule as a Laboratory experiment, named after the rule's key.
-    public let experiments: [Experiment]
+    let experimentRules: [Experiment]
     /// Force and rollout rules as experiments, with their feature and rule position.
     let ruleExperiments: [(feature: String, index: Int, experiment: Experiment)]
-    /// Problems the SDK tolerates, found while the payload was checked.
-    public let warnings: [Diagnostic]
+    /// Rule experiment names by `feature#rule`.
+    private let ruleExperimentIndex: [String: String]
 
-    /// Why a payload was refused; the source keeps its last good one.
-    public struct Invalid: Error, CustomStringConvertible, Sendable {
-        public var description: String
-        /// The problems found, when the payload parsed but failed its checks.
-        public var diagnostics: [Diagnostic] = []
-    }
-
-    /// Parses and checks a payload; `decrypt` turns `encryptedFeatures` into
-    /// features JSON. Every rule is checked (``PayloadLinter``) before
-    /// anything is built, so a payload either loads whole or is refused with
-    /// every problem named by feature and rule.
-    public init(_ data: Data, decrypt: ((String) throws -> String)?) throws {
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw Invalid(description: "the payload is not UTF-8 text")
-        }
-        let root: JSONNode
-        do {
-            root = try JSONNodeParser.parse(text)
-        } catch {
-            throw Invalid(description: "malformed payload JSON at \(error.position): \(error.message)")
-        }
-        guard case .object = root.kind else { throw Invalid(description: "the payload is not a JSON object") }
-        var featuresNode = root[member: "features"]
-        var file = "payload"
-        if case .string(let encrypted)? = root[member: "encryptedFeatures"]?.kind {
-            guard let decrypt else {
-                throw Invalid(
-                    description: "the payload is encrypted and no decryption key was given (--decryption-key)"
-                )
-            }
-            let plain: String
-            do {
-                plain = try decrypt(encrypted)
-            } catch {
-                throw Invalid(description: String(describing: error))
-            }
-            do {
-                featuresNode = try JSONNodeParser.parse(plain)
-            } catch {
-                throw Invalid(description: "decrypted features are not JSON: \(error.message)")
-            }
-            file = "decrypted features"
-        }
-        guard let featuresNode, case .object = featuresNode.kind else {
-            throw Invalid(description: "the payload has no \"features\" object")
-        }
-        let diagnostics = PayloadLinter().check(features: featuresNode, file: file)
-        let errors = diagnostics.filter { $0.severity == .error }
-        if !errors.isEmpty {
-            let shown = errors.prefix(3).map(\.description).joined(separator: "; ")
-            throw Invalid(
-                description: "the payload was refused: " + shown
-                    + (errors.count > 3 ? " (and \(errors.count - 3) more; lab check --growthbook lists them)" : ""),
-                diagnostics: errors
-            )
-        }
-        warnings = diagnostics
-        features = JSONValue(featuresNode).members ?? []
-        var groups: [String: [JSONValue]] = [:]
-        if case .object(let members)? = root[member: "savedGroups"]?.kind {
-            for member in members { groups[member.name] = JSONValue(member.value).elements ?? [] }
-        }
-        savedGroups = groups
-        var bandits: [String: JSONValue] = [:]
-        if case .object(let members)? = root[member: "contextualBandits"]?.kind {
-            for member in members where bandits[member.name] == nil { bandits[member.name] = JSONValue(member.value) }
-        }
-        contextualBandits = bandits
-        var map: [String: JSONValue] = [:]
-        for member in features where map[member.key] == nil { map[member.key] = member.value }
-        featureMap = map
-        experiments = Self.experimentRules(of: features)
-        ruleExperiments = Self.forceAndRolloutRules(of: features)
+    init(_ payload: GrowthBookPayload) {
+        self.payload = payload
+        experimentRules = Self.experimentRules(of: payload.features)
+        ruleExperiments = Self.forceAndRolloutRules(of: payload.features)
         ruleExperimentIndex = Dictionary(
             ruleExperiments.map { ("\($0.feature)#\($0.index)", $0.experiment.name) },
             uniquingKeysWith: { first, _ in first }
         )
     }
 
-    /// What GrowthBook evaluates this payload against for a user with these attributes.
-    public func context(attributes: JSONValue) -> GrowthBookContext {
-        GrowthBookContext(
-            attributes: attributes,
-            features: featureMap,
-            savedGroups: savedGroups,
-            contextualBandits: contextualBandits
-        )
-    }
-
-    /// Rule experiment names by `feature#rule`.
-    private let ruleExperimentIndex: [String: String]
+    /// Experiment rules, then force and rollout rules.
+    var all: [Experiment] { experimentRules + ruleExperiments.map(\.experiment) }
 
     /// The experiment standing for a force or rollout rule, by feature and rule position.
     func ruleExperimentName(feature: String, rule index: Int) -> String? {
@@ -115,9 +33,9 @@ public struct GrowthBookPayload: Sendable {
     }
 
     /// The variant of a force or rollout rule's experiment that stands for the feature's default value.
-    public static let defaultVariant = "Default"
+    static let defaultVariant = "Default"
     /// The variant of a force or rollout rule's experiment that stands for the rule's value.
-    public static let ruleVariant = "Forced"
+    static let ruleVariant = "Forced"
 
     /// Force and rollout rules as experiments of two variants, `Forced` (the
     /// rule's value) and `Default` (the feature's default, the baseline), so the

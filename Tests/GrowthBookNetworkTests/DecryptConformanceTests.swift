@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LaboratoryRemote
+@testable import GrowthBookNetwork
 
 /// GrowthBook's `decrypt` cases from `../shared/conformance/growthbook/cases.json`.
 @Suite struct DecryptConformanceTests {

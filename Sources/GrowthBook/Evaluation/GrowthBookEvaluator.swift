@@ -301,7 +301,7 @@ public struct GrowthBookEvaluator: Sendable {
         if foundSticky { note("  sticky bucket: variation \(stored.variation)") }
         if !foundSticky, targetingFails(experiment, hashValue: hashValue, seen: &seen) { return result(-1) }
         guard
-            let bucket = HashBucketing.hash(
+            let bucket = GrowthBookHash.hash(
                 seed: experiment["seed"]?.stringValue ?? key,
                 value: JavaScriptSemantics.string(hashValue),
                 version: JavaScriptSemantics.hashVersion(experiment["hashVersion"], fallback: 1)
@@ -496,7 +496,7 @@ public struct GrowthBookEvaluator: Sendable {
         (filters.elements ?? []).contains { filter in
             let (_, value) = hashAttribute(filter["attribute"]?.stringValue, fallback: nil)
             guard let value,
-                let hash = HashBucketing.hash(
+                let hash = GrowthBookHash.hash(
                     seed: filter["seed"]?.stringValue ?? "",
                     value: JavaScriptSemantics.string(value),
                     version: JavaScriptSemantics.hashVersion(filter["hashVersion"], fallback: 2)
@@ -521,7 +521,7 @@ public struct GrowthBookEvaluator: Sendable {
         if range == nil && coverage == 0 { return false }
         let (_, value) = hashAttribute(name, fallback: fallbackAttribute)
         guard let value,
-            let hash = HashBucketing.hash(
+            let hash = GrowthBookHash.hash(
                 seed: seed,
                 value: JavaScriptSemantics.string(value),
                 version: JavaScriptSemantics.hashVersion(hashVersion, fallback: 1)

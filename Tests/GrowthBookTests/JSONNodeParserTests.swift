@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Laboratory
+@testable import GrowthBook
 
 @Suite struct JSONNodeParserTests {
     @Test func keepsLineAndColumnOfEveryValue() throws {

@@ -71,15 +71,6 @@ public indirect enum JSONValue: Sendable, Hashable {
 }
 
 extension JSONValue {
-    /// An assignment's value as JSON.
-    public init(_ value: AssignmentValue) {
-        switch value {
-        case .string(let text): self = .string(text)
-        case .number(let number): self = .number(number)
-        case .bool(let flag): self = .bool(flag)
-        }
-    }
-
     /// Compact JSON text, members in their order, as JavaScript's `JSON.stringify` writes it.
     public var jsonText: String { JavaScriptSemantics.stringify(self) ?? "null" }
 }

@@ -3,9 +3,9 @@ import Foundation
 /// The few JavaScript semantics GrowthBook's rules are defined by: how values
 /// turn into strings and numbers, strict equality, `<` and `JSON.stringify`.
 /// `nil` stands for `undefined`.
-enum JavaScriptSemantics {
+public enum JavaScriptSemantics {
     /// `String(value)`.
-    static func string(_ value: JSONValue?) -> String {
+    public static func string(_ value: JSONValue?) -> String {
         guard let value else { return "undefined" }
         switch value {
         case .null: return "null"
@@ -26,7 +26,7 @@ enum JavaScriptSemantics {
     /// from 1e-6 up to 1e21 and in exponent notation outside. Built from the
     /// digits Swift prints, never through an integer conversion, so no number
     /// of any magnitude can trap here.
-    static func numberString(_ number: Double) -> String {
+    public static func numberString(_ number: Double) -> String {
         if number.isNaN { return "NaN" }
         if number.isInfinite { return number < 0 ? "-Infinity" : "Infinity" }
         if number == 0 { return "0" }  // -0 prints as 0 too
@@ -70,7 +70,7 @@ enum JavaScriptSemantics {
     /// A number as an array index or count: only when it is a whole number a
     /// JavaScript integer can hold exactly (|n| ≤ 2^53); `nil` otherwise
     /// (fractions, NaN, infinities, 1e19), so no conversion can trap.
-    static func integer(_ number: Double?) -> Int? {
+    public static func integer(_ number: Double?) -> Int? {
         guard let number, number.isFinite, number == number.rounded(.towardZero),
             abs(number) <= 9_007_199_254_740_992
         else { return nil }
@@ -79,7 +79,7 @@ enum JavaScriptSemantics {
 
     /// The hash version a rule asks for, as the SDK reads `hashVersion || fallback`:
     /// 1 or 2; any other number gives 0, a version no hash exists for (not in the experiment).
-    static func hashVersion(_ value: JSONValue?, fallback: Int) -> Int {
+    package static func hashVersion(_ value: JSONValue?, fallback: Int) -> Int {
         guard let value, truthy(value) else { return fallback }
         switch value {
         case .number(1): return 1
@@ -89,7 +89,7 @@ enum JavaScriptSemantics {
     }
 
     /// `Number(value)`.
-    static func number(_ value: JSONValue?) -> Double {
+    public static func number(_ value: JSONValue?) -> Double {
         guard let value else { return .nan }
         switch value {
         case .null: return 0
@@ -114,7 +114,7 @@ enum JavaScriptSemantics {
     }
 
     /// `!!value`.
-    static func truthy(_ value: JSONValue?) -> Bool {
+    public static func truthy(_ value: JSONValue?) -> Bool {
         guard let value else { return false }
         switch value {
         case .null: return false
@@ -126,7 +126,7 @@ enum JavaScriptSemantics {
     }
 
     /// `a === b`: primitives by value, arrays and objects never (they are distinct objects).
-    static func strictEquals(_ a: JSONValue?, _ b: JSONValue?) -> Bool {
+    public static func strictEquals(_ a: JSONValue?, _ b: JSONValue?) -> Bool {
         switch (a, b) {
         case (nil, nil): return true
         case (.null?, .null?): return true
@@ -139,7 +139,7 @@ enum JavaScriptSemantics {
 
     /// `a < b` (and friends) with JavaScript's coercions: two strings compare
     /// by UTF-16 code units, anything else as numbers (NaN compares false).
-    static func compare(_ a: JSONValue?, _ b: JSONValue?, _ holds: (Int) -> Bool) -> Bool {
+    package static func compare(_ a: JSONValue?, _ b: JSONValue?, _ holds: (Int) -> Bool) -> Bool {
         let primitiveA = primitive(a)
         let primitiveB = primitive(b)
         if case .string(let x)? = primitiveA, case .string(let y)? = primitiveB {
@@ -161,7 +161,7 @@ enum JavaScriptSemantics {
     }
 
     /// `JSON.stringify(value)`; `nil` for `undefined`.
-    static func stringify(_ value: JSONValue?) -> String? {
+    public static func stringify(_ value: JSONValue?) -> String? {
         guard let value else { return nil }
         switch value {
         case .null: return "null"
@@ -198,7 +198,7 @@ enum JavaScriptSemantics {
     }
 
     /// `typeof`-like names GrowthBook's `$type` uses.
-    static func typeName(_ value: JSONValue?) -> String {
+    public static func typeName(_ value: JSONValue?) -> String {
         guard let value else { return "undefined" }
         switch value {
         case .null: return "null"

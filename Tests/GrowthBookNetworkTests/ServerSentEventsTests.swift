@@ -2,7 +2,7 @@ import Foundation
 import LabTestSupport
 import Testing
 
-@testable import LaboratoryRemote
+@testable import GrowthBookNetwork
 
 @Suite struct ServerSentEventsTests {
     @Test func parsesEventsAcrossChunksWithCommentsAndMultiLineData() throws {

@@ -1,5 +1,5 @@
 import Foundation
-import Laboratory
+import GrowthBook
 import Synchronization
 
 #if canImport(FoundationNetworking)

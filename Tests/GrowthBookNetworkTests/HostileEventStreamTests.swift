@@ -2,7 +2,7 @@ import Foundation
 import LabTestSupport
 import Testing
 
-@testable import LaboratoryRemote
+@testable import GrowthBookNetwork
 
 /// Event streams built to exhaust memory or a core. Time bounds only prove
 /// termination: they are about a hundred times what the parser needs.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Laboratory
+@testable import GrowthBook
 
 /// GrowthBook's cross-SDK cases, run as its JavaScript SDK runs them
 /// (`json.test.ts`), one test per case so a failure names it.

@@ -14,11 +14,6 @@ public struct HalfOpenRange: Sendable, Hashable, Codable {
         self.upper = upper
     }
 
-    /// Whether a device with this token is inside the range.
-    public func contains(_ token: ActiveExperimentsToken) -> Bool {
-        contains(token.value)
-    }
-
     /// Whether a token value is inside the range.
     public func contains(_ value: Double) -> Bool {
         lower <= value && value < upper

@@ -4,7 +4,7 @@ import Laboratory
 import LaboratoryTesting
 import Testing
 
-@testable import LaboratoryRemote
+@testable import GrowthBookNetwork
 
 /// The HTTP fetcher and the GrowthBook source against a real server on
 /// 127.0.0.1 that answers well, badly, or not at all.

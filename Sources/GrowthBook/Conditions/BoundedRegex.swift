@@ -12,7 +12,7 @@ import Synchronization
 /// milliseconds), which bounds every match whatever the pattern and input.
 /// Results are remembered per pattern and input, so a device whose attributes
 /// do not change pays for a slow pattern once, not on every evaluation.
-enum BoundedRegex {
+public enum BoundedRegex {
     /// Progress reports after which a match gives up.
     static let maximumProgressReports = 24
     /// Entries kept in each cache before it is emptied.
@@ -33,7 +33,7 @@ enum BoundedRegex {
     private static let caches = Mutex(Caches())
 
     /// Patterns that ran out of steps in this process, for the status line.
-    static var patternsThatGaveUp: [String] { caches.withLock({ $0 }).gaveUp }
+    public static var patternsThatGaveUp: [String] { caches.withLock({ $0 }).gaveUp }
 
     /// Whether `text` matches `pattern` (JavaScript `RegExp.test`); an invalid
     /// pattern and a match that runs out of steps are both `false`.

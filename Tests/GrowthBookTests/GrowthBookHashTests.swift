@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Laboratory
+@testable import GrowthBook
 
 /// GrowthBook's own hash cases (`../shared/conformance/growthbook/cases.json`),
 /// so hash bucketing agrees with GrowthBook's SDKs.
@@ -54,7 +54,7 @@ import Testing
 
     @Test(arguments: cases)
     func matchesGrowthBook(_ testCase: Case) {
-        let hash = HashBucketing.hash(seed: testCase.seed, value: testCase.value, version: testCase.version)
+        let hash = GrowthBookHash.hash(seed: testCase.seed, value: testCase.value, version: testCase.version)
         if let expected = testCase.expected {
             #expect(hash.map { abs($0 - expected) < 1e-9 } == true, "got \(String(describing: hash))")
         } else {

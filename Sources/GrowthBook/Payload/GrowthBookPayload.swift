@@ -1,0 +1,98 @@
+import Foundation
+
+/// A GrowthBook SDK payload (`GET /api/features/<clientKey>`): features, and
+/// saved groups, decrypted when the server encrypts them.
+public struct GrowthBookPayload: Sendable {
+    /// Feature definitions by key, in payload order.
+    public let features: [JSONValue.Member]
+    public let savedGroups: [String: [JSONValue]]
+    /// Contextual bandit definitions by reference, for rules with a `contextualBanditRef`.
+    public let contextualBandits: [String: JSONValue]
+    /// The feature definitions as an evaluation context wants them.
+    public let featureMap: [String: JSONValue]
+    /// Problems the SDK tolerates, found while the payload was checked.
+    public let warnings: [Diagnostic]
+
+    /// Why a payload was refused; the source keeps its last good one.
+    public struct Invalid: Error, CustomStringConvertible, Sendable {
+        public var description: String
+        /// The problems found, when the payload parsed but failed its checks.
+        public var diagnostics: [Diagnostic] = []
+    }
+
+    /// Parses and checks a payload; `decrypt` turns `encryptedFeatures` into
+    /// features JSON. Every rule is checked (``PayloadLinter``) before
+    /// anything is built, so a payload either loads whole or is refused with
+    /// every problem named by feature and rule.
+    public init(_ data: Data, decrypt: ((String) throws -> String)?) throws {
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw Invalid(description: "the payload is not UTF-8 text")
+        }
+        let root: JSONNode
+        do {
+            root = try JSONNodeParser.parse(text)
+        } catch {
+            throw Invalid(description: "malformed payload JSON at \(error.position): \(error.message)")
+        }
+        guard case .object = root.kind else { throw Invalid(description: "the payload is not a JSON object") }
+        var featuresNode = root[member: "features"]
+        var file = "payload"
+        if case .string(let encrypted)? = root[member: "encryptedFeatures"]?.kind {
+            guard let decrypt else {
+                throw Invalid(
+                    description: "the payload is encrypted and no decryption key was given (--decryption-key)"
+                )
+            }
+            let plain: String
+            do {
+                plain = try decrypt(encrypted)
+            } catch {
+                throw Invalid(description: String(describing: error))
+            }
+            do {
+                featuresNode = try JSONNodeParser.parse(plain)
+            } catch {
+                throw Invalid(description: "decrypted features are not JSON: \(error.message)")
+            }
+            file = "decrypted features"
+        }
+        guard let featuresNode, case .object = featuresNode.kind else {
+            throw Invalid(description: "the payload has no \"features\" object")
+        }
+        let diagnostics = PayloadLinter().check(features: featuresNode, file: file)
+        let errors = diagnostics.filter { $0.severity == .error }
+        if !errors.isEmpty {
+            let shown = errors.prefix(3).map(\.description).joined(separator: "; ")
+            throw Invalid(
+                description: "the payload was refused: " + shown
+                    + (errors.count > 3 ? " (and \(errors.count - 3) more; lab check --growthbook lists them)" : ""),
+                diagnostics: errors
+            )
+        }
+        warnings = diagnostics
+        features = JSONValue(featuresNode).members ?? []
+        var groups: [String: [JSONValue]] = [:]
+        if case .object(let members)? = root[member: "savedGroups"]?.kind {
+            for member in members { groups[member.name] = JSONValue(member.value).elements ?? [] }
+        }
+        savedGroups = groups
+        var bandits: [String: JSONValue] = [:]
+        if case .object(let members)? = root[member: "contextualBandits"]?.kind {
+            for member in members where bandits[member.name] == nil { bandits[member.name] = JSONValue(member.value) }
+        }
+        contextualBandits = bandits
+        var map: [String: JSONValue] = [:]
+        for member in features where map[member.key] == nil { map[member.key] = member.value }
+        featureMap = map
+    }
+
+    /// What GrowthBook evaluates this payload against for a user with these attributes.
+    public func context(attributes: JSONValue) -> GrowthBookContext {
+        GrowthBookContext(
+            attributes: attributes,
+            features: featureMap,
+            savedGroups: savedGroups,
+            contextualBandits: contextualBandits
+        )
+    }
+}

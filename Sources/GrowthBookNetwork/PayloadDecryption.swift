@@ -19,6 +19,12 @@ public enum PayloadDecryption {
         }
     }
 
+    /// Decryption with `key`, in the shape a payload decoder takes; `nil` without a key.
+    public static func decrypter(key: String?) -> (@Sendable (String) throws -> String)? {
+        guard let key else { return nil }
+        return { (encrypted: String) throws -> String in try decrypt(encrypted, key: key) }
+    }
+
     public static func decrypt(_ encrypted: String, key: String) throws(Failure) -> String {
         let parts = encrypted.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2 else { throw .malformed("expected \"<iv>.<ciphertext>\"") }

@@ -1,4 +1,5 @@
 import Foundation
+import GrowthBookNetwork
 import Laboratory
 
 /// The usual wiring of an app: local catalogs (and remote sources), over a
@@ -11,6 +12,19 @@ import Laboratory
 /// try lab.manager.refresh()
 /// ```
 ///
+/// With a GrowthBook payload, the laboratory adds a GrowthBook source and
+/// keeps it current (``updater``): a changed payload reaches
+/// ``AssignmentsManager/changes()`` within the refresh interval, or at once
+/// when the server streams.
+///
+/// ```swift
+/// let lab = try LocalLaboratory(
+///     catalogs: [],
+///     statePath: statePath,
+///     growthBook: GrowthBookConnection(apiHost: URL(string: "https://cdn.growthbook.io")!, clientKey: "sdk-abc")
+/// )
+/// ```
+///
 /// Forcing belongs to debug builds: a release build has no debug source, so
 /// a process that can write the state file cannot change what it runs. Pass
 /// `debugSource: true` to let QA force variants in a build of your choosing.
@@ -20,7 +34,13 @@ public struct LocalLaboratory: Sendable {
     public let locals: [LocalSource]
     /// The catalog file each of ``locals`` is read from, in the same order.
     public let catalogPaths: [String]
-    /// The local sources, then the remote ones: what the app's experiments come from.
+    /// The source over the GrowthBook payload, when the wiring has one.
+    public let growthBook: GrowthBookSource?
+    /// Keeps ``growthBook``'s payload current; started as the laboratory
+    /// opens unless ``GrowthBookConnection/autoRefresh`` is off.
+    public let updater: GrowthBookUpdater?
+    /// The local sources, then the GrowthBook one, then the other remote ones:
+    /// what the app's experiments come from.
     public let sources: [any ExperimentSource]
     /// Wraps ``sources`` so QA can force variants (from `lab console` too);
     /// `nil` when the wiring has no debug source, as in release builds.
@@ -32,7 +52,8 @@ public struct LocalLaboratory: Sendable {
     ///
     /// - Parameter userID: the logged-in user, for user-level experiments
     ///   (change it later with ``LocalSource/setUserID(_:)`` on each of ``locals``).
-    /// - Parameter remotes: builds remote sources (GrowthBook) over the same state and device.
+    /// - Parameter growthBook: a GrowthBook payload to add as a source and keep current.
+    /// - Parameter remotes: builds other remote sources over the same state and device.
     /// - Parameter debugSource: whether forced variants apply; by default in
     ///   debug builds only.
     /// - Parameter app: the name under which the wiring is recorded in the
@@ -46,6 +67,7 @@ public struct LocalLaboratory: Sendable {
         app: String? = ProcessInfo.processInfo.processName,
         random: any RandomSource = SystemRandomSource(),
         clock: any WallClock = SystemClock(),
+        growthBook connection: GrowthBookConnection? = nil,
         remotes: (SQLiteStateStore, Device) -> [any ExperimentSource] = { _, _ in [] }
     ) throws {
         store = try SQLiteStateStore(path: statePath)
@@ -64,7 +86,20 @@ public struct LocalLaboratory: Sendable {
                 userID: userID
             )
         }
-        sources = locals + remotes(store, device)
+        let fetcher = connection.map { HTTPPayloadFetcher(url: $0.featuresURL) }
+        if let connection, let fetcher {
+            growthBook = GrowthBookSource(
+                store: store,
+                device: device,
+                attributes: connection.attributes,
+                fetcher: fetcher,
+                decrypt: PayloadDecryption.decrypter(key: connection.decryptionKey),
+                clock: clock
+            )
+        } else {
+            growthBook = nil
+        }
+        sources = locals + (growthBook.map { [$0] } ?? []) + remotes(store, device)
         debug = debugSource ? DebugSource(sources: sources, store: store) : nil
         manager = AssignmentsManager(
             sources: debug.map { [$0] } ?? sources,
@@ -74,6 +109,27 @@ public struct LocalLaboratory: Sendable {
             clock: clock
         )
         if let app { try store.recordAppWiring(AppWiring(app: app, hasDebugSource: debugSource)) }
+        if let connection, let fetcher, let source = growthBook {
+            let manager = manager
+            updater = GrowthBookUpdater(
+                every: connection.refreshInterval,
+                streamURL: connection.streamURL,
+                streamingOffered: { fetcher.streaming.isEnabled },
+                streamStarted: { source.setTransport("streaming") },
+                // Every source, as a pull to refresh does: their errors reach the status line.
+                fetch: { await manager.update() },
+                receive: { data in
+                    // A pushed payload that does not load leaves the last good one, as a fetched one does.
+                    do {
+                        try source.accept(data)
+                        try manager.refresh()
+                    } catch {}
+                }
+            )
+            if connection.autoRefresh { updater?.start() }
+        } else {
+            updater = nil
+        }
     }
 
     /// Whether this module was built for debugging, which decides whether an

@@ -8,7 +8,8 @@ import LaboratorySQLite
 /// It wraps the demo catalog in a debug source (in debug builds, or with
 /// `--debug-source`) over the same state file as `lab`, draws a subscribe screen from its assignments, reports `displayed`
 /// for what it shows, and redraws when `lab console` (or `lab force`) in
-/// another terminal changes a variant. Read it as the integration guide.
+/// another terminal changes a variant, or a `--growthbook` server changes its
+/// payload. Read it as the integration guide.
 @main
 struct LabDemo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,21 +32,74 @@ struct LabDemo: AsyncParsableCommand {
     )
     var debugSource = LocalLaboratory.isDebugBuild
 
+    @Option(help: "A GrowthBook API host (with --client-key) or payload URL, kept current as the app runs.")
+    var growthbook: String?
+
+    @Option(
+        help: "The GrowthBook client key: the payload is <host>/api/features/<key>, streamed from <host>/sub/<key>."
+    )
+    var clientKey: String?
+
+    @Option(help: "The key of an encrypted GrowthBook payload.")
+    var decryptionKey: String?
+
+    @Option(help: "Seconds between fetches of the GrowthBook payload.")
+    var refreshInterval = 30
+
+    func validate() throws {
+        guard (1...86_400).contains(refreshInterval) else {
+            throw ValidationError("--refresh-interval must be from 1 to 86400 seconds (a day), not \(refreshInterval)")
+        }
+        if let growthbook, !(growthbook.hasPrefix("http://") || growthbook.hasPrefix("https://")) {
+            throw ValidationError("--growthbook must be an http:// or https:// URL, not \(growthbook)")
+        }
+        if clientKey != nil && growthbook == nil { throw ValidationError("--client-key needs --growthbook") }
+    }
+
+    /// The GrowthBook payload to follow, if one was named.
+    private var connection: GrowthBookConnection? {
+        guard let growthbook, let url = URL(string: growthbook) else { return nil }
+        let interval = Duration.seconds(refreshInterval)
+        if let clientKey {
+            return GrowthBookConnection(
+                apiHost: url,
+                clientKey: clientKey,
+                decryptionKey: decryptionKey,
+                refreshInterval: interval,
+                autoRefresh: !once
+            )
+        }
+        return GrowthBookConnection(
+            featuresURL: url,
+            decryptionKey: decryptionKey,
+            refreshInterval: interval,
+            autoRefresh: !once
+        )
+    }
+
     func run() async throws {
         // 1. Load the catalogs the app ships with; a bad one is a bug in the app.
-        let paths = catalogs.isEmpty ? [DemoCatalog.locate()].compactMap { $0 } : catalogs
-        guard !paths.isEmpty else { throw ValidationError("the demo catalog was not found; pass --catalog") }
+        //    With a GrowthBook payload, the experiments may all come from it.
+        let paths = catalogs.isEmpty && growthbook == nil ? [DemoCatalog.locate()].compactMap { $0 } : catalogs
+        guard !paths.isEmpty || growthbook != nil else {
+            throw ValidationError("the demo catalog was not found; pass --catalog")
+        }
         let loaded = try paths.map { path in (path: path, catalog: try CatalogDecoder().decode(contentsOf: path)) }
 
         // 2. Open the shared state and wire sources → debug source → manager.
         //    The debug source is for builds QA tests; a release build leaves it out.
+        //    A GrowthBook payload is served from the state file at once and
+        //    kept current in the background (polling, or streaming when offered).
         let laboratory = try LocalLaboratory(
             catalogs: loaded,
             statePath: state ?? LocalLaboratory.defaultStatePath(),
-            debugSource: debugSource
+            debugSource: debugSource,
+            growthBook: connection
         )
         let manager = laboratory.manager
         try manager.refresh()
+        // Drawn once: with the payload as it is now, not as it was last stored.
+        if once && laboratory.growthBook != nil { await manager.update() }
 
         // Colours, key hints and screen clearing are for a person at a terminal, not a file or a pipe.
         let terminal = isatty(STDOUT_FILENO) == 1

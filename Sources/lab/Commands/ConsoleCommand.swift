@@ -30,13 +30,13 @@ struct ConsoleCommand: ParsableCommand {
     }
 
     func run() throws {
-        let session = try LabSession.open(global)
+        let session = try LabSession.open(global, refreshInterval: refreshInterval)
         let server = try serve ? startServer(session) : nil
         defer { server?.stop() }
         let catalogs = CatalogWatcher(laboratory: session.laboratory)
         // A remote payload is fetched in the background; the screen shows the last good one meanwhile.
-        let updates = RemoteUpdates(session, every: refreshInterval)
-        defer { updates.stop() }
+        let updater = session.laboratory.updater
+        defer { updater?.stop() }
         let environment = LiveConsoleEnvironment(
             manager: session.manager,
             debug: session.debug,
@@ -46,7 +46,7 @@ struct ConsoleCommand: ParsableCommand {
             origin: global.statePath,
             server: serverInfo(server),
             catalogs: { await catalogs.reloadChanged() },
-            schedules: { updates.schedules }
+            schedules: { session.fetchSchedules }
         )
         let colors = ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
         let terminal: CursesTerminal
@@ -57,7 +57,7 @@ struct ConsoleCommand: ParsableCommand {
             throw ExitCode.failure
         }
         defer { terminal.close() }
-        updates.start()
+        updater?.start()
         ConsoleRunner(terminal: terminal, environment: environment).run()
         // Ended by a signal from outside: give the terminal back, then exit as
         // shells expect (128 + the signal: 143 for SIGTERM, 129 SIGHUP, 130 SIGINT).

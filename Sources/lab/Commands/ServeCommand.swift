@@ -29,7 +29,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let session = try LabSession.open(global)
+        let session = try LabSession.open(global, refreshInterval: refreshInterval)
         let hub = try session.run {
             try ServedStateHub(laboratory: session.laboratory, report: { line in printError(line) })
         }
@@ -54,9 +54,9 @@ struct ServeCommand: AsyncParsableCommand {
         let key = clientKeys.first ?? "any-key"
         let statePath = session.store.path
         // A new upstream payload reaches the apps' streams as a force does.
-        let updates = RemoteUpdates(session, every: refreshInterval)
-        updates.start()
-        defer { updates.stop() }
+        let updater = session.laboratory.updater
+        updater?.start()
+        defer { updater?.stop() }
         do {
             try await server.run { port in
                 let base = "http://\(host):\(port)"

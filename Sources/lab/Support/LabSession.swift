@@ -3,6 +3,7 @@ import Foundation
 import GrowthBook
 import GrowthBookNetwork
 import Laboratory
+import LaboratoryConsole
 import LaboratorySQLite
 
 /// Everything a command works on: catalogs, state file, sources and manager,
@@ -13,8 +14,6 @@ struct LabSession {
     let debug: DebugSource
     /// Attributes from an overrides import, then the command line's `--attribute`s.
     let attributes: [String: String]
-    /// The `--growthbook` payload, if any.
-    let remote: RemoteOption?
     /// The source over the `--growthbook` payload, as the session built it.
     let growthBook: GrowthBookSource?
 
@@ -26,10 +25,20 @@ struct LabSession {
     ///
     /// Catalogs come first: a bad one ends the command with status 65 before
     /// the state file is touched.
-    static func open(_ options: GlobalOptions) throws -> LabSession {
+    ///
+    /// - Parameter refreshInterval: seconds between fetches of a `--growthbook`
+    ///   server, for the commands that start its updater.
+    static func open(_ options: GlobalOptions, refreshInterval: Int = 30) throws -> LabSession {
         let catalogs = try loadCatalogs(options)
-        let remote = try RemoteOption(options)
-        var growthBook: GrowthBookSource?
+        let remote = try RemoteOption(options, refreshInterval: refreshInterval)
+        var connection: GrowthBookConnection?
+        var file: String?
+        switch remote {
+        case .server(let server)?: connection = server
+        case .file(let path)?: file = path
+        case nil: break
+        }
+        var fileSource: GrowthBookSource?
         let laboratory = try reportingStateErrors {
             try LocalLaboratory(
                 catalogs: catalogs.map { (path: $0.0, catalog: $0.1) },
@@ -37,14 +46,18 @@ struct LabSession {
                 userID: options.attributes["userId"],
                 debugSource: true,
                 app: nil,
+                growthBook: connection,
                 remotes: { store, device in
-                    growthBook = remote?.source(store: store, device: device, options: options)
-                    return growthBook.map { [$0] } ?? []
+                    fileSource = file.map {
+                        RemoteOption.fileSource($0, store: store, device: device, options: options)
+                    }
+                    return fileSource.map { [$0] } ?? []
                 }
             )
         }
+        let growthBook = laboratory.growthBook ?? fileSource
         // A payload file is local: read it now, as a catalog is.
-        if let remote, let file = remote.file, let source = growthBook {
+        if let file, let source = growthBook {
             do {
                 try source.accept(try FileContents.read(file))
             } catch let error as GrowthBookPayload.Invalid {
@@ -71,7 +84,6 @@ struct LabSession {
             laboratory: laboratory,
             debug: debug,
             attributes: attributes,
-            remote: remote,
             growthBook: growthBook
         )
     }
@@ -158,54 +170,71 @@ struct LabSession {
         }
     }
 
+    /// When the `--growthbook` server's payload is fetched next, as Settings shows it.
+    var fetchSchedules: [String: FetchSchedule] {
+        guard let source = growthBook, let updater = laboratory.updater, let next = updater.nextFetch else {
+            return [:]
+        }
+        return [source.name: FetchSchedule(next: next, interval: Int(updater.interval.components.seconds))]
+    }
+
     /// Runs `body` with state-file and debug-source errors reported.
     func run<T>(_ body: () throws -> T) throws -> T {
         try Self.reportingStateErrors(body)
     }
 }
 
-/// What `--growthbook` names: a file read at start-up, or a URL fetched on update.
-struct RemoteOption {
-    /// Where server-sent events would come from, when `--growthbook` is an API host with `--client-key`.
-    var streamURL: URL?
-    /// Set when the server answered `x-sse-support: enabled`.
-    var streaming: StreamingSupport?
+/// What `--growthbook` names: a payload file read at start-up, or a server
+/// that the console and `lab serve` keep current.
+enum RemoteOption {
+    case file(String)
+    case server(GrowthBookConnection)
 
-    /// The GrowthBook source over this payload.
-    func source(store: SQLiteStateStore, device: Device, options: GlobalOptions) -> GrowthBookSource {
-        var decrypt: (@Sendable (String) throws -> String)?
-        if let key = options.decryptionKey {
-            decrypt = { encrypted in try PayloadDecryption.decrypt(encrypted, key: key) }
+    init?(_ options: GlobalOptions, refreshInterval: Int) throws {
+        guard let target = options.growthbook else { return nil }
+        guard target.hasPrefix("http://") || target.hasPrefix("https://") else {
+            self = .file(target)
+            return
         }
-        let source = GrowthBookSource(
+        guard let url = URL(string: target) else { throw ValidationError("--growthbook: not a URL: \(target)") }
+        // Commands update on demand (`lab update`); the console and `lab serve` start the updater.
+        if let key = options.clientKey {
+            self = .server(
+                GrowthBookConnection(
+                    apiHost: url,
+                    clientKey: key,
+                    decryptionKey: options.decryptionKey,
+                    attributes: options.attributes,
+                    refreshInterval: .seconds(refreshInterval),
+                    autoRefresh: false
+                )
+            )
+        } else {
+            self = .server(
+                GrowthBookConnection(
+                    featuresURL: url,
+                    decryptionKey: options.decryptionKey,
+                    attributes: options.attributes,
+                    refreshInterval: .seconds(refreshInterval),
+                    autoRefresh: false
+                )
+            )
+        }
+    }
+
+    /// The source over a payload file, read at start-up as a catalog is.
+    static func fileSource(
+        _ path: String,
+        store: SQLiteStateStore,
+        device: Device,
+        options: GlobalOptions
+    ) -> GrowthBookSource {
+        GrowthBookSource(
             store: store,
             device: device,
             attributes: options.attributes,
-            fetcher: fetcher,
-            decrypt: decrypt
+            fetcher: PlainPayloadFetcher(FileFetcher(path: path)),
+            decrypt: PayloadDecryption.decrypter(key: options.decryptionKey)
         )
-        return source
-    }
-
-    let fetcher: any PayloadFetcher
-    /// The payload file, when it is one.
-    let file: String?
-
-    init?(_ options: GlobalOptions) throws {
-        guard let target = options.growthbook else { return nil }
-        if target.hasPrefix("http://") || target.hasPrefix("https://") {
-            guard var url = URL(string: target) else { throw ValidationError("--growthbook: not a URL: \(target)") }
-            if let key = options.clientKey {
-                streamURL = GrowthBookStreamer.streamURL(host: url, clientKey: key)
-                url = HTTPPayloadFetcher.featuresURL(host: url, clientKey: key)
-            }
-            let http = HTTPPayloadFetcher(url: url)
-            fetcher = http
-            streaming = http.streaming
-            file = nil
-        } else {
-            fetcher = PlainPayloadFetcher(FileFetcher(path: target))
-            file = target
-        }
     }
 }

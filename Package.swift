@@ -82,6 +82,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Counts heap allocations in the one executable that links it (`lab-bench`).
+        .target(name: "CAllocationCounter"),
         // Benchmarks: `swift run -c release lab-bench`.
         .executableTarget(
             name: "lab-bench",
@@ -94,7 +96,10 @@ let package = Package(
                 "LaboratoryConsole",
                 "ConsoleCurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+                "CAllocationCounter",
+            ],
+            // The Python GrowthBook SDK's side of `lab-bench growthbook`.
+            exclude: ["growthbook_python_bench.py"]
         ),
         // The GrowthBook library's own tests: the conformance suite, hashing, the JSON parser.
         .testTarget(name: "GrowthBookTests", dependencies: ["GrowthBook"]),

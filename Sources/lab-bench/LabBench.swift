@@ -17,7 +17,7 @@ struct LabBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lab-bench",
         abstract: "Benchmark the console on a generated catalog.",
-        subcommands: [ServerBench.self]
+        subcommands: [ServerBench.self, GrowthBookBench.self]
     )
 
     @Option(help: "Experiments in all, spread over the sources.") var experiments = 10_000
@@ -96,8 +96,6 @@ struct LabBench: ParsableCommand {
             )
         )
 
-        benchmarkGrowthBook()
-
         // Memory of one console start alone, in a fresh process.
         let child = try spawnSelf(["--memory-probe", ([state] + paths).joined(separator: "\n")])
         print("peak memory of a console start (max RSS):              \(child)")
@@ -112,47 +110,6 @@ struct LabBench: ParsableCommand {
             _ = ConsoleRenderer.render(world)
         }
         print(String(format: "%8.1f MB", Double(peakResidentKilobytes()) / 1024))
-    }
-
-    /// Decoding and indexing a 1,000-feature payload, and evaluation throughput.
-    private func benchmarkGrowthBook() {
-        let data = PayloadGenerator.make(features: 1_000)
-        let decodeStart = DispatchTime.now().uptimeNanoseconds
-        guard let payload = try? GrowthBookPayload(data, decrypt: nil) else { return print("payload failed") }
-        let experiments = payload.features.reduce(0) { count, feature in
-            count + (feature.value["rules"]?.elements ?? []).filter { $0["variations"] != nil }.count
-        }
-        let context = GrowthBookContext(
-            attributes: .object([
-                .init("country", .string("US")), .init("age", .number(30)), .init("plan", .string("pro")),
-                .init("version", .string("1.3.0")),
-            ]),
-            features: Dictionary(uniqueKeysWithValues: payload.features.map { ($0.key, $0.value) })
-        )
-        let decodeTime = Double(DispatchTime.now().uptimeNanoseconds - decodeStart) / 1e6
-        let keys = payload.features.map(\.key)
-        var evaluations = 0
-        let start = DispatchTime.now().uptimeNanoseconds
-        for round in 0..<20 {
-            var evaluator = GrowthBookEvaluator(context: context)
-            evaluator.context.attributes = .object([
-                .init("id", .string("user-\(round)")), .init("country", .string("US")), .init("age", .number(30)),
-                .init("plan", .string("pro")), .init("version", .string("1.3.0")),
-            ])
-            for key in keys {
-                _ = evaluator.evaluateFeature(key)
-                evaluations += 1
-            }
-        }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        print(
-            String(
-                format: "GrowthBook payload of 1,000 features (%d experiments): decode + index %.1f ms",
-                experiments,
-                decodeTime
-            )
-        )
-        print(String(format: "GrowthBook feature evaluations: %.0f per second", Double(evaluations) / seconds))
     }
 
     /// VmHWM, the peak resident set of this process image. (getrusage's

@@ -95,7 +95,7 @@ import Testing
             var evaluator = GrowthBookEvaluator(
                 context: GrowthBookContext(
                     attributes: .object([.init("id", .string("device-\(index)"))]),
-                    features: try GrowthBookPayload(payload(), decrypt: nil).featureMap
+                    features: try GrowthBookPayload(payload(), decrypt: nil).decodedFeatures
                 )
             )
             let expected = evaluator.evaluateFeature("buttonColor").experimentResult?.variationId

@@ -138,7 +138,7 @@ import Testing
         }.joined(separator: ",")
         let payload = try GrowthBookPayload(Self.payload(features), decrypt: nil)
         #expect(payload.warnings.contains { $0.message.contains("chain of 64 prerequisites") })
-        var evaluator = GrowthBookEvaluator(context: GrowthBookContext(features: payload.featureMap))
+        var evaluator = GrowthBookEvaluator(context: GrowthBookContext(features: payload.decodedFeatures))
         let elapsed = Self.duration {
             // Deeper than the evaluator follows: counted as a cycle, as GrowthBook reports one.
             #expect(evaluator.evaluateFeature("f0").source == .cyclicPrerequisite)
@@ -157,7 +157,7 @@ import Testing
                     #""l\#(level)": {"defaultValue": true, "rules": [{"parentConditions": [\#(parent), \#(parent)], "force": true}]}"#
             }.joined(separator: ",") + #", "l30": {"defaultValue": true}"#
         let payload = try GrowthBookPayload(Self.payload(features), decrypt: nil)
-        var evaluator = GrowthBookEvaluator(context: GrowthBookContext(features: payload.featureMap))
+        var evaluator = GrowthBookEvaluator(context: GrowthBookContext(features: payload.decodedFeatures))
         let elapsed = Self.duration { #expect(evaluator.evaluateFeature("l0").source == .force) }
         #expect(elapsed < .seconds(1))
     }
@@ -171,7 +171,7 @@ import Testing
         }.joined(separator: ",")
         let payload = try GrowthBookPayload(Self.payload(features), decrypt: nil)
         #expect(payload.warnings.contains { $0.message.contains("lead back") })
-        var evaluator = GrowthBookEvaluator(context: GrowthBookContext(features: payload.featureMap))
+        var evaluator = GrowthBookEvaluator(context: GrowthBookContext(features: payload.decodedFeatures))
         let elapsed = Self.duration { #expect(evaluator.evaluateFeature("c0").source == .cyclicPrerequisite) }
         #expect(elapsed < .seconds(1))
     }
@@ -185,7 +185,7 @@ import Testing
         var evaluator = GrowthBookEvaluator(
             context: GrowthBookContext(
                 attributes: .object([.init("id", .string(id))]),
-                features: payload.featureMap
+                features: payload.decodedFeatures
             )
         )
         let elapsed = Self.duration {

@@ -1,9 +1,29 @@
 /// GrowthBook's hash: FNV-1a 32-bit over UTF-16 code units, in the two
 /// versions GrowthBook's SDKs agree on, mapping a seed and a value into [0, 1).
 public enum GrowthBookHash {
+    /// FNV-1a's starting value.
+    private static let offsetBasis: UInt32 = 0x811C_9DC5
+
     /// FNV-1a, 32 bits, over UTF-16 code units (as JavaScript's `charCodeAt`).
     public static func fnv32a(_ text: String) -> UInt32 {
-        var hash: UInt32 = 0x811C_9DC5
+        fnv32a(text, continuing: offsetBasis)
+    }
+
+    /// FNV-1a continued over `text`: hashing `b` after `a` equals hashing `a + b`,
+    /// without building the joined string.
+    private static func fnv32a(_ text: String, continuing start: UInt32) -> UInt32 {
+        // ASCII text (ids, seeds) is hashed from its UTF-8 bytes, which are its UTF-16 units.
+        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> UInt32? in
+            var hash = start
+            for byte in bytes {
+                guard byte < 0x80 else { return nil }
+                hash ^= UInt32(byte)
+                hash = hash &* 16_777_619
+            }
+            return hash
+        }
+        if let ascii, let hash = ascii { return hash }
+        var hash = start
         for unit in text.utf16 {
             hash ^= UInt32(unit)
             hash = hash &* 16_777_619
@@ -14,9 +34,35 @@ public enum GrowthBookHash {
     /// The hash of `value` with `seed` into [0, 1); `nil` for an unknown version.
     public static func hash(seed: String, value: String, version: Int) -> Double? {
         switch version {
-        case 1: return Double(fnv32a(value + seed) % 1000) / 1000
-        case 2: return Double(fnv32a(String(fnv32a(seed + value))) % 10000) / 10000
+        case 1: return Double(fnv32a(seed, continuing: fnv32a(value)) % 1000) / 1000
+        case 2:
+            let inner = fnv32a(value, continuing: fnv32a(seed))
+            return Double(fnv32a(decimal: inner) % 10000) / 10000
         default: return nil
         }
+    }
+
+    /// FNV-1a over the decimal digits of `number`, as `String(number)` writes them.
+    private static func fnv32a(decimal number: UInt32) -> UInt32 {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        )
+        var count = 0
+        var rest = number
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(rest % 10) + 0x30
+                rest /= 10
+                count += 1
+            } while rest > 0
+        }
+        var hash = offsetBasis
+        withUnsafeBytes(of: &digits) { buffer in
+            for index in stride(from: count - 1, through: 0, by: -1) {
+                hash ^= UInt32(buffer[index])
+                hash = hash &* 16_777_619
+            }
+        }
+        return hash
     }
 }

@@ -2,8 +2,8 @@
 /// features, plus the overrides an SDK context can carry.
 public struct GrowthBookContext: Sendable {
     public var attributes: JSONValue
-    /// Feature key → feature definition (`defaultValue`, `rules`).
-    public var features: [String: JSONValue]
+    /// Feature key → feature, decoded (``GrowthBookFeature/index(_:)``).
+    public var features: [String: GrowthBookFeature]
     /// Experiment key → forced variation index.
     public var forcedVariations: [String: Int]
     public var savedGroups: [String: [JSONValue]]
@@ -13,18 +13,18 @@ public struct GrowthBookContext: Sendable {
     public var qaMode: Bool
     /// The page URL, whose query string can force a variation (`?my-test=1`).
     public var url: String?
-    /// Contextual bandit definitions by reference.
-    public var contextualBandits: [String: JSONValue]
+    /// Contextual bandits by reference, decoded.
+    public var contextualBandits: [String: ContextualBandit]
 
     public init(
         attributes: JSONValue = .object([]),
-        features: [String: JSONValue] = [:],
+        features: [String: GrowthBookFeature] = [:],
         forcedVariations: [String: Int] = [:],
         savedGroups: [String: [JSONValue]] = [:],
         enabled: Bool = true,
         qaMode: Bool = false,
         url: String? = nil,
-        contextualBandits: [String: JSONValue] = [:]
+        contextualBandits: [String: ContextualBandit] = [:]
     ) {
         self.attributes = attributes
         self.features = features
@@ -38,16 +38,14 @@ public struct GrowthBookContext: Sendable {
 
     /// Reads an SDK context in GrowthBook's JSON shape.
     public init(json: JSONValue) {
-        var features: [String: JSONValue] = [:]
-        for member in json["features"]?.members ?? [] { features[member.key] = member.value }
+        let features = GrowthBookFeature.index(json["features"]?.members ?? [])
         var forced: [String: Int] = [:]
         for member in json["forcedVariations"]?.members ?? [] {
             if let index = JavaScriptSemantics.integer(member.value.numberValue) { forced[member.key] = index }
         }
         var groups: [String: [JSONValue]] = [:]
         for member in json["savedGroups"]?.members ?? [] { groups[member.key] = member.value.elements ?? [] }
-        var bandits: [String: JSONValue] = [:]
-        for member in json["contextualBandits"]?.members ?? [] { bandits[member.key] = member.value }
+        let bandits = ContextualBandit.index(json["contextualBandits"]?.members ?? [])
         self.init(
             attributes: json["attributes"] ?? .object([]),
             features: features,

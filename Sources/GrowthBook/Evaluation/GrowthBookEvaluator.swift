@@ -33,9 +33,10 @@ public struct GrowthBookEvaluator: Sendable {
     public mutating func loadStickyBuckets(from documents: [JSONValue]) {
         var attributes: Set<String> = []
         for feature in context.features.values {
-            for rule in feature["rules"]?.elements ?? [] where Self.variations(of: rule) != nil {
-                attributes.insert(rule["hashAttribute"]?.stringValue ?? "id")
-                if let fallback = rule["fallbackAttribute"]?.stringValue { attributes.insert(fallback) }
+            for rule in feature.rules {
+                guard let experiment = rule.experiment else { continue }
+                attributes.insert(experiment.hashAttribute ?? "id")
+                if let fallback = experiment.fallbackAttribute { attributes.insert(fallback) }
             }
         }
         var wanted: [String: String] = [:]
@@ -67,17 +68,25 @@ public struct GrowthBookEvaluator: Sendable {
     /// The leaf each bandit chose for this context (`nil`: none matched):
     /// a payload may hold a bandit of thousands of leaves that a thousand
     /// rules refer to, and the leaf depends on the context alone.
-    private var banditLeaves: [String: JSONValue?] = [:]
+    private var banditLeaves: [String: ContextualBandit.Leaf?] = [:]
     private var evaluationCount = 0
     /// Counts cycles (and limits) met; a result computed while one was met
     /// depends on the path that led to it, so it is not memoized.
     private var cyclesMet = 0
 
     /// The value of a feature for this context, and why.
+    ///
+    /// A feature without prerequisites is evaluated without the bookkeeping
+    /// that cuts cycles short, so evaluating it allocates nothing unless an
+    /// experiment runs.
     public mutating func evaluateFeature(_ id: String) -> FeatureResult {
+        guard let feature = context.features[id] else {
+            return FeatureResult(value: .null, source: .unknownFeature, ruleId: "")
+        }
+        var seen: Set<String> = []
+        if !feature.hasPrerequisites { return evaluateRules(of: feature, id: id, seen: &seen) }
         memo = [:]
         evaluationCount = 0
-        var seen: Set<String> = []
         return evaluateFeature(id, seen: &seen)
     }
 
@@ -91,104 +100,104 @@ public struct GrowthBookEvaluator: Sendable {
             cyclesMet += 1
             return FeatureResult(value: .null, source: .cyclicPrerequisite, ruleId: "")
         }
+        guard let feature = context.features[id] else {
+            return FeatureResult(value: .null, source: .unknownFeature, ruleId: "")
+        }
         let cyclesBefore = cyclesMet
-        let result = evaluateRules(of: id, seen: &seen)
+        let result = evaluateRules(of: feature, id: id, seen: &seen)
         if cyclesMet == cyclesBefore { memo[id] = result }
         return result
     }
 
-    private mutating func evaluateRules(of id: String, seen: inout Set<String>) -> FeatureResult {
-        seen.insert(id)
-        guard let feature = context.features[id] else {
-            return FeatureResult(value: .null, source: .unknownFeature, ruleId: "")
-        }
-        rules: for (ruleIndex, rule) in (feature["rules"]?.elements ?? []).enumerated() {
-            note(
-                "\(id) rule \(ruleIndex + 1): "
-                    + (rule["force"] != nil
-                        ? "force \(JavaScriptSemantics.stringify(rule["force"]) ?? "")"
-                        : "experiment \(rule["key"]?.stringValue ?? id)")
-            )
-            for parent in rule["parentConditions"]?.elements ?? [] {
+    private mutating func evaluateRules(
+        of feature: GrowthBookFeature,
+        id: String,
+        seen: inout Set<String>
+    ) -> FeatureResult {
+        // Only a feature that leads to others needs to be known on the path.
+        if feature.hasPrerequisites { seen.insert(id) }
+        rules: for (ruleIndex, rule) in feature.rules.enumerated() {
+            note("\(id) rule \(ruleIndex + 1): " + Self.describe(rule, feature: id))
+            for parent in rule.parentConditions {
                 var branch = seen
-                let parentResult = evaluateFeature(parent["id"]?.stringValue ?? "", seen: &branch)
+                let parentResult = evaluateFeature(parent.feature, seen: &branch)
                 if parentResult.source == .cyclicPrerequisite {
                     return FeatureResult(value: .null, source: .cyclicPrerequisite, ruleId: "")
                 }
-                let passed = ConditionEvaluator.evaluate(
-                    parent["condition"] ?? .object([]),
-                    attributes: .object([.init("value", parentResult.value)]),
-                    savedGroups: context.savedGroups
+                let passed = parent.condition.holds(
+                    for: .object([.init("value", parentResult.value)]),
+                    groups: context.savedGroups
                 )
                 if !passed {
-                    if JavaScriptSemantics.truthy(parent["gate"]) {
-                        return FeatureResult(value: .null, source: .prerequisite, ruleId: "")
-                    }
+                    if parent.gate { return FeatureResult(value: .null, source: .prerequisite, ruleId: "") }
                     continue rules
                 }
             }
-            if let filters = rule["filters"], isFilteredOut(filters) {
+            if let filters = rule.filters, isFilteredOut(filters) {
                 note("  filtered out (mutual exclusion)")
                 continue
             }
-            let ruleId = rule["id"]?.stringValue ?? ""
-            if let force = rule["force"] {
-                if let condition = rule["condition"], !conditionPasses(condition) {
-                    note("  condition \(JavaScriptSemantics.stringify(condition) ?? "") is false: skipped")
+            switch rule.kind {
+            case .force(let forced), .rollout(let forced):
+                if let condition = forced.condition,
+                    !condition.holds(for: context.attributes, groups: context.savedGroups)
+                {
+                    note("  condition \(JavaScriptSemantics.stringify(rule.json["condition"]) ?? "") is false: skipped")
                     continue
                 }
-                let seed = rule["seed"]?.stringValue ?? id
-                if !isIncludedInRollout(
-                    seed: seed,
-                    hashAttribute: rule["hashAttribute"]?.stringValue,
-                    fallbackAttribute: rule["fallbackAttribute"]?.stringValue,
-                    range: rule["range"],
-                    coverage: rule["coverage"]?.numberValue,
-                    hashVersion: rule["hashVersion"]
-                ) {
-                    note("  not in the rollout (coverage \(rule["coverage"]?.numberValue.map { String($0) } ?? "-"))")
+                if !isIncludedInRollout(forced) {
+                    note("  not in the rollout (coverage \(forced.coverage.map { String($0) } ?? "-"))")
                     continue
                 }
-                note("  applies: the feature is \(JavaScriptSemantics.stringify(force) ?? "")")
-                var result = FeatureResult(value: force, source: .force, ruleId: ruleId)
+                note("  applies: the feature is \(JavaScriptSemantics.stringify(forced.value) ?? "")")
+                var result = FeatureResult(value: forced.value, source: .force, ruleId: rule.id)
                 result.ruleIndex = ruleIndex
                 return result
-            }
-            guard let variations = Self.variations(of: rule) else { continue }
-            var experiment = experimentFromRule(rule, variations: variations, feature: id)
-            let bandit = rule["contextualBanditRef"]?.stringValue.flatMap { route(&experiment, bandit: $0, rule: rule) }
-            var branch = seen
-            var result = runExperiment(.object(experiment), featureId: id, seen: &branch)
-            // The bandit's details belong to users bucketed by hash, not to forced ones.
-            if let bandit, result.hashUsed, result.inExperiment {
-                experiment.append(.init("contextualBandit", .object(bandit)))
-                result.extras = bandit
-            }
-            if result.inExperiment && result.passthrough != true {
-                note(
-                    "  decides: variation \(result.variationId) = \(JavaScriptSemantics.stringify(result.value) ?? "")"
-                )
-                var decided = FeatureResult(
-                    value: result.value,
-                    source: .experiment,
-                    ruleId: ruleId,
-                    experiment: .object(experiment),
-                    experimentResult: result
-                )
-                decided.ruleIndex = ruleIndex
-                return decided
+            case .experiment(let ruleExperiment), .bandit(let ruleExperiment, _):
+                var experiment = ruleExperiment
+                var bandit: [JSONValue.Member]?
+                if case .bandit(_, let reference) = rule.kind {
+                    bandit = route(&experiment, bandit: reference, rule: rule.json)
+                }
+                var branch = seen
+                var result = runExperiment(experiment, featureId: id, seen: &branch)
+                var decidingExperiment = experiment.json
+                // The bandit's details belong to users bucketed by hash, not to forced ones.
+                if let bandit, result.hashUsed, result.inExperiment {
+                    decidingExperiment = .object(
+                        (decidingExperiment.members ?? []) + [.init("contextualBandit", .object(bandit))]
+                    )
+                    result.extras = bandit
+                }
+                if result.inExperiment && result.passthrough != true {
+                    note(
+                        "  decides: variation \(result.variationId) = \(JavaScriptSemantics.stringify(result.value) ?? "")"
+                    )
+                    var decided = FeatureResult(
+                        value: result.value,
+                        source: .experiment,
+                        ruleId: rule.id,
+                        experiment: decidingExperiment,
+                        experimentResult: result
+                    )
+                    decided.ruleIndex = ruleIndex
+                    return decided
+                }
+            case .ignored:
+                continue
             }
         }
-        return FeatureResult(value: feature["defaultValue"] ?? .null, source: .defaultValue, ruleId: "")
+        return FeatureResult(value: feature.defaultValue, source: .defaultValue, ruleId: "")
     }
 
-    /// An experiment rule's variations: bandit rules keep theirs under
-    /// `contextualVariations`, so SDKs without bandits skip them.
-    private static func variations(of rule: JSONValue) -> JSONValue? {
-        guard let variations = rule["contextualVariations"] ?? rule["variations"], variations.elements != nil else {
-            return nil
+    /// A rule in a few words, for the trace.
+    private static func describe(_ rule: FeatureRule, feature: String) -> String {
+        switch rule.kind {
+        case .force(let forced), .rollout(let forced):
+            return "force \(JavaScriptSemantics.stringify(forced.value) ?? "")"
+        case .experiment(let experiment), .bandit(let experiment, _): return "experiment \(experiment.key)"
+        case .ignored: return "experiment \(rule.json["key"]?.stringValue ?? feature)"
         }
-        return variations
     }
 
     /// Weights a contextual-bandit rule's experiment as the JavaScript SDK
@@ -198,7 +207,7 @@ public struct GrowthBookEvaluator: Sendable {
     ///   `variationWeights`, `banditVersion`), or `nil` when the bandit is not
     ///   in the payload (the rule then runs on its marginal weights, without them).
     private mutating func route(
-        _ experiment: inout [JSONValue.Member],
+        _ experiment: inout GrowthBookExperiment,
         bandit reference: String,
         rule: JSONValue
     ) -> [JSONValue.Member]? {
@@ -206,46 +215,29 @@ public struct GrowthBookEvaluator: Sendable {
             note("  bandit \(reference) is not in the payload; marginal weights")
             return nil
         }
-        let count = Self.variations(of: rule)?.elements?.count ?? 0
-        var weights = rule["weights"] ?? .array(BucketMath.equalWeights(count).map(JSONValue.number))
+        var weights =
+            rule["weights"] ?? .array(BucketMath.equalWeights(experiment.variations.count).map(JSONValue.number))
         let leaf = leaf(of: bandit, reference: reference)
         if let leaf {
-            weights = leaf["weights"] ?? .array([])
-            experiment.removeAll { $0.key == "weights" }
-            experiment.append(.init("weights", weights))
-            note("  bandit \(reference): leaf \(JavaScriptSemantics.stringify(leaf["leafId"] ?? .null) ?? "")")
+            weights = leaf.weights ?? .array([])
+            experiment = experiment.weighted(weights)
+            note("  bandit \(reference): leaf \(JavaScriptSemantics.stringify(leaf.leafId ?? .null) ?? "")")
         } else {
             note("  bandit \(reference): no leaf matches; marginal weights (leaf -1)")
         }
         var details: [JSONValue.Member] = [
-            .init("leafId", leaf?["leafId"] ?? .number(-1)), .init("variationWeights", weights),
+            .init("leafId", leaf.map { $0.leafId ?? .number(-1) } ?? .number(-1)), .init("variationWeights", weights),
         ]
-        if let version = bandit["banditVersion"] { details.append(.init("banditVersion", version)) }
+        if let version = bandit.banditVersion { details.append(.init("banditVersion", version)) }
         return details
     }
 
     /// The first leaf of `bandit` whose condition this context meets, found once per context.
-    private mutating func leaf(of bandit: JSONValue, reference: String) -> JSONValue? {
+    private mutating func leaf(of bandit: ContextualBandit, reference: String) -> ContextualBandit.Leaf? {
         if let known = banditLeaves[reference] { return known }
-        let leaf = (bandit["contexts"]?.elements ?? []).first { conditionPasses($0["condition"] ?? .object([])) }
+        let leaf = bandit.leaves.first { $0.condition.holds(for: context.attributes, groups: context.savedGroups) }
         banditLeaves[reference] = .some(leaf)
         return leaf
-    }
-
-    /// The experiment an experiment rule runs, with only the keys the rule sets.
-    private func experimentFromRule(_ rule: JSONValue, variations: JSONValue, feature: String) -> [JSONValue.Member] {
-        var members: [JSONValue.Member] = [
-            .init("variations", variations),
-            .init("key", rule["key"] ?? .string(feature)),
-        ]
-        for key in [
-            "coverage", "weights", "hashAttribute", "fallbackAttribute", "disableStickyBucketing",
-            "bucketVersion", "minBucketVersion", "namespace", "meta", "ranges", "name", "phase", "seed",
-            "hashVersion", "filters", "condition",
-        ] {
-            if let value = rule[key] { members.append(.init(key, value)) }
-        }
-        return members
     }
 
     // MARK: - Experiments
@@ -255,130 +247,106 @@ public struct GrowthBookEvaluator: Sendable {
         memo = [:]
         evaluationCount = 0
         var seen: Set<String> = []
-        return runExperiment(experiment, featureId: featureId, seen: &seen)
+        return runExperiment(GrowthBookExperiment(experiment), featureId: featureId, seen: &seen)
     }
 
     private mutating func runExperiment(
-        _ experiment: JSONValue,
+        _ experiment: GrowthBookExperiment,
         featureId: String?,
         seen: inout Set<String>
     ) -> ExperimentResult {
-        let key = experiment["key"]?.stringValue ?? ""
-        let count = experiment["variations"]?.elements?.count ?? 0
-        func result(
-            _ index: Int,
-            hashUsed: Bool = false,
-            bucket: Double? = nil,
-            sticky: Bool = false
-        ) -> ExperimentResult {
-            makeResult(
-                experiment,
-                index: index,
-                hashUsed: hashUsed,
-                featureId: featureId,
-                bucket: bucket,
-                sticky: sticky
-            )
+        let key = experiment.key
+        let count = experiment.variations.count
+        if count < 2 || !context.enabled { return makeResult(experiment, featureId: featureId, index: -1) }
+        if let forced = queryStringOverride(key, variations: count) {
+            return makeResult(experiment, featureId: featureId, index: forced)
         }
-        if count < 2 || !context.enabled { return result(-1) }
-        if let forced = queryStringOverride(key, variations: count) { return result(forced) }
-        if let forced = context.forcedVariations[key] { return result(forced) }
-        if experiment["status"]?.stringValue == "draft" || experiment["active"] == .bool(false) { return result(-1) }
-        let (_, hashValue) = hashAttribute(
-            experiment["hashAttribute"]?.stringValue,
-            fallback: experiment["fallbackAttribute"]?.stringValue
-        )
+        if !context.forcedVariations.isEmpty, let forced = context.forcedVariations[key] {
+            return makeResult(experiment, featureId: featureId, index: forced)
+        }
+        if experiment.isInactive { return makeResult(experiment, featureId: featureId, index: -1) }
+        let (_, hashValue) = hashAttribute(experiment.hashAttribute, fallback: experiment.fallbackAttribute)
         guard let hashValue else {
             note("  no value for the hash attribute: not in the experiment")
-            return result(-1)
+            return makeResult(experiment, featureId: featureId, index: -1)
         }
-        note(
-            "  hash attribute \(experiment["hashAttribute"]?.stringValue ?? "id") = \(JavaScriptSemantics.string(hashValue))"
-        )
-        let sticky = stickyDocuments != nil && !JavaScriptSemantics.truthy(experiment["disableStickyBucketing"])
+        note("  hash attribute \(experiment.hashAttribute ?? "id") = \(JavaScriptSemantics.string(hashValue))")
+        let sticky = stickyDocuments != nil && !experiment.disableStickyBucketing
         let stored = sticky ? stickyVariation(experiment) : (variation: -1, blocked: false)
         let foundSticky = stored.variation >= 0
         if foundSticky { note("  sticky bucket: variation \(stored.variation)") }
-        if !foundSticky, targetingFails(experiment, hashValue: hashValue, seen: &seen) { return result(-1) }
+        if !foundSticky, targetingFails(experiment, hashValue: hashValue, seen: &seen) {
+            return makeResult(experiment, featureId: featureId, index: -1)
+        }
         guard
             let bucket = GrowthBookHash.hash(
-                seed: experiment["seed"]?.stringValue ?? key,
+                seed: experiment.seed ?? key,
                 value: JavaScriptSemantics.string(hashValue),
-                version: JavaScriptSemantics.hashVersion(experiment["hashVersion"], fallback: 1)
+                version: experiment.hashVersion
             )
-        else { return result(-1) }
+        else { return makeResult(experiment, featureId: featureId, index: -1) }
         var assigned = stored.variation
         if !foundSticky {
-            let ranges =
-                experiment["ranges"]?.elements.map { pairs in
-                    pairs.map { pair -> HalfOpenRange in
-                        let bounds = pair.elements ?? []
-                        return HalfOpenRange(
-                            lower: bounds.first?.numberValue ?? 0,
-                            upper: bounds.last?.numberValue ?? 0
-                        )
-                    }
-                }
-                ?? BucketMath.bucketRanges(
-                    count: count,
-                    coverage: experiment["coverage"]?.numberValue ?? 1,
-                    weights: experiment["weights"]?.elements?.compactMap(\.numberValue)
-                )
+            let ranges = experiment.bucketRanges
             assigned = BucketMath.chooseVariation(bucket, ranges: ranges) ?? -1
             note(
-                "  bucket \(bucket) (hash v\(JavaScriptSemantics.hashVersion(experiment["hashVersion"], fallback: 1)), seed \(experiment["seed"]?.stringValue ?? key)); ranges "
+                "  bucket \(bucket) (hash v\(experiment.hashVersion), seed \(experiment.seed ?? key)); ranges "
                     + ranges.map(\.description).joined(separator: " ")
-                    + " (coverage \(experiment["coverage"]?.numberValue ?? 1)): "
+                    + " (coverage \(experiment.coverage ?? 1)): "
                     + (assigned >= 0 ? "variation \(assigned)" : "in no range, so not in the experiment")
             )
         }
         // A user with a sticky bucket from a blocked version leaves the experiment.
-        if stored.blocked { return result(-1, sticky: true) }
-        guard assigned >= 0 else { return result(-1) }
-        if let force = experiment["force"] { return result(JavaScriptSemantics.integer(force.numberValue) ?? -1) }
-        if context.qaMode || experiment["status"]?.stringValue == "stopped" { return result(-1) }
-        let final = result(assigned, hashUsed: true, bucket: bucket, sticky: foundSticky)
+        if stored.blocked { return makeResult(experiment, featureId: featureId, index: -1, sticky: true) }
+        guard assigned >= 0 else { return makeResult(experiment, featureId: featureId, index: -1) }
+        if let forced = experiment.forcedVariation {
+            return makeResult(experiment, featureId: featureId, index: forced ?? -1)
+        }
+        if context.qaMode || experiment.isStopped { return makeResult(experiment, featureId: featureId, index: -1) }
+        let final = makeResult(
+            experiment,
+            featureId: featureId,
+            index: assigned,
+            hashUsed: true,
+            bucket: bucket,
+            sticky: foundSticky
+        )
         if sticky { persistStickyBucket(experiment, result: final) }
         return final
     }
 
     /// Filters or namespace, condition and prerequisites: whether they exclude the user.
-    private mutating func targetingFails(_ experiment: JSONValue, hashValue: JSONValue, seen: inout Set<String>) -> Bool
-    {
-        if let filters = experiment["filters"] {
+    private mutating func targetingFails(
+        _ experiment: GrowthBookExperiment,
+        hashValue: JSONValue,
+        seen: inout Set<String>
+    ) -> Bool {
+        if let filters = experiment.filters {
             if isFilteredOut(filters) {
                 note("  filtered out (mutual exclusion)")
                 return true
             }
-        } else if let namespace = experiment["namespace"]?.elements, namespace.count == 3,
-            !BucketMath.inNamespace(
-                JavaScriptSemantics.string(hashValue),
-                namespace: BucketMath.Namespace(
-                    id: JavaScriptSemantics.string(namespace[0]),
-                    start: namespace[1].numberValue ?? 0,
-                    end: namespace[2].numberValue ?? 0
-                )
-            )
+        } else if let namespace = experiment.namespace,
+            !BucketMath.inNamespace(JavaScriptSemantics.string(hashValue), namespace: namespace)
         {
-            note("  outside namespace \(JavaScriptSemantics.stringify(experiment["namespace"]) ?? "")")
+            note("  outside namespace \(JavaScriptSemantics.stringify(experiment.json["namespace"]) ?? "")")
             return true
         }
-        if experiment["namespace"] != nil && experiment["filters"] == nil {
-            note("  inside namespace \(JavaScriptSemantics.stringify(experiment["namespace"]) ?? "")")
+        if experiment.hasNamespace && experiment.filters == nil {
+            note("  inside namespace \(JavaScriptSemantics.stringify(experiment.json["namespace"]) ?? "")")
         }
-        if let condition = experiment["condition"] {
-            let passes = conditionPasses(condition)
-            note("  condition \(JavaScriptSemantics.stringify(condition) ?? "") is \(passes)")
+        if let condition = experiment.condition {
+            let passes = condition.holds(for: context.attributes, groups: context.savedGroups)
+            note("  condition \(JavaScriptSemantics.stringify(experiment.json["condition"]) ?? "") is \(passes)")
             if !passes { return true }
         }
-        for parent in experiment["parentConditions"]?.elements ?? [] {
+        for parent in experiment.parentConditions {
             var branch = seen
-            let parentResult = evaluateFeature(parent["id"]?.stringValue ?? "", seen: &branch)
+            let parentResult = evaluateFeature(parent.feature, seen: &branch)
             if parentResult.source == .cyclicPrerequisite { return true }
-            let passed = ConditionEvaluator.evaluate(
-                parent["condition"] ?? .object([]),
-                attributes: .object([.init("value", parentResult.value)]),
-                savedGroups: context.savedGroups
+            let passed = parent.condition.holds(
+                for: .object([.init("value", parentResult.value)]),
+                groups: context.savedGroups
             )
             if !passed { return true }
         }
@@ -389,19 +357,18 @@ public struct GrowthBookEvaluator: Sendable {
 
     /// The variation a stored sticky bucket gives, or -1; blocked when the user
     /// holds a bucket of a version below the experiment's minimum.
-    private func stickyVariation(_ experiment: JSONValue) -> (variation: Int, blocked: Bool) {
-        let key = experiment["key"]?.stringValue ?? ""
-        let documents = stickyDocumentsFor(
-            experiment["hashAttribute"]?.stringValue,
-            fallback: experiment["fallbackAttribute"]?.stringValue
-        )
-        let minimum = experiment["minBucketVersion"]?.numberValue ?? 0
+    private func stickyVariation(_ experiment: GrowthBookExperiment) -> (variation: Int, blocked: Bool) {
+        let key = experiment.key
+        let documents = stickyDocumentsFor(experiment.hashAttribute, fallback: experiment.fallbackAttribute)
+        let minimum = experiment.minBucketVersion
         if documents.contains(where: { $0.holdsBlockedVersion(of: key, below: minimum) }) { return (-1, true) }
-        let stickyKey = StickyBucketDocument.key(experiment: key, version: experiment["bucketVersion"])
+        let stickyKey = StickyBucketDocument.key(experiment: key, version: experiment.bucketVersion)
         // The hash attribute's document wins over the fallback's.
         guard let variationKey = documents.lazy.compactMap({ $0[stickyKey] }).first else { return (-1, false) }
-        let meta = experiment["meta"]?.elements ?? []
-        guard let index = meta.firstIndex(where: { $0["key"]?.stringValue == variationKey }) else { return (-1, false) }
+        let stickyMeta = experiment.json["meta"]?.elements ?? []
+        guard let index = stickyMeta.firstIndex(where: { $0["key"]?.stringValue == variationKey }) else {
+            return (-1, false)
+        }
         return (index, false)
     }
 
@@ -421,13 +388,10 @@ public struct GrowthBookEvaluator: Sendable {
     }
 
     /// Records the user's variation in the document of its hash attribute.
-    private mutating func persistStickyBucket(_ experiment: JSONValue, result: ExperimentResult) {
+    private mutating func persistStickyBucket(_ experiment: GrowthBookExperiment, result: ExperimentResult) {
         let attributeValue = JavaScriptSemantics.string(result.attributeValue)
         let key = "\(result.hashAttribute)||\(attributeValue)"
-        let stickyKey = StickyBucketDocument.key(
-            experiment: experiment["key"]?.stringValue ?? "",
-            version: experiment["bucketVersion"]
-        )
+        let stickyKey = StickyBucketDocument.key(experiment: experiment.key, version: experiment.bucketVersion)
         var document =
             stickyDocuments?.removeValue(forKey: key)
             ?? StickyBucketDocument(attributeName: result.hashAttribute, attributeValue: attributeValue)
@@ -436,26 +400,23 @@ public struct GrowthBookEvaluator: Sendable {
     }
 
     private func makeResult(
-        _ experiment: JSONValue,
-        index: Int,
-        hashUsed: Bool,
+        _ experiment: GrowthBookExperiment,
         featureId: String?,
-        bucket: Double?,
-        sticky: Bool
+        index: Int,
+        hashUsed: Bool = false,
+        bucket: Double? = nil,
+        sticky: Bool = false
     ) -> ExperimentResult {
-        let variations = experiment["variations"]?.elements ?? []
+        let variations = experiment.variations
         var index = index
         var inExperiment = true
         if index < 0 || index >= variations.count {
             index = 0
             inExperiment = false
         }
-        let (attribute, hashValue) = hashAttribute(
-            experiment["hashAttribute"]?.stringValue,
-            fallback: experiment["fallbackAttribute"]?.stringValue
-        )
-        let meta = experiment["meta"]?.elements.flatMap { index < $0.count ? $0[index] : nil }
-        let metaKey = meta?["key"].map { JavaScriptSemantics.string($0) }
+        let (attribute, hashValue) = hashAttribute(experiment.hashAttribute, fallback: experiment.fallbackAttribute)
+        let meta = index < experiment.meta.count ? experiment.meta[index] : nil
+        let metaKey = meta?.key
         return ExperimentResult(
             key: (metaKey?.isEmpty == false ? metaKey : nil) ?? String(index),
             featureId: featureId,
@@ -467,8 +428,8 @@ public struct GrowthBookEvaluator: Sendable {
             attributeValue: hashValue ?? .string(""),
             stickyBucketUsed: sticky,
             bucket: bucket,
-            name: meta?["name"]?.stringValue,
-            passthrough: meta?["passthrough"]?.boolValue
+            name: meta?.name,
+            passthrough: meta?.passthrough
         )
     }
 
@@ -487,50 +448,35 @@ public struct GrowthBookEvaluator: Sendable {
         return (attribute, value)
     }
 
-    private func conditionPasses(_ condition: JSONValue) -> Bool {
-        ConditionEvaluator.evaluate(condition, attributes: context.attributes, savedGroups: context.savedGroups)
-    }
-
     /// Whether the user falls outside every range of any filter (mutual exclusion).
-    private func isFilteredOut(_ filters: JSONValue) -> Bool {
-        (filters.elements ?? []).contains { filter in
-            let (_, value) = hashAttribute(filter["attribute"]?.stringValue, fallback: nil)
+    private func isFilteredOut(_ filters: [Filter]) -> Bool {
+        filters.contains { filter in
+            let (_, value) = hashAttribute(filter.attribute, fallback: nil)
             guard let value,
                 let hash = GrowthBookHash.hash(
-                    seed: filter["seed"]?.stringValue ?? "",
+                    seed: filter.seed,
                     value: JavaScriptSemantics.string(value),
-                    version: JavaScriptSemantics.hashVersion(filter["hashVersion"], fallback: 2)
+                    version: filter.hashVersion
                 )
             else { return true }
-            return !(filter["ranges"]?.elements ?? []).contains { range in
-                let bounds = (range.elements ?? []).compactMap(\.numberValue)
-                return bounds.count == 2 && hash >= bounds[0] && hash < bounds[1]
-            }
+            return !filter.ranges.contains { $0.contains(hash) }
         }
     }
 
-    private func isIncludedInRollout(
-        seed: String,
-        hashAttribute name: String?,
-        fallbackAttribute: String?,
-        range: JSONValue?,
-        coverage: Double?,
-        hashVersion: JSONValue?
-    ) -> Bool {
-        if range == nil && coverage == nil { return true }
-        if range == nil && coverage == 0 { return false }
-        let (_, value) = hashAttribute(name, fallback: fallbackAttribute)
+    /// Whether a force or rollout rule's value reaches this user.
+    private func isIncludedInRollout(_ rule: ForcedValue) -> Bool {
+        if !rule.hasRange && rule.coverage == nil { return true }
+        if !rule.hasRange && rule.coverage == 0 { return false }
+        let (_, value) = hashAttribute(rule.hashAttribute, fallback: rule.fallbackAttribute)
         guard let value,
             let hash = GrowthBookHash.hash(
-                seed: seed,
+                seed: rule.seed,
                 value: JavaScriptSemantics.string(value),
-                version: JavaScriptSemantics.hashVersion(hashVersion, fallback: 1)
+                version: rule.hashVersion
             )
         else { return false }
-        if let bounds = range?.elements?.compactMap(\.numberValue), bounds.count == 2 {
-            return hash >= bounds[0] && hash < bounds[1]
-        }
-        return coverage.map { hash <= $0 } ?? true
+        if let range = rule.range { return range.contains(hash) }
+        return rule.coverage.map { hash <= $0 } ?? true
     }
 
     /// `?key=N` in the context's URL forces variation N.

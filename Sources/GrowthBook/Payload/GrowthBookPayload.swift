@@ -8,8 +8,12 @@ public struct GrowthBookPayload: Sendable {
     public let savedGroups: [String: [JSONValue]]
     /// Contextual bandit definitions by reference, for rules with a `contextualBanditRef`.
     public let contextualBandits: [String: JSONValue]
-    /// The feature definitions as an evaluation context wants them.
+    /// The feature definitions by key, as given.
     public let featureMap: [String: JSONValue]
+    /// The features decoded once for evaluation: rules typed, conditions compiled.
+    public let decodedFeatures: [String: GrowthBookFeature]
+    /// The contextual bandits decoded once for evaluation.
+    public let decodedBandits: [String: ContextualBandit]
     /// Problems the SDK tolerates, found while the payload was checked.
     public let warnings: [Diagnostic]
 
@@ -81,6 +85,10 @@ public struct GrowthBookPayload: Sendable {
             for member in members where bandits[member.name] == nil { bandits[member.name] = JSONValue(member.value) }
         }
         contextualBandits = bandits
+        var decoded: [String: ContextualBandit] = [:]
+        for (reference, bandit) in bandits { decoded[reference] = ContextualBandit(bandit) }
+        decodedBandits = decoded
+        decodedFeatures = GrowthBookFeature.index(features)
         var map: [String: JSONValue] = [:]
         for member in features where map[member.key] == nil { map[member.key] = member.value }
         featureMap = map
@@ -90,9 +98,9 @@ public struct GrowthBookPayload: Sendable {
     public func context(attributes: JSONValue) -> GrowthBookContext {
         GrowthBookContext(
             attributes: attributes,
-            features: featureMap,
+            features: decodedFeatures,
             savedGroups: savedGroups,
-            contextualBandits: contextualBandits
+            contextualBandits: decodedBandits
         )
     }
 }

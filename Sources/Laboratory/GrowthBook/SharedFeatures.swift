@@ -20,7 +20,9 @@ public struct SharedFeatures: Sendable {
     public let deviceAttributes: JSONValue
     /// Feature → what each of its rules stands for, in rule order.
     let origins: [String: [RuleOrigin?]]
-    private let featureMap: [String: JSONValue]
+    /// The features and bandits decoded once, so each request only evaluates.
+    private let decodedFeatures: [String: GrowthBookFeature]
+    private let decodedBandits: [String: ContextualBandit]
 
     /// The Laboratory experiment a rule stands for, and the variant a person
     /// forced it to (then the rule was rewritten to give it to everyone).
@@ -43,9 +45,10 @@ public struct SharedFeatures: Sendable {
         self.contextualBandits = contextualBandits
         self.deviceAttributes = deviceAttributes
         self.origins = origins
-        var map: [String: JSONValue] = [:]
-        for member in features where map[member.key] == nil { map[member.key] = member.value }
-        featureMap = map
+        decodedFeatures = GrowthBookFeature.index(features)
+        decodedBandits = ContextualBandit.index(
+            contextualBandits.sorted { $0.key < $1.key }.map { .init($0.key, $0.value) }
+        )
     }
 
     /// What one feature gives a user, and which experiment decided it.
@@ -76,13 +79,13 @@ public struct SharedFeatures: Sendable {
     /// Evaluates `key` for a user with `attributes` (this device's when `nil`),
     /// as a GrowthBook SDK given these features would; `nil` for an unknown key.
     public func evaluate(_ key: String, attributes: JSONValue? = nil) -> Evaluation? {
-        guard featureMap[key] != nil else { return nil }
+        guard decodedFeatures[key] != nil else { return nil }
         var evaluator = GrowthBookEvaluator(
             context: GrowthBookContext(
                 attributes: attributes ?? deviceAttributes,
-                features: featureMap,
+                features: decodedFeatures,
                 savedGroups: savedGroups,
-                contextualBandits: contextualBandits
+                contextualBandits: decodedBandits
             )
         )
         let result = evaluator.evaluateFeature(key)

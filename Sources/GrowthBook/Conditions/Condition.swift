@@ -1,0 +1,76 @@
+/// A targeting condition compiled once from GrowthBook's MongoDB-style JSON:
+/// attribute paths split, operators resolved to cases, constants such as
+/// padded versions, lowercased lists and `JSON.stringify` texts computed, so
+/// an evaluation walks the tree without string lookups. Its meaning is
+/// exactly the JavaScript SDK's (the conformance cases pin it).
+public indirect enum Condition: Sendable {
+    /// Every part holds (a condition object's members).
+    case all([Condition])
+    /// `$or`: some part holds (an empty list holds).
+    case any([Condition])
+    /// `$nor`: no part holds.
+    case none([Condition])
+    /// `$not`.
+    case not(Condition)
+    /// An attribute (a dotted path) matches a test.
+    case attribute(path: [String], test: ValueTest)
+    /// Never holds: a condition that is not an object, or an `$and`/`$or` whose operand is not a list.
+    case never
+
+    /// Compiles a condition.
+    public init(_ json: JSONValue) {
+        guard case .object(let members) = json else {
+            self = .never
+            return
+        }
+        var parts: [Condition] = []
+        parts.reserveCapacity(members.count)
+        for member in members {
+            switch member.key {
+            case "$or": parts.append(member.value.elements.map { .any($0.map(Condition.init)) } ?? .never)
+            // A `$nor` over anything but a list holds: its `$or` fails.
+            case "$nor": parts.append(member.value.elements.map { .none($0.map(Condition.init)) } ?? .all([]))
+            case "$and": parts.append(member.value.elements.map { .all($0.map(Condition.init)) } ?? .never)
+            case "$not": parts.append(.not(Condition(member.value)))
+            default:
+                parts.append(
+                    .attribute(
+                        path: member.key.split(separator: ".", omittingEmptySubsequences: false).map(String.init),
+                        test: ValueTest(member.value)
+                    )
+                )
+            }
+        }
+        self = parts.count == 1 ? parts[0] : .all(parts)
+    }
+
+    /// Whether `attributes` satisfy the condition; `groups` serve `$inGroup`.
+    public func holds(for attributes: JSONValue, groups: [String: [JSONValue]]) -> Bool {
+        switch self {
+        case .all(let parts):
+            for part in parts where !part.holds(for: attributes, groups: groups) { return false }
+            return true
+        case .any(let parts): return parts.isEmpty || parts.contains { $0.holds(for: attributes, groups: groups) }
+        case .none(let parts): return !parts.contains { $0.holds(for: attributes, groups: groups) }
+        case .not(let inner): return !inner.holds(for: attributes, groups: groups)
+        case .attribute(let path, let test): return test.matches(Self.value(at: path, in: attributes), groups)
+        case .never: return false
+        }
+    }
+
+    /// `a.b.c` in nested objects; a missing step reads as `null`, as in GrowthBook.
+    static func value(at path: [String], in attributes: JSONValue) -> JSONValue {
+        var current = attributes
+        for part in path {
+            guard case .object(let members) = current else { return .null }
+            var found = false
+            for member in members where member.key == part {
+                current = member.value
+                found = true
+                break
+            }
+            if !found { return .null }
+        }
+        return current
+    }
+}

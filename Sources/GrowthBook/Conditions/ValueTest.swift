@@ -1,0 +1,186 @@
+/// What a condition asks of one attribute's value, compiled: a plain value
+/// to equal, or an object of operators (`$gt`, `$in`, `$regex`, …).
+public indirect enum ValueTest: Sendable {
+    /// `String(actual) === text`.
+    case string(String)
+    /// `Number(actual) === number`.
+    case number(Double)
+    /// Not `null`, and truthy exactly when `flag`.
+    case bool(Bool)
+    /// `actual === null`.
+    case null
+    /// An array or plain object: equal when `JSON.stringify` prints the same text.
+    case json(String)
+    /// An object of operators, all of which must hold.
+    case operators([Operator])
+
+    /// One `$`-operator and its compiled operand.
+    public enum Operator: Sendable {
+        /// The operand's padded form, as UTF-16 code units (see ``Version``).
+        case version(order: VersionOrder, padded: [UInt16])
+        case equals(JSONValue)
+        case notEquals(JSONValue)
+        case less(JSONValue, orEqual: Bool)
+        case greater(JSONValue, orEqual: Bool)
+        case exists(Bool)
+        /// `$in`/`$ini` (`negated`: `$nin`/`$nini`); the list is lowercased when `insensitive`.
+        case inList([JSONValue], insensitive: Bool, negated: Bool)
+        /// `$in` with an operand that is not a list: never holds, negated or not.
+        case never
+        case not(ValueTest)
+        case size(ValueTest)
+        case elementMatches(ValueTest)
+        case elementSatisfies(Condition)
+        /// `$all`/`$alli`: every test holds for some element (tests and elements lowercased when `insensitive`).
+        case containsAll([ValueTest], insensitive: Bool)
+        case regex(pattern: String, caseInsensitive: Bool)
+        case type(String?)
+        case inGroup(String, negated: Bool)
+    }
+
+    /// How a version comparison's order must come out.
+    public enum VersionOrder: Sendable {
+        case equal, notEqual, greater, greaterOrEqual, less, lessOrEqual
+
+        func holds(_ order: Int) -> Bool {
+            switch self {
+            case .equal: return order == 0
+            case .notEqual: return order != 0
+            case .greater: return order > 0
+            case .greaterOrEqual: return order >= 0
+            case .less: return order < 0
+            case .lessOrEqual: return order <= 0
+            }
+        }
+    }
+
+    /// Compiles a condition value.
+    public init(_ json: JSONValue) {
+        switch json {
+        case .string(let text): self = .string(text)
+        case .number(let number): self = .number(number)
+        case .bool(let flag): self = .bool(flag)
+        case .null: self = .null
+        case .array: self = .json(JavaScriptSemantics.stringify(json) ?? "")
+        case .object(let members):
+            // An object is a list of operators only when every key is one.
+            guard !members.isEmpty, members.allSatisfy({ $0.key.hasPrefix("$") }) else {
+                self = .json(JavaScriptSemantics.stringify(json) ?? "")
+                return
+            }
+            self = .operators(members.map { Self.compile($0.key, $0.value) })
+        }
+    }
+
+    private static func compile(_ name: String, _ operand: JSONValue) -> Operator {
+        switch name {
+        case "$veq": return .version(order: .equal, padded: Array(Version.padded(operand).utf16))
+        case "$vne": return .version(order: .notEqual, padded: Array(Version.padded(operand).utf16))
+        case "$vgt": return .version(order: .greater, padded: Array(Version.padded(operand).utf16))
+        case "$vgte": return .version(order: .greaterOrEqual, padded: Array(Version.padded(operand).utf16))
+        case "$vlt": return .version(order: .less, padded: Array(Version.padded(operand).utf16))
+        case "$vlte": return .version(order: .lessOrEqual, padded: Array(Version.padded(operand).utf16))
+        case "$eq": return .equals(operand)
+        case "$ne": return .notEquals(operand)
+        case "$lt": return .less(operand, orEqual: false)
+        case "$lte": return .less(operand, orEqual: true)
+        case "$gt": return .greater(operand, orEqual: false)
+        case "$gte": return .greater(operand, orEqual: true)
+        case "$exists": return .exists(JavaScriptSemantics.truthy(operand))
+        case "$in", "$ini", "$nin", "$nini":
+            guard let list = operand.elements else { return .never }
+            let insensitive = name.hasSuffix("i")
+            return .inList(
+                insensitive ? list.map(folded) : list,
+                insensitive: insensitive,
+                negated: name.hasPrefix("$n")
+            )
+        case "$not": return .not(ValueTest(operand))
+        case "$size": return .size(ValueTest(operand))
+        case "$elemMatch":
+            if case .operators = ValueTest(operand) { return .elementMatches(ValueTest(operand)) }
+            return .elementSatisfies(Condition(operand))
+        case "$all", "$alli":
+            guard let wanted = operand.elements else { return .never }
+            let insensitive = name == "$alli"
+            return .containsAll(wanted.map { ValueTest(insensitive ? folded($0) : $0) }, insensitive: insensitive)
+        case "$regex", "$regexi":
+            guard let pattern = operand.stringValue else { return .never }
+            return .regex(pattern: pattern, caseInsensitive: name == "$regexi")
+        case "$type": return .type(operand.stringValue)
+        case "$inGroup": return .inGroup(operand.stringValue ?? "", negated: false)
+        case "$notInGroup": return .inGroup(operand.stringValue ?? "", negated: true)
+        default: return .never  // An unknown operator never matches.
+        }
+    }
+
+    /// Whether an attribute value matches.
+    func matches(_ actual: JSONValue, _ groups: [String: [JSONValue]]) -> Bool {
+        switch self {
+        case .string(let text):
+            if case .string(let value) = actual { return value == text }
+            return JavaScriptSemantics.string(actual) == text
+        case .number(let number): return JavaScriptSemantics.number(actual) == number
+        case .bool(let flag): return actual != .null && JavaScriptSemantics.truthy(actual) == flag
+        case .null: return actual == .null
+        case .json(let text): return JavaScriptSemantics.stringify(actual) == text
+        case .operators(let operators): return operators.allSatisfy { $0.holds(for: actual, groups) }
+        }
+    }
+
+    /// Strings lowercased, for the case-insensitive operators.
+    static func folded(_ value: JSONValue) -> JSONValue {
+        if case .string(let text) = value { return .string(text.lowercased()) }
+        return value
+    }
+}
+
+extension ValueTest.Operator {
+    func holds(for actual: JSONValue, _ groups: [String: [JSONValue]]) -> Bool {
+        switch self {
+        case .version(let order, let padded): return order.holds(Version.order(of: actual, comparedTo: padded))
+        case .equals(let expected): return JavaScriptSemantics.strictEquals(actual, expected)
+        case .notEquals(let expected): return !JavaScriptSemantics.strictEquals(actual, expected)
+        case .less(let expected, let orEqual):
+            return JavaScriptSemantics.compare(actual, expected) { orEqual ? $0 <= 0 : $0 < 0 }
+        case .greater(let expected, let orEqual):
+            return JavaScriptSemantics.compare(actual, expected) { orEqual ? $0 >= 0 : $0 > 0 }
+        case .exists(let wanted): return (actual != .null) == wanted
+        case .inList(let list, let insensitive, let negated): return Self.isIn(actual, list, insensitive) != negated
+        case .never: return false
+        case .not(let test): return !test.matches(actual, groups)
+        case .size(let test):
+            guard case .array(let elements) = actual else { return false }
+            return test.matches(.number(Double(elements.count)), groups)
+        case .elementMatches(let test):
+            guard case .array(let elements) = actual else { return false }
+            return elements.contains { test.matches($0, groups) }
+        case .elementSatisfies(let condition):
+            guard case .array(let elements) = actual else { return false }
+            return elements.contains { condition.holds(for: $0, groups: groups) }
+        case .containsAll(let tests, let insensitive):
+            guard case .array(let elements) = actual else { return false }
+            return tests.allSatisfy { test in
+                elements.contains { test.matches(insensitive ? ValueTest.folded($0) : $0, groups) }
+            }
+        case .regex(let pattern, let caseInsensitive):
+            return BoundedRegex.matches(
+                pattern,
+                caseInsensitive: caseInsensitive,
+                in: JavaScriptSemantics.string(actual)
+            )
+        case .type(let name): return JavaScriptSemantics.typeName(actual) == name
+        case .inGroup(let name, let negated): return Self.isIn(actual, groups[name] ?? [], false) != negated
+        }
+    }
+
+    /// `list.includes(actual)`, or for an array any of its elements.
+    private static func isIn(_ actual: JSONValue, _ list: [JSONValue], _ insensitive: Bool) -> Bool {
+        func included(_ element: JSONValue) -> Bool {
+            let candidate = insensitive ? ValueTest.folded(element) : element
+            return list.contains { JavaScriptSemantics.strictEquals(candidate, $0) }
+        }
+        if case .array(let elements) = actual { return elements.contains { included($0) } }
+        return included(actual)
+    }
+}

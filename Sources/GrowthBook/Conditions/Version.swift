@@ -1,0 +1,90 @@
+/// GrowthBook's version comparison: `1.2.3-beta` style strings padded so
+/// that plain string order is version order.
+enum Version {
+    /// The padded form: a leading `v` and a `+build` dropped, parts split on
+    /// `-` and `.`, numeric parts right-aligned in five places, `~` after
+    /// three parts (so a release sorts after its pre-releases), joined by `-`.
+    static func padded(_ value: JSONValue?) -> String {
+        let input: String
+        switch value {
+        case .number(let number)?: input = JavaScriptSemantics.numberString(number)
+        case .string(let text)? where !text.isEmpty: input = text
+        default: return "0"
+        }
+        var text = input
+        if text.hasPrefix("v") { text.removeFirst() }
+        if let plus = text.firstIndex(of: "+") { text = String(text[..<plus]) }
+        var parts = text.split(omittingEmptySubsequences: false) { $0 == "-" || $0 == "." }.map(String.init)
+        if parts.count == 3 { parts.append("~") }
+        return parts.map { part in
+            part.allSatisfy(\.isASCIIDigit) && !part.isEmpty
+                ? String(repeating: " ", count: max(0, 5 - part.count)) + part : part
+        }.joined(separator: "-")
+    }
+
+    /// How `actual`'s padded form orders against an already padded one
+    /// (-1, 0, 1, by UTF-16 code units), producing the padded form unit by
+    /// unit instead of building it: no allocation for an ASCII string, the
+    /// attribute a condition meets on every evaluation.
+    static func order(of actual: JSONValue, comparedTo expected: [UInt16]) -> Int {
+        guard case .string(let string) = actual, !string.isEmpty, string.utf8.allSatisfy({ $0 < 0x80 }) else {
+            // Numbers, empty and non-ASCII text: as `padded` builds them (Characters may join units).
+            let padded = padded(actual)
+            return padded.utf16.lexicographicallyPrecedes(expected)
+                ? -1 : (padded.utf16.elementsEqual(expected) ? 0 : 1)
+        }
+        var comparison = Comparison(expected: expected)
+        var text = string
+        text.withUTF8 { whole in
+            // ASCII: each byte is a UTF-16 code unit.
+            var start = 0
+            var end = whole.count
+            if whole[0] == 0x76 { start = 1 }  // "v"
+            if let plus = whole[start...].firstIndex(of: 0x2B) { end = plus }  // "+"
+            let isSeparator: (UInt8) -> Bool = { $0 == 0x2D || $0 == 0x2E }  // "-", "."
+            var partCount = 1
+            for index in start..<end where isSeparator(whole[index]) { partCount += 1 }
+            var partStart = start
+            while comparison.order == nil {
+                var partEnd = partStart
+                while partEnd < end && !isSeparator(whole[partEnd]) { partEnd += 1 }
+                if partStart > start { comparison.emit(0x2D) }
+                let length = partEnd - partStart
+                if length > 0 && length < 5 && whole[partStart..<partEnd].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                    for _ in length..<5 { comparison.emit(0x20) }
+                }
+                for index in partStart..<partEnd { comparison.emit(UInt16(whole[index])) }
+                guard partEnd < end else { break }
+                partStart = partEnd + 1
+            }
+            if partCount == 3 {
+                comparison.emit(0x2D)
+                comparison.emit(0x7E)  // "~"
+            }
+        }
+        return comparison.finish()
+    }
+
+    /// A lexicographic comparison fed one unit at a time; decided at the first difference.
+    private struct Comparison {
+        let expected: [UInt16]
+        var position = 0
+        var order: Int?
+
+        mutating func emit(_ unit: UInt16) {
+            guard order == nil else { return }
+            guard position < expected.count else {
+                order = 1
+                return
+            }
+            if unit != expected[position] { order = unit < expected[position] ? -1 : 1 }
+            position += 1
+        }
+
+        func finish() -> Int { order ?? (position == expected.count ? 0 : -1) }
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}

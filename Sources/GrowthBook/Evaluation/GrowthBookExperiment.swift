@@ -1,0 +1,138 @@
+/// An experiment decoded once from GrowthBook's JSON shape (an inline
+/// experiment, or the one an experiment rule runs): the members the
+/// evaluator reads, typed, with its condition compiled and its bucket ranges
+/// computed. Members that are absent stay `nil`, as the JavaScript SDK tells
+/// `undefined` apart. A class, so that running it copies one reference.
+public final class GrowthBookExperiment: Sendable {
+    public let key: String
+    public let variations: [JSONValue]
+    public let weights: [Double]?
+    public let coverage: Double?
+    public let hashAttribute: String?
+    public let fallbackAttribute: String?
+    public let seed: String?
+    /// 1 or 2, or 0 for a version no hash exists for.
+    public let hashVersion: Int
+    public let disableStickyBucketing: Bool
+    /// `bucketVersion` as given (sticky bucket keys print it as JavaScript does).
+    public let bucketVersion: JSONValue?
+    public let minBucketVersion: Double
+    public let namespace: BucketMath.Namespace?
+    /// Whether `namespace` was given at all (a malformed one neither includes nor excludes).
+    let hasNamespace: Bool
+    public let filters: [Filter]?
+    public let ranges: [HalfOpenRange]?
+    public let meta: [VariationMeta]
+    public let condition: Condition?
+    public let parentConditions: [ParentCondition]
+    /// `force`: every user in the experiment gets this variation.
+    public let forcedVariation: Int??
+    /// `status: "draft"` or `active: false`: nobody is in it.
+    public let isInactive: Bool
+    /// `status: "stopped"`: nobody is bucketed.
+    public let isStopped: Bool
+    /// The experiment as given, for results and traces.
+    public let json: JSONValue
+    /// Each variation's bucket range: `ranges`, or computed from the weights and coverage.
+    public let bucketRanges: [HalfOpenRange]
+
+    /// What `meta` says of one variation.
+    public struct VariationMeta: Sendable {
+        public var key: String?
+        public var name: String?
+        public var passthrough: Bool?
+    }
+
+    /// Decodes an experiment; missing or mistyped members read as the SDK reads them.
+    public convenience init(_ json: JSONValue) {
+        self.init(json, weights: json["weights"])
+    }
+
+    /// Decodes an experiment with `weights` in place of its own.
+    private init(_ json: JSONValue, weights weightsJSON: JSONValue?) {
+        self.json = json
+        key = json["key"]?.stringValue ?? ""
+        variations = json["variations"]?.elements ?? []
+        weights = weightsJSON?.elements?.compactMap(\.numberValue)
+        coverage = json["coverage"]?.numberValue
+        hashAttribute = json["hashAttribute"]?.stringValue
+        fallbackAttribute = json["fallbackAttribute"]?.stringValue
+        seed = json["seed"]?.stringValue
+        hashVersion = JavaScriptSemantics.hashVersion(json["hashVersion"], fallback: 1)
+        disableStickyBucketing = JavaScriptSemantics.truthy(json["disableStickyBucketing"])
+        bucketVersion = json["bucketVersion"]
+        minBucketVersion = json["minBucketVersion"]?.numberValue ?? 0
+        hasNamespace = json["namespace"] != nil
+        if let parts = json["namespace"]?.elements, parts.count == 3 {
+            namespace = BucketMath.Namespace(
+                id: JavaScriptSemantics.string(parts[0]),
+                start: parts[1].numberValue ?? 0,
+                end: parts[2].numberValue ?? 0
+            )
+        } else {
+            namespace = nil
+        }
+        filters = json["filters"].map { ($0.elements ?? []).map(Filter.init) }
+        ranges = json["ranges"]?.elements.map { pairs in
+            pairs.map { pair in
+                let bounds = pair.elements ?? []
+                return HalfOpenRange(lower: bounds.first?.numberValue ?? 0, upper: bounds.last?.numberValue ?? 0)
+            }
+        }
+        meta = (json["meta"]?.elements ?? []).map { info in
+            VariationMeta(
+                key: info["key"].map { JavaScriptSemantics.string($0) },
+                name: info["name"]?.stringValue,
+                passthrough: info["passthrough"]?.boolValue
+            )
+        }
+        condition = json["condition"].map(Condition.init)
+        parentConditions = (json["parentConditions"]?.elements ?? []).map(ParentCondition.init)
+        forcedVariation = json["force"].map { JavaScriptSemantics.integer($0.numberValue) }
+        isInactive = json["status"]?.stringValue == "draft" || json["active"] == .bool(false)
+        isStopped = json["status"]?.stringValue == "stopped"
+        bucketRanges =
+            ranges ?? BucketMath.bucketRanges(count: variations.count, coverage: coverage ?? 1, weights: weights)
+    }
+
+    /// The experiment with other weights (a contextual bandit's leaf), in its JSON too.
+    func weighted(_ weights: JSONValue) -> GrowthBookExperiment {
+        var members = json.members ?? []
+        members.removeAll { $0.key == "weights" }
+        members.append(.init("weights", weights))
+        return GrowthBookExperiment(.object(members), weights: weights)
+    }
+}
+
+/// A mutual-exclusion filter: the user must hash into one of its ranges.
+public struct Filter: Sendable {
+    public var attribute: String?
+    public var seed: String
+    public var hashVersion: Int
+    /// Only ranges of exactly two numbers count.
+    public var ranges: [HalfOpenRange]
+
+    init(_ json: JSONValue) {
+        attribute = json["attribute"]?.stringValue
+        seed = json["seed"]?.stringValue ?? ""
+        hashVersion = JavaScriptSemantics.hashVersion(json["hashVersion"], fallback: 2)
+        ranges = (json["ranges"]?.elements ?? []).compactMap { range in
+            let bounds = (range.elements ?? []).compactMap(\.numberValue)
+            return bounds.count == 2 ? HalfOpenRange(lower: bounds[0], upper: bounds[1]) : nil
+        }
+    }
+}
+
+/// A prerequisite: another feature whose value must meet a condition.
+public struct ParentCondition: Sendable {
+    public var feature: String
+    public var condition: Condition
+    /// A gate's failure turns the whole feature off; otherwise the rule is skipped.
+    public var gate: Bool
+
+    init(_ json: JSONValue) {
+        feature = json["id"]?.stringValue ?? ""
+        condition = Condition(json["condition"] ?? .object([]))
+        gate = JavaScriptSemantics.truthy(json["gate"])
+    }
+}

@@ -1,0 +1,148 @@
+import ArgumentParser
+import CAllocationCounter
+import Foundation
+import GrowthBook
+
+/// `lab-bench growthbook`: the GrowthBook library against GrowthBook's own
+/// Python SDK, on the same generated 1,000-feature payload and the same users.
+///
+/// Prints decode + index time, both throughputs (feature evaluations per
+/// second) and their ratio, and the heap allocations per evaluation, for
+/// features without an experiment rule and for those with one. Goals: at
+/// least 50× the Python SDK, decode + index under 5 ms, no allocation for a
+/// feature without an experiment rule.
+///
+/// The Python SDK (`growthbook` from PyPI) is installed on first use in a
+/// virtual environment under `.build/python`, as CI does; without Python or
+/// the network the comparison is skipped with a message.
+/// Run it in release: `swift run -c release lab-bench growthbook`.
+struct GrowthBookBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "growthbook",
+        abstract: "Benchmark the GrowthBook evaluator against GrowthBook's Python SDK."
+    )
+
+    @Option(help: "Features in the generated payload.") var features = 1_000
+    @Option(help: "Users, each evaluated on every feature.") var users = 20
+    @Option(help: "Times the Swift side evaluates the same users (it is too fast to time once).") var repeats = 50
+
+    func run() throws {
+        let data = PayloadGenerator.make(features: features)
+        let attributes = (0..<users).map { index -> JSONValue in
+            .object([
+                .init("id", .string("user-\(index)")), .init("country", .string("US")), .init("age", .number(30)),
+                .init("plan", .string("pro")), .init("version", .string("1.3.0")),
+            ])
+        }
+
+        // Decode + index: bytes to features ready to evaluate (median of 21).
+        var decodeTimes: [Double] = []
+        var decoded: GrowthBookPayload?
+        for _ in 0..<21 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            decoded = try GrowthBookPayload(data, decrypt: nil)
+            decodeTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        guard let payload = decoded else { return }
+        decodeTimes.sort()
+        let keys = payload.features.map(\.key)
+        let experimentRuleCount = keys.filter { key in
+            payload.decodedFeatures[key]?.rules.contains { $0.experiment != nil } ?? false
+        }.count
+        print("GrowthBook payload: \(keys.count) features, \(experimentRuleCount) of them with an experiment rule")
+        print(String(format: "  decode + index (median of 21):      %8.2f ms (goal 5 ms)", decodeTimes[10]))
+
+        // Throughput: a fresh evaluator per user, every feature.
+        var evaluations = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<repeats {
+            for user in attributes {
+                var evaluator = GrowthBookEvaluator(context: payload.context(attributes: user))
+                for key in keys { _ = evaluator.evaluateFeature(key) }
+                evaluations += keys.count
+            }
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let ours = Double(evaluations) / seconds
+        print(String(format: "  Swift:  %12.0f feature evaluations per second", ours))
+
+        // Allocations, counted around each evaluation.
+        var plain = (allocations: 0, evaluations: 0)
+        var experimental = (allocations: 0, evaluations: 0)
+        for user in attributes {
+            var evaluator = GrowthBookEvaluator(context: payload.context(attributes: user))
+            for key in keys {
+                let hasExperiment = payload.decodedFeatures[key]?.rules.contains { $0.experiment != nil } ?? false
+                let before = allocation_count()
+                _ = evaluator.evaluateFeature(key)
+                let count = Int(allocation_count() - before)
+                if hasExperiment {
+                    experimental.allocations += count
+                    experimental.evaluations += 1
+                } else {
+                    plain.allocations += count
+                    plain.evaluations += 1
+                }
+            }
+        }
+        print(
+            String(
+                format: "  allocations per evaluation: %.2f without an experiment rule (goal 0), %.2f with one",
+                Double(plain.allocations) / Double(max(plain.evaluations, 1)),
+                Double(experimental.allocations) / Double(max(experimental.evaluations, 1))
+            )
+        )
+
+        guard let python = try PythonSDK.locate() else { return }
+        let folder = NSTemporaryDirectory() + "lab-bench-growthbook-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try data.write(to: URL(fileURLWithPath: folder + "/payload.json"))
+        try Data(JSONValue.array(attributes).jsonText.utf8).write(to: URL(fileURLWithPath: folder + "/users.json"))
+        guard
+            let output = ChildProcess.output(
+                of: python.interpreter,
+                [python.script, folder + "/payload.json", folder + "/users.json"]
+            ),
+            let result = try? JSONValue.parse(output),
+            let count = result["evaluations"]?.numberValue, let time = result["seconds"]?.numberValue, time > 0
+        else {
+            return print("  Python: the SDK's run failed; no comparison")
+        }
+        let theirs = count / time
+        print(
+            String(
+                format: "  Python: %12.0f feature evaluations per second (growthbook %@)",
+                theirs,
+                result["version"]?.stringValue ?? "?"
+            )
+        )
+        print(String(format: "  ratio:  %12.1f× (goal 50×)", ours / theirs))
+    }
+}
+
+/// GrowthBook's Python SDK in a virtual environment under `.build/python`.
+enum PythonSDK {
+    /// The package's root, from this file's place in it.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// The interpreter with the SDK and the benchmark's script, installing the
+    /// SDK first if needed; `nil`, with a message, when that cannot be done.
+    static func locate() throws -> (interpreter: String, script: String)? {
+        let environment = packageRoot + "/.build/python"
+        let interpreter = environment + "/bin/python"
+        let script = packageRoot + "/Sources/lab-bench/growthbook_python_bench.py"
+        if ChildProcess.output(of: interpreter, ["-c", "import growthbook; print('ok')"])?.hasPrefix("ok") != true {
+            print("  Python: installing the growthbook SDK in \(environment)")
+            _ = ChildProcess.output(of: "/usr/bin/python3", ["-m", "venv", environment])
+            _ = ChildProcess.output(of: environment + "/bin/pip", ["install", "-q", "growthbook"])
+        }
+        guard ChildProcess.output(of: interpreter, ["-c", "import growthbook; print('ok')"])?.hasPrefix("ok") == true
+        else {
+            print("  Python: the growthbook SDK is not installed and could not be (no python3 venv or no network)")
+            return nil
+        }
+        return (interpreter, script)
+    }
+}

@@ -1,0 +1,38 @@
+"""The Python GrowthBook SDK's side of `lab-bench growthbook`.
+
+Evaluates every feature of the payload for each user, a fresh GrowthBook
+instance per user (as the Swift side makes a fresh evaluator), and prints
+one line of JSON: evaluations, seconds, and the SDK's version.
+
+Usage: python growthbook_python_bench.py PAYLOAD.json USERS.json
+"""
+import json
+import sys
+import time
+
+from importlib.metadata import version
+from growthbook import GrowthBook
+
+
+def main() -> None:
+    with open(sys.argv[1], encoding="utf-8") as file:
+        payload = json.load(file)
+    with open(sys.argv[2], encoding="utf-8") as file:
+        users = json.load(file)
+    features = payload["features"]
+    keys = list(features)
+    evaluations = 0
+    elapsed = 0.0
+    for attributes in users:
+        growthbook = GrowthBook(attributes=attributes, features=features)
+        start = time.perf_counter()
+        for key in keys:
+            growthbook.eval_feature(key)
+        elapsed += time.perf_counter() - start
+        evaluations += len(keys)
+        growthbook.destroy()
+    print(json.dumps({"evaluations": evaluations, "seconds": elapsed, "version": version("growthbook")}))
+
+
+if __name__ == "__main__":
+    main()

@@ -56,7 +56,7 @@ let package = Package(
             ]
         ),
         // Pure console core: Tweaks tree, state, reducer, rendering into a screen buffer.
-        .target(name: "LaboratoryConsole", dependencies: ["Laboratory"]),
+        .target(name: "LaboratoryConsole", dependencies: ["GrowthBook", "Laboratory"]),
         // ncursesw, for the one module that draws on a real terminal.
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncursesw5-dev"])]),
         .target(name: "ConsoleCurses", dependencies: ["CNcursesw", "LaboratoryConsole"]),
@@ -133,7 +133,7 @@ let package = Package(
         .testTarget(name: "FuzzCorpusTests", dependencies: ["LabFuzzTargets"]),
         .testTarget(
             name: "LaboratoryConsoleTests",
-            dependencies: ["LaboratoryConsole", "LaboratoryTesting", "LaboratorySQLite"]
+            dependencies: ["GrowthBook", "LaboratoryConsole", "LaboratoryTesting", "LaboratorySQLite"]
         ),
         .testTarget(name: "ConsoleCursesTests", dependencies: ["ConsoleCurses", "CNcursesw"]),
         // Drives the built `lab` binary; depends on it so `swift test` builds it first.

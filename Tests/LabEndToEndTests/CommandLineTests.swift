@@ -245,6 +245,26 @@ import Testing
         #expect(try lab.runRaw(["check", "--growthbook", payload]).status == 0)
     }
 
+    /// A GrowthBook feature whose value is an object stays an object in every JSON output.
+    @Test func jsonValuedFeaturesStayJSON() throws {
+        let lab = try LabHarness()
+        let payload = try lab.write(
+            "gb.json",
+            #"{"features": {"layout": {"defaultValue": {}, "rules": [{"key": "layout-test", "variations": [{"columns": 2, "tags": ["a"]}, [1, 2]], "weights": [1, 0]}]}}}"#
+        )
+        let options = ["--growthbook", payload, "--state", lab.state]
+        let assignments = try LabHarness.json(try lab.runRaw(["assignments", "--json"] + options).stdout)
+        let row = (assignments["assignments"] as? [[String: Any]] ?? []).first { $0["key"] as? String == "layout" }
+        let value = try #require(row?["value"] as? [String: Any], "\(assignments)")
+        #expect(value["columns"] as? Int == 2 && value["tags"] as? [String] == ["a"])
+        let events = try LabHarness.json(try lab.runRaw(["events", "--json", "--state", lab.state]).stdout)
+        let activated = (events["events"] as? [[String: Any]] ?? []).first { $0["key"] as? String == "layout" }
+        #expect((activated?["value"] as? [String: Any])?["columns"] as? Int == 2, "\(events)")
+        // People read it as JSON text.
+        let table = try lab.runRaw(["assignments"] + options).stdout
+        #expect(table.contains(#"{"columns":2,"tags":["a"]}"#), "\(table)")
+    }
+
     @Test func stabilizeKeepsAssignmentsThroughNewExperiments() throws {
         let lab = try LabHarness()
         let demo = LabHarness.packageRoot + "/share/laboratory/demo.json"

@@ -1,4 +1,5 @@
 import Foundation
+import GrowthBook
 import Laboratory
 import Testing
 
@@ -77,6 +78,35 @@ import Testing
         // The full name is in the pane.
         #expect(world.pane.contains("Variant ButtonColorRed"))
         #expect(world.highlighted == "ButtonColorRed")
+    }
+
+    @Test func aJSONValueIsShownPrettyPrintedAndEscapedInThePane() throws {
+        let layout = JSONValue.object([
+            .init("columns", .number(2)), .init("title", .string("\u{1B}[2J")), .init("tags", .array([.string("a")])),
+        ])
+        let catalog = Catalog(
+            source: "Local",
+            experiments: [
+                Experiment(
+                    name: "Layout",
+                    keys: ["layout"],
+                    variants: [Variant(name: "Grid", assignments: ["layout": .json(layout)])],
+                    baseline: "Grid"
+                )
+            ]
+        )
+        let world = try ConsoleWorld([catalog])
+        world.press(.enter, .enter)
+        let pane = world.lines.compactMap { line -> String? in
+            line.firstIndex(of: "│").map { String(line[line.index(after: $0)...]) }
+        }
+        // Under the variant: the key, then its value's lines.
+        let start = try #require(pane.firstIndex { $0.trimmingCharacters(in: .whitespaces) == "layout =" })
+        #expect(pane[start + 1].trimmingCharacters(in: .whitespaces) == "{")
+        #expect(pane[start + 2].contains(#"  "columns": 2,"#))
+        // A control character arrives escaped, as JSON writes it: nothing reaches the terminal raw.
+        #expect(pane[start + 3].contains(#""title": "\u001b[2J","#))
+        #expect(!world.text.contains("\u{1B}"))
     }
 
     @Test func choosingAVariantForcesItThroughTheDebugSource() async throws {

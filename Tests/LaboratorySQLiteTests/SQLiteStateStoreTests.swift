@@ -1,4 +1,5 @@
 import Foundation
+import GrowthBook
 import GRDB
 import Laboratory
 import Testing
@@ -140,9 +141,33 @@ import Testing
 @Suite struct ActiveValueEncodingTests {
     @Test(arguments: [
         AssignmentValue.string("blue"), .string(""), .string("s:tricky"), .number(12), .number(-0.25), .bool(true),
-        .bool(false),
+        .bool(false), .json(.null), .json(.array([.number(1), .string("two")])),
+        .json(.object([.init("b", .bool(true)), .init("a", .object([.init("c", .string("\u{1B}[2J"))]))])),
     ])
     func roundTrips(value: AssignmentValue) {
         #expect(AssignmentValue(taggedText: value.taggedText) == value)
+    }
+}
+
+/// JSON values (GrowthBook objects and arrays) stay JSON in the event log.
+@Suite struct JSONEventValueTests {
+    @Test func aJSONValueComesBackAsJSON() throws {
+        let folder = NSTemporaryDirectory() + "lab-json-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try SQLiteStateStore(path: folder + "/state.sqlite")
+        let value = AssignmentValue.json(.object([.init("size", .number(12)), .init("tags", .array([.string("a")]))]))
+        let event = Event(
+            time: Date(timeIntervalSince1970: 1_800_000_000),
+            device: "d",
+            source: "GrowthBook",
+            experiment: "E",
+            variant: "V",
+            key: "k",
+            value: value,
+            reason: .activated
+        )
+        try store.record([event])
+        #expect(try store.events(matching: EventQuery(), after: nil, limit: 10).map(\.event.value) == [value])
     }
 }

@@ -73,4 +73,35 @@ public indirect enum JSONValue: Sendable, Hashable {
 extension JSONValue {
     /// Compact JSON text, members in their order, as JavaScript's `JSON.stringify` writes it.
     public var jsonText: String { JavaScriptSemantics.stringify(self) ?? "null" }
+
+    /// JSON text indented two spaces a level, members in their order, for people to read;
+    /// control characters in strings are escaped, as in ``jsonText``.
+    public var prettyText: String {
+        var text = ""
+        writePretty(into: &text, indent: "")
+        return text
+    }
+
+    private func writePretty(into text: inout String, indent: String) {
+        switch self {
+        case .array(let elements) where !elements.isEmpty:
+            text += "[\n"
+            for (index, element) in elements.enumerated() {
+                text += indent + "  "
+                element.writePretty(into: &text, indent: indent + "  ")
+                text += index < elements.count - 1 ? ",\n" : "\n"
+            }
+            text += indent + "]"
+        case .object(let members) where !members.isEmpty:
+            text += "{\n"
+            for (index, member) in members.enumerated() {
+                text += indent + "  " + JSONValue.string(member.key).jsonText + ": "
+                member.value.writePretty(into: &text, indent: indent + "  ")
+                text += index < members.count - 1 ? ",\n" : "\n"
+            }
+            text += indent + "}"
+        default:
+            text += jsonText
+        }
+    }
 }

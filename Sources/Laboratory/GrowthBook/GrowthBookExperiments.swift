@@ -140,13 +140,13 @@ struct GrowthBookExperiments: Sendable {
         }
     }
 
-    /// A variation's value as an assignment: JSON objects and arrays as their text.
+    /// A variation's value as an assignment: objects, arrays and `null` stay JSON.
     static func assignmentValue(_ value: JSONValue) -> AssignmentValue {
         switch value {
         case .string(let text): return .string(text)
         case .number(let number): return .number(number)
         case .bool(let flag): return .bool(flag)
-        default: return .string(JavaScriptSemantics.stringify(value) ?? "null")
+        case .null, .array, .object: return .json(value)
         }
     }
 }

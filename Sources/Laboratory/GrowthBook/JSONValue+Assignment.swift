@@ -7,6 +7,7 @@ extension JSONValue {
         case .string(let text): self = .string(text)
         case .number(let number): self = .number(number)
         case .bool(let flag): self = .bool(flag)
+        case .json(let value): self = value
         }
     }
 }

@@ -1,13 +1,18 @@
 import Foundation
+import GrowthBook
 
-/// The value of one assignment: a string, a number or a boolean.
+/// The value of one assignment: a string, a number, a boolean, or JSON.
 ///
 /// Numbers are kept as `Double`; integral ones print and encode without a
 /// fraction (`12`, not `12.0`), as they were written in the catalog.
+/// GrowthBook features may hold objects, arrays and `null`: they stay JSON
+/// (``json(_:)``) through outputs and events, never a JSON string in a string.
 public enum AssignmentValue: Sendable, Hashable {
     case string(String)
     case number(Double)
     case bool(Bool)
+    /// An object, an array or `null`.
+    case json(JSONValue)
 
     /// The string, when this value is one.
     public var stringValue: String? {
@@ -46,6 +51,7 @@ extension AssignmentValue: CustomStringConvertible {
             if let integral = integralValue { return String(integral) }
             return String(value)
         case .bool(let value): return value ? "true" : "false"
+        case .json(let value): return value.jsonText
         }
     }
 }
@@ -57,8 +63,10 @@ extension AssignmentValue: Codable {
             self = .bool(bool)
         } else if let number = try? container.decode(Double.self) {
             self = .number(number)
+        } else if let text = try? container.decode(String.self) {
+            self = .string(text)
         } else {
-            self = .string(try container.decode(String.self))
+            self = .json(try container.decode(JSONValue.self))
         }
     }
 
@@ -69,6 +77,7 @@ extension AssignmentValue: Codable {
         case .number(let value):
             if let integral = integralValue { try container.encode(integral) } else { try container.encode(value) }
         case .bool(let value): try container.encode(value)
+        case .json(let value): try container.encode(value)
         }
     }
 }
@@ -83,13 +92,14 @@ extension AssignmentValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiter
 }
 
 extension AssignmentValue {
-    /// The value as text that says its type (`s:blue`, `n:12`, `b:1`), so a
-    /// store can keep booleans apart from numbers in a text column.
+    /// The value as text that says its type (`s:blue`, `n:12`, `b:1`,
+    /// `j:{"a":1}`), so a store can keep booleans apart from numbers in a text column.
     public var taggedText: String {
         switch self {
         case .string(let text): return "s:" + text
         case .number(let number): return "n:" + String(number)
         case .bool(let flag): return flag ? "b:1" : "b:0"
+        case .json(let value): return "j:" + value.jsonText
         }
     }
 
@@ -106,6 +116,9 @@ extension AssignmentValue {
             guard let number = Double(body) else { return nil }
             self = .number(number)
         case UInt8(ascii: "b"): self = .bool(body == "1")
+        case UInt8(ascii: "j"):
+            guard let value = try? JSONValue.parse(body) else { return nil }
+            self = .json(value)
         default: return nil
         }
     }

@@ -54,6 +54,7 @@ private struct ExactAssignment: Hashable {
         case .string(let text): for scalar in text.unicodeScalars { hasher.combine(scalar.value) }
         case .number(let number): hasher.combine(number)
         case .bool(let flag): hasher.combine(flag)
+        case .json(let value): hasher.combine(value)
         }
     }
 

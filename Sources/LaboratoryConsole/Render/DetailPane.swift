@@ -1,4 +1,5 @@
 import Foundation
+import GrowthBook
 import Laboratory
 
 /// The pane beside the experiment list: what the highlighted experiment or
@@ -98,7 +99,15 @@ enum DetailPane {
         return lines
     }
 
+    /// Each key and its value; a JSON value (a GrowthBook feature's object or
+    /// array) pretty-printed below its key, so it reads as JSON, not as a string of it.
     private static func assignments(of variant: Variant) -> [Line] {
-        variant.assignments.keys.sorted().map { key in Line("  \(key) = \(variant.assignments[key]!)") }
+        variant.assignments.keys.sorted().flatMap { key -> [Line] in
+            guard case .json(let value) = variant.assignments[key]!, value != .null else {
+                return [Line("  \(key) = \(variant.assignments[key]!)")]
+            }
+            let json = value.prettyText.split(separator: "\n", omittingEmptySubsequences: false)
+            return [Line("  \(key) =")] + json.map { Line("    " + $0) }
+        }
     }
 }

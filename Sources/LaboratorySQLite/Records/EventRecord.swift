@@ -1,4 +1,5 @@
 import Foundation
+import GrowthBook
 internal import GRDB
 import Laboratory
 
@@ -68,7 +69,7 @@ struct EventRecord: FetchableRecord, TableRecord {
         )
         try insert.execute(arguments: [
             time ?? event.time.databaseValue, event.device, event.source, event.experiment, event.variant, event.key,
-            Self.storedValue(event.value), event.value.boolValue == nil ? nil : "bool", event.reason.rawValue,
+            Self.storedValue(event.value), Self.valueType(event.value), event.reason.rawValue,
             event.forced,
         ])
     }
@@ -81,6 +82,16 @@ struct EventRecord: FetchableRecord, TableRecord {
             if number.rounded() == number, abs(number) < 9.0e15 { return Int64(number).databaseValue }
             return number.databaseValue
         case .bool(let flag): return flag.databaseValue
+        case .json(let value): return value.jsonText.databaseValue
+        }
+    }
+
+    /// What the value column cannot say by its SQLite type: a boolean (stored as 0 or 1) or JSON (stored as text).
+    private static func valueType(_ value: AssignmentValue) -> String? {
+        switch value {
+        case .bool: return "bool"
+        case .json: return "json"
+        default: return nil
         }
     }
 
@@ -98,9 +109,12 @@ struct EventRecord: FetchableRecord, TableRecord {
         if case .string = value, let bytes = try row.decode(Data?.self, forColumn: "valueBytes") {
             value = .string(String(decoding: bytes, as: UTF8.self))  // the whole text, past any NUL
         }
-        guard try row.decode(String?.self, forColumn: "valueType") == "bool", let number = value.numberValue else {
-            return value
+        switch try row.decode(String?.self, forColumn: "valueType") {
+        case "bool": return value.numberValue.map { .bool($0 != 0) } ?? value
+        case "json":
+            // Text that no longer parses (a damaged row) is shown as the text it is.
+            return value.stringValue.flatMap { try? JSONValue.parse($0) }.map(AssignmentValue.json) ?? value
+        default: return value
         }
-        return .bool(number != 0)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import GrowthBook
 import GRDB
+import GrowthBook
 import Laboratory
 import Testing
 

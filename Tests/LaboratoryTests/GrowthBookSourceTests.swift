@@ -84,6 +84,35 @@ import Testing
         #expect(value(plan: "free") == "treatment")
     }
 
+    /// A bandit's rule is an experiment QA can force: listed with its
+    /// variations, and once forced, every user gets the variation whatever leaf they meet.
+    @Test func aBanditRuleIsListedAndForcingItReachesEveryLeaf() async throws {
+        let payload = #"""
+            {"features": {"cta": {"defaultValue": "none", "rules": [
+              {"key": "cta-bandit", "contextualVariations": ["control", "treatment"], "weights": [0.5, 0.5],
+               "meta": [{"key": "0", "name": "Control"}, {"key": "1", "name": "Treatment"}], "contextualBanditRef": "cb"}]}},
+             "contextualBandits": {"cb": {"contexts": [
+               {"leafId": 1, "condition": {"plan": "enterprise"}, "weights": [1, 0]},
+               {"leafId": 2, "condition": {}, "weights": [0, 1]}]}}}
+            """#
+        let source = try source(InMemoryFetcher(Data(payload.utf8)))
+        try await source.update()
+        let experiment = try #require(source.experiments.first { $0.name == "cta-bandit" })
+        #expect(experiment.variants.map(\.name) == ["Control", "Treatment"])
+        let forced = try #require(
+            source.sharedFeatures(forcing: [
+                ForcedVariant(source: "GrowthBook", experiment: "cta-bandit", variant: "Treatment")
+            ])
+        )
+        for plan in ["enterprise", "free"] {
+            let evaluation = forced.evaluate(
+                "cta",
+                attributes: .object([.init("id", .string("1")), .init("plan", .string(plan))])
+            )
+            #expect(evaluation?.value == "treatment" && evaluation?.forced == true, "\(plan)")
+        }
+    }
+
     @Test func activeExactlyWhereGrowthBookPutsTheDevice() async throws {
         let fetcher = InMemoryFetcher(payload())
         var seen: Set<String> = []

@@ -34,6 +34,26 @@ import Testing
         )
     }
 
+    @Test func contextualBanditsOfTheWrongShapeAreErrorsAndMissingOnesWarnings() {
+        let text = """
+            {"features": {"cta": {"rules": [{"key": "b", "contextualVariations": [1, 2], "contextualBanditRef": "cb"},
+              {"key": "c", "contextualVariations": "x", "contextualBanditRef": "gone"}]}},
+             "contextualBandits": {"cb": {"banditVersion": "3", "contexts": [{"condition": [], "weights": [2, "x"]}, 7]},
+              "other": []}}
+            """
+        #expect(
+            check(text) == [
+                "2:40: error: \"contextualVariations\" of rule 2 of feature \"cta\" must be an array, found a string",
+                "3:48: error: \"banditVersion\" of contextual bandit \"cb\" must be a number, found a string",
+                "3:80: error: \"condition\" of leaf 1 of contextual bandit \"cb\" must be an object, found an array",
+                "3:95: error: \"weights\" of leaf 1 of contextual bandit \"cb\" must be a list of numbers from 0 to 1",
+                "3:106: error: leaf 2 of contextual bandit \"cb\" must be an object, found a number",
+                "4:12: error: contextual bandit \"other\" must be an object, found an array",
+                "2:68: warning: rule 2 of feature \"cta\" refers to contextual bandit \"gone\", which the payload does not have; GrowthBook runs it on its own weights",
+            ]
+        )
+    }
+
     @Test func weightsThatDoNotAddUpAreAWarning() {
         #expect(
             check(#"{"features": {"f": {"rules": [{"variations": [1, 2], "weights": [0.7, 0.7]}]}}}"#)

@@ -13,7 +13,9 @@ extension JSONValue: Codable {
 
     public init(from decoder: any Decoder) throws {
         if let object = try? decoder.container(keyedBy: Name.self) {
-            self = .object(try object.allKeys.map { .init($0.stringValue, try object.decode(JSONValue.self, forKey: $0)) })
+            self = .object(
+                try object.allKeys.map { .init($0.stringValue, try object.decode(JSONValue.self, forKey: $0)) }
+            )
         } else if var array = try? decoder.unkeyedContainer() {
             var elements: [JSONValue] = []
             while !array.isAtEnd { elements.append(try array.decode(JSONValue.self)) }
@@ -49,7 +51,11 @@ extension JSONValue: Codable {
         case .number(let number):
             var value = encoder.singleValueContainer()
             // Whole numbers as integers, so `12` is not written `12.0`.
-            if let whole = JavaScriptSemantics.integer(number) { try value.encode(whole) } else { try value.encode(number) }
+            if let whole = JavaScriptSemantics.integer(number) {
+                try value.encode(whole)
+            } else {
+                try value.encode(number)
+            }
         case .string(let text):
             var value = encoder.singleValueContainer()
             try value.encode(text)

@@ -63,7 +63,11 @@ public struct GrowthBookPayload: Sendable {
         guard let featuresNode, case .object = featuresNode.kind else {
             throw Invalid(description: "the payload has no \"features\" object")
         }
-        let diagnostics = PayloadLinter().check(features: featuresNode, file: file)
+        let diagnostics = PayloadLinter().check(
+            features: featuresNode,
+            bandits: root[member: "contextualBandits"],
+            file: file
+        )
         let errors = diagnostics.filter { $0.severity == .error }
         if !errors.isEmpty {
             let shown = errors.prefix(3).map(\.description).joined(separator: "; ")

@@ -42,16 +42,28 @@ public struct PayloadLinter: Sendable {
             }
             return [Diagnostic(file: file, position: root.position, message: "the payload has no \"features\" object")]
         }
-        return check(features: features, file: file, catalogKeys: catalogKeys)
+        return check(
+            features: features,
+            bandits: root[member: "contextualBandits"],
+            file: file,
+            catalogKeys: catalogKeys
+        )
     }
 
-    /// Diagnostics for a payload's `features` object (plain or decrypted).
-    public func check(features: JSONNode, file: String, catalogKeys: [String: String] = [:]) -> [Diagnostic] {
+    /// Diagnostics for a payload's `features` object (plain or decrypted) and
+    /// its `contextualBandits`, when it has them.
+    public func check(
+        features: JSONNode,
+        bandits: JSONNode? = nil,
+        file: String,
+        catalogKeys: [String: String] = [:]
+    ) -> [Diagnostic] {
         var report = Report(file: file)
         guard case .object(let members) = features.kind else {
             report.error("\"features\" must be an object, found \(features.kindName)", at: features.position)
             return report.diagnostics
         }
+        var references: [(name: String, position: SourcePosition, rule: String)] = []
         for member in members {
             if let owner = catalogKeys[member.name] {
                 report.error(
@@ -75,10 +87,15 @@ public struct PayloadLinter: Sendable {
                 continue
             }
             for (index, rule) in list.enumerated() {
-                RuleChecker(rule: rule, what: "rule \(index + 1) of feature \"\(member.name)\"").check(into: &report)
+                let what = "rule \(index + 1) of feature \"\(member.name)\""
+                RuleChecker(rule: rule, what: what).check(into: &report)
+                if case .string(let name)? = rule[member: "contextualBanditRef"]?.kind {
+                    references.append((name, rule[member: "contextualBanditRef"]!.position, what))
+                }
             }
         }
         PrerequisiteGraph(features: members).check(into: &report)
+        BanditChecker(bandits: bandits, references: references).check(into: &report)
         return report.diagnostics
     }
 }

@@ -10,18 +10,21 @@ struct RuleChecker {
             return report.error("\(what) must be an object, found \(rule.kindName)", at: rule.position)
         }
         var variationCount: Int?
-        if let variations = rule[member: "variations"] {
-            if case .array(let items) = variations.kind {
-                variationCount = items.count
-                if items.count < 2 {
-                    report.warning(
-                        "\(what) has \(items.count) variation(s); GrowthBook runs no experiment with fewer than two",
-                        at: variations.position
-                    )
-                }
-            } else {
+        // A bandit's rule runs its `contextualVariations`, others their `variations`.
+        for name in ["contextualVariations", "variations"] {
+            guard let variations = rule[member: name] else { continue }
+            guard case .array(let items) = variations.kind else {
                 report.error(
-                    "\"variations\" of \(what) must be an array, found \(variations.kindName)",
+                    "\"\(name)\" of \(what) must be an array, found \(variations.kindName)",
+                    at: variations.position
+                )
+                continue
+            }
+            guard variationCount == nil else { continue }
+            variationCount = items.count
+            if items.count < 2 {
+                report.warning(
+                    "\(what) has \(items.count) variation(s); GrowthBook runs no experiment with fewer than two",
                     at: variations.position
                 )
             }

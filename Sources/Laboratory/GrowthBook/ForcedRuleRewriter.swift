@@ -54,7 +54,7 @@ public enum ForcedRuleRewriter {
                 let experiment: Experiment?
                 if rule["force"] != nil {
                     experiment = ruleExperiments["\(member.key)#\(index)"]
-                } else if rule["variations"]?.elements != nil {
+                } else if GrowthBookExperiments.variations(of: rule) != nil {
                     experiment = experimentsByName[rule["key"]?.stringValue ?? member.key]
                 } else {
                     experiment = nil
@@ -111,9 +111,16 @@ public enum ForcedRuleRewriter {
             }
         }
         guard let index = experiment.variants.firstIndex(where: { $0.name == variant }),
-            let count = rule["variations"]?.elements?.count, index < count
+            let variations = GrowthBookExperiments.variations(of: rule), index < variations.count
         else { return nil }
-        var members = (rule.members ?? []).filter { !exclusions.contains($0.key) }
+        let count = variations.count
+        // A bandit's rule becomes a plain experiment rule: its leaves' weights
+        // would override the forced ones, and SDKs without bandits skip it.
+        var members = (rule.members ?? []).filter {
+            !exclusions.contains($0.key) && $0.key != "contextualBanditRef" && $0.key != "contextualVariations"
+                && $0.key != "variations"
+        }
+        members.insert(JSONValue.Member("variations", .array(variations)), at: 0)
         members.append(JSONValue.Member("coverage", .number(1)))
         members.append(
             JSONValue.Member("weights", .array((0..<count).map { .number($0 == index ? 1 : 0) }))

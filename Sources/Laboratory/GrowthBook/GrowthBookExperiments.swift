@@ -90,7 +90,7 @@ struct GrowthBookExperiments: Sendable {
         var order: [String] = []
         var rulesByKey: [String: [(feature: String, rule: JSONValue)]] = [:]
         for member in features {
-            for rule in member.value["rules"]?.elements ?? [] where rule["variations"]?.elements != nil {
+            for rule in member.value["rules"]?.elements ?? [] where Self.variations(of: rule) != nil {
                 let key = rule["key"]?.stringValue ?? member.key
                 if rulesByKey[key] == nil { order.append(key) }
                 rulesByKey[key, default: []].append((member.key, rule))
@@ -98,7 +98,7 @@ struct GrowthBookExperiments: Sendable {
         }
         return order.compactMap { key -> Experiment? in
             let rules = rulesByKey[key]!
-            let count = rules.map { $0.rule["variations"]!.elements!.count }.min() ?? 0
+            let count = rules.map { Self.variations(of: $0.rule)!.count }.min() ?? 0
             guard count > 0 else { return nil }
             let meta = rules[0].rule["meta"]?.elements ?? []
             let variants = (0..<count).map { index -> Variant in
@@ -107,7 +107,7 @@ struct GrowthBookExperiments: Sendable {
                     info?["name"]?.stringValue ?? info?["key"].map { JavaScriptSemantics.string($0) } ?? String(index)
                 var assignments: [String: AssignmentValue] = [:]
                 for (feature, rule) in rules {
-                    assignments[feature] = Self.assignmentValue(rule["variations"]!.elements![index])
+                    assignments[feature] = Self.assignmentValue(Self.variations(of: rule)![index])
                 }
                 let weights = rules[0].rule["weights"]?.elements?.compactMap(\.numberValue)
                 return Variant(
@@ -138,6 +138,12 @@ struct GrowthBookExperiments: Sendable {
             }
             return variant
         }
+    }
+
+    /// An experiment rule's variations; a contextual bandit's rule keeps them
+    /// under `contextualVariations` (so SDKs without bandits skip it).
+    static func variations(of rule: JSONValue) -> [JSONValue]? {
+        (rule["contextualVariations"] ?? rule["variations"])?.elements
     }
 
     /// A variation's value as an assignment: objects, arrays and `null` stay JSON.

@@ -1,6 +1,6 @@
 import Foundation
-import GrowthBook
 internal import GRDB
+import GrowthBook
 import Laboratory
 
 /// A row of `events`, as an analyst reads it with plain SQL.

@@ -58,6 +58,12 @@ struct PostedEvent: Decodable {
             guard experiment.keys.contains(key) else {
                 throw Invalid(description: "\(place): experiment \"\(experiment.name)\" has no key \"\(key)\"")
             }
+            if let value = event.value, let assigned = variant.assignments[key], value.kind != assigned.kind {
+                throw Invalid(
+                    description:
+                        "\(place): \"value\" is \(value.kind), but experiment \"\(experiment.name)\" assigns \"\(key)\" \(assigned.kind)"
+                )
+            }
             let reason = event.reason ?? EventReason.displayed.rawValue
             guard !reason.isEmpty, reason.count <= 64 else {
                 throw Invalid(description: "\(place): \"reason\" must be a word of at most 64 characters")
@@ -87,6 +93,18 @@ struct PostedEvent: Decodable {
             return (path.isEmpty ? "" : "at \(path): ") + context.debugDescription
         @unknown default:
             return "\(error)"
+        }
+    }
+}
+
+extension AssignmentValue {
+    /// The kind of value, in words: a posted value must be of the kind its key is assigned.
+    fileprivate var kind: String {
+        switch self {
+        case .string: return "a string"
+        case .number: return "a number"
+        case .bool: return "a boolean"
+        case .json: return "JSON (an object, an array or null)"
         }
     }
 }

@@ -30,20 +30,23 @@ public enum BucketMath {
 
     /// Whether an id falls in a namespace's [start, end) slice.
     public static func inNamespace(_ id: String, namespace: Namespace) -> Bool {
-        guard let hash = GrowthBookHash.hash(seed: "__" + namespace.id, value: id, version: 1) else { return false }
+        guard let hash = GrowthBookHash.hash(seed: namespace.seed, value: id, version: 1) else { return false }
         return hash >= namespace.start && hash < namespace.end
     }
 
     /// A mutually exclusive slice of the id space: `[id, start, end]`.
     public struct Namespace: Sendable, Hashable {
-        public var id: String
-        public var start: Double
-        public var end: Double
+        public let id: String
+        public let start: Double
+        public let end: Double
+        /// What ids are hashed with: `__<id>`, built once.
+        let seed: String
 
         public init(id: String, start: Double, end: Double) {
             self.id = id
             self.start = start
             self.end = end
+            seed = "__" + id
         }
     }
 }

@@ -14,6 +14,8 @@ public indirect enum Condition: Sendable {
     case not(Condition)
     /// An attribute (a dotted path) matches a test.
     case attribute(path: [String], test: ValueTest)
+    /// A top-level attribute (a path of one name, the usual case) matches a test.
+    case member(String, test: ValueTest)
     /// Never holds: a condition that is not an object, or an `$and`/`$or` whose operand is not a list.
     case never
 
@@ -33,12 +35,9 @@ public indirect enum Condition: Sendable {
             case "$and": parts.append(member.value.elements.map { .all($0.map(Condition.init)) } ?? .never)
             case "$not": parts.append(.not(Condition(member.value)))
             default:
-                parts.append(
-                    .attribute(
-                        path: member.key.split(separator: ".", omittingEmptySubsequences: false).map(String.init),
-                        test: ValueTest(member.value)
-                    )
-                )
+                let path = member.key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+                let test = ValueTest(member.value)
+                parts.append(path.count == 1 ? .member(path[0], test: test) : .attribute(path: path, test: test))
             }
         }
         self = parts.count == 1 ? parts[0] : .all(parts)
@@ -54,6 +53,10 @@ public indirect enum Condition: Sendable {
         case .none(let parts): return !parts.contains { $0.holds(for: attributes, groups: groups) }
         case .not(let inner): return !inner.holds(for: attributes, groups: groups)
         case .attribute(let path, let test): return test.matches(Self.value(at: path, in: attributes), groups)
+        case .member(let name, let test):
+            guard case .object(let members) = attributes else { return test.matches(.null, groups) }
+            for member in members where member.key == name { return test.matches(member.value, groups) }
+            return test.matches(.null, groups)
         case .never: return false
         }
     }

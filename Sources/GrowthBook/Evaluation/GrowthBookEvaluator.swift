@@ -137,8 +137,7 @@ public struct GrowthBookEvaluator: Sendable {
                 note("  filtered out (mutual exclusion)")
                 continue
             }
-            switch rule.kind {
-            case .force(let forced), .rollout(let forced):
+            if let forced = rule.forcedValue {
                 if let condition = forced.condition,
                     !condition.holds(for: context.attributes, groups: context.savedGroups)
                 {
@@ -153,38 +152,35 @@ public struct GrowthBookEvaluator: Sendable {
                 var result = FeatureResult(value: forced.value, source: .force, ruleId: rule.id)
                 result.ruleIndex = ruleIndex
                 return result
-            case .experiment(let ruleExperiment), .bandit(let ruleExperiment, _):
-                var experiment = ruleExperiment
-                var bandit: [JSONValue.Member]?
-                if case .bandit(_, let reference) = rule.kind {
-                    bandit = route(&experiment, bandit: reference, rule: rule.json)
-                }
-                var branch = seen
-                var result = runExperiment(experiment, featureId: id, seen: &branch)
-                var decidingExperiment = experiment.json
-                // The bandit's details belong to users bucketed by hash, not to forced ones.
-                if let bandit, result.hashUsed, result.inExperiment {
-                    decidingExperiment = .object(
-                        (decidingExperiment.members ?? []) + [.init("contextualBandit", .object(bandit))]
-                    )
-                    result.extras = bandit
-                }
-                if result.inExperiment && result.passthrough != true {
-                    note(
-                        "  decides: variation \(result.variationId) = \(JavaScriptSemantics.stringify(result.value) ?? "")"
-                    )
-                    var decided = FeatureResult(
-                        value: result.value,
-                        source: .experiment,
-                        ruleId: rule.id,
-                        experiment: decidingExperiment,
-                        experimentResult: result
-                    )
-                    decided.ruleIndex = ruleIndex
-                    return decided
-                }
-            case .ignored:
-                continue
+            }
+            guard var experiment = rule.ruleExperiment else { continue }
+            var bandit: [JSONValue.Member]?
+            if let reference = rule.banditReference {
+                bandit = route(&experiment, bandit: reference, rule: rule.json)
+            }
+            var branch = seen
+            var result = runExperiment(experiment, featureId: id, seen: &branch)
+            var decidingExperiment = experiment.json
+            // The bandit's details belong to users bucketed by hash, not to forced ones.
+            if let bandit, result.hashUsed, result.inExperiment {
+                decidingExperiment = .object(
+                    (decidingExperiment.members ?? []) + [.init("contextualBandit", .object(bandit))]
+                )
+                result.extras = bandit
+            }
+            if result.inExperiment && result.passthrough != true {
+                note(
+                    "  decides: variation \(result.variationId) = \(JavaScriptSemantics.stringify(result.value) ?? "")"
+                )
+                var decided = FeatureResult(
+                    value: result.value,
+                    source: .experiment,
+                    ruleId: rule.id,
+                    experiment: decidingExperiment,
+                    experimentResult: result
+                )
+                decided.ruleIndex = ruleIndex
+                return decided
             }
         }
         return FeatureResult(value: feature.defaultValue, source: .defaultValue, ruleId: "")

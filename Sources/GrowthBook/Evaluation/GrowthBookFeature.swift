@@ -50,6 +50,10 @@ public final class FeatureRule: Sendable {
 
     public let id: String
     public let kind: Kind
+    /// What ``kind`` holds, apart, so evaluation reads it without copying the enum.
+    let forcedValue: ForcedValue?
+    let ruleExperiment: GrowthBookExperiment?
+    let banditReference: String?
     public let parentConditions: [ParentCondition]
     public let filters: [Filter]?
     /// The rule as given, for traces.
@@ -73,6 +77,13 @@ public final class FeatureRule: Sendable {
         } else {
             kind = .ignored
         }
+        switch kind {
+        case .force(let value), .rollout(let value): (forcedValue, ruleExperiment, banditReference) = (value, nil, nil)
+        case .experiment(let experiment): (forcedValue, ruleExperiment, banditReference) = (nil, experiment, nil)
+        case .bandit(let experiment, let reference):
+            (forcedValue, ruleExperiment, banditReference) = (nil, experiment, reference)
+        case .ignored: (forcedValue, ruleExperiment, banditReference) = (nil, nil, nil)
+        }
     }
 
     /// The experiment an experiment rule runs, with only the keys the rule sets.
@@ -92,12 +103,7 @@ public final class FeatureRule: Sendable {
     }
 
     /// The experiment the rule runs, for experiment and bandit rules.
-    public var experiment: GrowthBookExperiment? {
-        switch kind {
-        case .experiment(let experiment), .bandit(let experiment, _): return experiment
-        default: return nil
-        }
-    }
+    public var experiment: GrowthBookExperiment? { ruleExperiment }
 }
 
 /// The value a force or rollout rule gives, and whom to.

@@ -34,9 +34,7 @@ struct ConsoleGrowthBookTests {
 
     @Test func aChangedPayloadShowsUpWithoutAKeyPress() throws {
         let winner = Box(0)
-        let server = try TestHTTPServer { _ in
-            .response(status: 200, headers: [:], body: Self.payload(winner: winner.value))
-        }
+        let server = try TestHTTPServer.growthBook(streaming: false) { Self.payload(winner: winner.value) }
         defer { server.stop() }
         let lab = try LabHarness()
         let tmux = try Self.experimentsScreen(lab, "--growthbook '\(server.url.absoluteString)' --refresh-interval 1")
@@ -63,14 +61,7 @@ struct ConsoleGrowthBookTests {
 extension ConsoleGrowthBookTests {
     @Test func aStreamedPayloadShowsUpWithinASecondOrSo() throws {
         let winner = Box(0)
-        let server = try TestHTTPServer { head in
-            let payload = Self.payload(winner: winner.value)
-            if head.hasPrefix("GET /sub/") {
-                let event = "event: features\ndata: " + String(decoding: payload, as: UTF8.self) + "\n\n"
-                return .response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data(event.utf8))
-            }
-            return .response(status: 200, headers: ["x-sse-support": "enabled"], body: payload)
-        }
+        let server = try TestHTTPServer.growthBook(streaming: true) { Self.payload(winner: winner.value) }
         defer { server.stop() }
         let lab = try LabHarness()
         // Polling every minute: only the stream can bring the change in time.

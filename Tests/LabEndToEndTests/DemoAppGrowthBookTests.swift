@@ -21,9 +21,7 @@ struct DemoAppGrowthBookTests {
 
     @Test func aPolledPayloadChangeRedrawsWithinTheRefreshInterval() throws {
         let winner = Box(0)
-        let server = try TestHTTPServer { _ in
-            .response(status: 200, headers: [:], body: Self.payload(winner: winner.value))
-        }
+        let server = try TestHTTPServer.growthBook(streaming: false) { Self.payload(winner: winner.value) }
         defer { server.stop() }
         let lab = try LabHarness()
         let tmux = try Self.demo(lab, "--growthbook '\(server.url.absoluteString)' --refresh-interval 1")
@@ -39,14 +37,8 @@ struct DemoAppGrowthBookTests {
     @Test func aStreamedPayloadChangeRedrawsWithoutWaitingForAFetch() throws {
         let winner = Box(0)
         let fetches = Box(0)
-        let server = try TestHTTPServer { head in
-            let payload = Self.payload(winner: winner.value)
-            if head.hasPrefix("GET /sub/KEY ") {
-                let event = "event: features\ndata: " + String(decoding: payload, as: UTF8.self) + "\n\n"
-                return .response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data(event.utf8))
-            }
-            if head.hasPrefix("GET /api/features/KEY ") { fetches.value += 1 }
-            return .response(status: 200, headers: ["x-sse-support": "enabled"], body: payload)
+        let server = try TestHTTPServer.growthBook(streaming: true, fetched: { fetches.value += 1 }) {
+            Self.payload(winner: winner.value)
         }
         defer { server.stop() }
         let lab = try LabHarness()
@@ -63,7 +55,7 @@ struct DemoAppGrowthBookTests {
     }
 
     @Test func onceFetchesThePayloadBeforeItDraws() throws {
-        let server = try TestHTTPServer { _ in .response(status: 200, headers: [:], body: Self.payload(winner: 1)) }
+        let server = try TestHTTPServer.growthBook(streaming: false) { Self.payload(winner: 1) }
         defer { server.stop() }
         let lab = try LabHarness()
         let result = try Subprocess.run(

@@ -103,3 +103,25 @@ public final class TestHTTPServer: @unchecked Sendable {
         }
     }
 }
+
+extension TestHTTPServer {
+    /// A GrowthBook API host serving `payload()` as it is at each request:
+    /// `GET /api/features/<key>`, and, when `streaming`, the offer of
+    /// server-sent events and `GET /sub/<key>` sending it as one `features`
+    /// event per connection. `fetched` is called for each payload request.
+    public static func growthBook(
+        streaming: Bool,
+        fetched: @escaping @Sendable () -> Void = {},
+        payload: @escaping @Sendable () -> Data
+    ) throws -> TestHTTPServer {
+        try TestHTTPServer { head in
+            let body = payload()
+            if streaming && head.hasPrefix("GET /sub/") {
+                let event = "event: features\ndata: " + String(decoding: body, as: UTF8.self) + "\n\n"
+                return .response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data(event.utf8))
+            }
+            fetched()
+            return .response(status: 200, headers: streaming ? ["x-sse-support": "enabled"] : [:], body: body)
+        }
+    }
+}

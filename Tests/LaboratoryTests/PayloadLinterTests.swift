@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct PayloadLinterTests {
     private func check(_ text: String, catalogKeys: [String: String] = [:]) -> [String] {
-        PayloadLinter().check(text, file: "gb.json", catalogKeys: catalogKeys).map {
+        PayloadLinter().check(text, file: "gb.json", claimedKeys: catalogKeys).map {
             "\($0.position?.description ?? "-"): \($0.severity.rawValue): \($0.message)"
         }
     }

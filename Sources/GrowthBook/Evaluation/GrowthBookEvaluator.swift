@@ -447,13 +447,7 @@ public struct GrowthBookEvaluator: Sendable {
     /// Whether the user falls outside every range of any filter (mutual exclusion).
     private func isFilteredOut(_ filters: [Filter]) -> Bool {
         filters.contains { filter in
-            let (_, value) = hashAttribute(filter.attribute, fallback: nil)
-            guard let value,
-                let hash = GrowthBookHash.hash(
-                    seed: filter.seed,
-                    value: JavaScriptSemantics.string(value),
-                    version: filter.hashVersion
-                )
+            guard let hash = userHash(filter.attribute, fallback: nil, seed: filter.seed, version: filter.hashVersion)
             else { return true }
             return !filter.ranges.contains { $0.contains(hash) }
         }
@@ -463,16 +457,23 @@ public struct GrowthBookEvaluator: Sendable {
     private func isIncludedInRollout(_ rule: ForcedValue) -> Bool {
         if !rule.hasRange && rule.coverage == nil { return true }
         if !rule.hasRange && rule.coverage == 0 { return false }
-        let (_, value) = hashAttribute(rule.hashAttribute, fallback: rule.fallbackAttribute)
-        guard let value,
-            let hash = GrowthBookHash.hash(
+        guard
+            let hash = userHash(
+                rule.hashAttribute,
+                fallback: rule.fallbackAttribute,
                 seed: rule.seed,
-                value: JavaScriptSemantics.string(value),
                 version: rule.hashVersion
             )
         else { return false }
         if let range = rule.range { return range.contains(hash) }
         return rule.coverage.map { hash <= $0 } ?? true
+    }
+
+    /// The user's hash by an attribute (or its fallback) with a seed; `nil`
+    /// when the user has no value for it or the version is unknown.
+    private func userHash(_ attribute: String?, fallback: String?, seed: String, version: Int) -> Double? {
+        guard let value = hashAttribute(attribute, fallback: fallback).1 else { return nil }
+        return GrowthBookHash.hash(seed: seed, value: JavaScriptSemantics.string(value), version: version)
     }
 
     /// `?key=N` in the context's URL forces variation N.

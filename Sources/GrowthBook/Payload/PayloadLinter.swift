@@ -1,5 +1,5 @@
 /// Checks a GrowthBook payload: the JSON, the shape and numbers of every
-/// rule, prerequisite chains, and feature keys that local catalogs also assign.
+/// rule, contextual bandits, prerequisite chains, and feature keys something else also assigns.
 ///
 /// Its errors are exactly what the runtime refuses: ``GrowthBookPayload``
 /// runs the same checks before a payload may replace the last good one, so
@@ -11,9 +11,10 @@ public struct PayloadLinter: Sendable {
 
     public init() {}
 
-    /// Diagnostics for the payload text; `file` names it. `catalogKeys` maps
-    /// keys that local experiments assign to a description of the experiment.
-    public func check(_ text: String, file: String, catalogKeys: [String: String] = [:]) -> [Diagnostic] {
+    /// Diagnostics for the payload text; `file` names it. `claimedKeys` maps
+    /// keys that something else already assigns (an app's own experiments) to
+    /// a description of what does: a feature of the same key is an error.
+    public func check(_ text: String, file: String, claimedKeys: [String: String] = [:]) -> [Diagnostic] {
         let root: JSONNode
         do {
             root = try JSONNodeParser.parse(text)
@@ -46,7 +47,7 @@ public struct PayloadLinter: Sendable {
             features: features,
             bandits: root[member: "contextualBandits"],
             file: file,
-            catalogKeys: catalogKeys
+            claimedKeys: claimedKeys
         )
     }
 
@@ -56,7 +57,7 @@ public struct PayloadLinter: Sendable {
         features: JSONNode,
         bandits: JSONNode? = nil,
         file: String,
-        catalogKeys: [String: String] = [:]
+        claimedKeys: [String: String] = [:]
     ) -> [Diagnostic] {
         var report = Report(file: file)
         guard case .object(let members) = features.kind else {
@@ -65,7 +66,7 @@ public struct PayloadLinter: Sendable {
         }
         var references: [(name: String, position: SourcePosition, rule: String)] = []
         for member in members {
-            if let owner = catalogKeys[member.name] {
+            if let owner = claimedKeys[member.name] {
                 report.error(
                     "feature \"\(member.name)\" is also assigned by \(owner); the two can be active together",
                     at: member.position

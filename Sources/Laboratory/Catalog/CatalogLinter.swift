@@ -48,7 +48,7 @@ public struct CatalogLinter: Sendable {
             }
         }
         for payload in payloads {
-            diagnostics += PayloadLinter().check(payload.text, file: payload.name, catalogKeys: catalogKeys)
+            diagnostics += PayloadLinter().check(payload.text, file: payload.name, claimedKeys: catalogKeys)
         }
         return Report(diagnostics: diagnostics, unreadable: unreadable, files: files.count + payloads.count)
     }

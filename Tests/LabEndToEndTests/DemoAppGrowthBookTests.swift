@@ -37,9 +37,11 @@ struct DemoAppGrowthBookTests {
     @Test func aStreamedPayloadChangeRedrawsWithoutWaitingForAFetch() throws {
         let winner = Box(0)
         let fetches = Box(0)
-        let server = try TestHTTPServer.growthBook(streaming: true, fetched: { fetches.value += 1 }) {
-            Self.payload(winner: winner.value)
-        }
+        let server = try TestHTTPServer.growthBook(
+            streaming: true,
+            fetched: { fetches.value += 1 },
+            payload: { Self.payload(winner: winner.value) }
+        )
         defer { server.stop() }
         let lab = try LabHarness()
         // Fetching once an hour: only the stream can bring the change.

@@ -12,6 +12,13 @@ public struct GrowthBookEvaluator: Sendable {
     var stickyDocuments: [String: StickyBucketDocument]?
     /// When not `nil`, each step of the evaluation is written here, for `lab explain`.
     public var trace: [String]?
+    /// Called when a user is bucketed into an experiment, once per
+    /// experiment, variation and user (GrowthBook's tracking callback).
+    public var onExperimentViewed: (@Sendable (_ experiment: GrowthBookExperiment, _ result: ExperimentResult) -> Void)?
+    /// What was tracked already: hash attribute, value, experiment and variation.
+    private var trackedExperiments: Set<String> = []
+    /// Where changed sticky bucket documents are saved, when one was given.
+    private var stickyBucketService: (any StickyBucketService)?
 
     private mutating func note(_ line: @autoclosure () -> String) {
         if trace != nil { trace?.append(line()) }
@@ -28,9 +35,18 @@ public struct GrowthBookEvaluator: Sendable {
         set { stickyDocuments = newValue?.compactMapValues(StickyBucketDocument.init(json:)) }
     }
 
-    /// Turns sticky bucketing on with the stored documents that belong to this
-    /// user: those of the attributes the features hash on, at their current values.
-    public mutating func loadStickyBuckets(from documents: [JSONValue]) {
+    /// Turns sticky bucketing on with the documents a service keeps for this
+    /// user, and saves every document a run changes back to it.
+    public mutating func useStickyBuckets(_ service: any StickyBucketService) {
+        let documents = stickyAttributeValues().compactMap { name, value in
+            service.assignments(attributeName: name, attributeValue: value)
+        }
+        loadStickyBuckets(from: documents)
+        stickyBucketService = service
+    }
+
+    /// The attributes the features hash on, with this user's values: what sticky documents are kept under.
+    private func stickyAttributeValues() -> [String: String] {
         var attributes: Set<String> = []
         for feature in context.features.values {
             for rule in feature.rules {
@@ -39,10 +55,17 @@ public struct GrowthBookEvaluator: Sendable {
                 if let fallback = experiment.fallbackAttribute { attributes.insert(fallback) }
             }
         }
-        var wanted: [String: String] = [:]
+        var values: [String: String] = [:]
         for attribute in attributes {
-            wanted[attribute] = JavaScriptSemantics.string(hashAttribute(attribute, fallback: nil).1 ?? .string(""))
+            values[attribute] = JavaScriptSemantics.string(hashAttribute(attribute, fallback: nil).1 ?? .string(""))
         }
+        return values
+    }
+
+    /// Turns sticky bucketing on with the stored documents that belong to this
+    /// user: those of the attributes the features hash on, at their current values.
+    public mutating func loadStickyBuckets(from documents: [JSONValue]) {
+        let wanted = stickyAttributeValues()
         var docs: [String: StickyBucketDocument] = [:]
         for json in documents {
             guard let document = StickyBucketDocument(json: json),
@@ -308,6 +331,7 @@ public struct GrowthBookEvaluator: Sendable {
             sticky: foundSticky
         )
         if sticky { persistStickyBucket(experiment, result: final) }
+        track(experiment, final)
         return final
     }
 
@@ -391,8 +415,20 @@ public struct GrowthBookEvaluator: Sendable {
         var document =
             stickyDocuments?.removeValue(forKey: key)
             ?? StickyBucketDocument(attributeName: result.hashAttribute, attributeValue: attributeValue)
+        let before = document
         document.set(stickyKey, result.key)
         stickyDocuments?[key] = document
+        if document != before { stickyBucketService?.saveAssignments(document.json) }
+    }
+
+    /// Calls the tracking callback, once per hash attribute, value, experiment and variation.
+    private mutating func track(_ experiment: GrowthBookExperiment, _ result: ExperimentResult) {
+        guard let onExperimentViewed else { return }
+        let key =
+            result.hashAttribute + JavaScriptSemantics.string(result.attributeValue) + experiment.key
+            + String(result.variationId)
+        guard trackedExperiments.insert(key).inserted else { return }
+        onExperimentViewed(experiment, result)
     }
 
     private func makeResult(

@@ -25,7 +25,8 @@ public indirect enum ValueTest: Sendable {
         case exists(Bool)
         /// `$in`/`$ini` (`negated`: `$nin`/`$nini`); the list is lowercased when `insensitive`.
         case inList([JSONValue], insensitive: Bool, negated: Bool)
-        /// `$in` with an operand that is not a list: never holds, negated or not.
+        /// Never holds: an unknown operator, or one whose operand has the wrong
+        /// type (`$in` or `$nin` without a list, `$regex` without a string).
         case never
         case not(ValueTest)
         case size(ValueTest)

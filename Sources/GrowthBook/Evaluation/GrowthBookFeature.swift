@@ -20,13 +20,8 @@ public final class GrowthBookFeature: Sendable {
     public init(id: String, json: JSONValue) {
         defaultValue = json["defaultValue"] ?? .null
         rules = (json["rules"]?.elements ?? []).map { FeatureRule(feature: id, json: $0) }
-        hasPrerequisites = rules.contains { rule in
-            guard !rule.parentConditions.isEmpty else {
-                if case .experiment(let experiment) = rule.kind { return !experiment.parentConditions.isEmpty }
-                return false
-            }
-            return true
-        }
+        // A rule's experiment never has prerequisites of its own: they stay on the rule.
+        hasPrerequisites = rules.contains { !$0.parentConditions.isEmpty }
     }
 }
 

@@ -116,8 +116,8 @@ public struct LocalLaboratory: Sendable {
                 streamURL: connection.streamURL,
                 streamingOffered: { fetcher.streaming.isEnabled },
                 streamStarted: { source.setTransport("streaming") },
-                // Every source, as a pull to refresh does: their errors reach the status line.
-                fetch: { await manager.update() },
+                // This source alone (catalogs ship with the app); its errors reach the status line.
+                fetch: { await manager.update(only: [source.name]) },
                 receive: { data in
                     // A pushed payload that does not load leaves the last good one, as a fetched one does.
                     do {

@@ -48,10 +48,10 @@ struct GrowthBookBench: ParsableCommand {
         guard let payload = decoded else { return }
         decodeTimes.sort()
         let keys = payload.features.map(\.key)
-        let experimentRuleCount = keys.filter { key in
-            payload.decodedFeatures[key]?.rules.contains { $0.experiment != nil } ?? false
-        }.count
-        print("GrowthBook payload: \(keys.count) features, \(experimentRuleCount) of them with an experiment rule")
+        let experimentFeatures = Set(
+            keys.filter { key in payload.decodedFeatures[key]?.rules.contains { $0.experiment != nil } ?? false }
+        )
+        print("GrowthBook payload: \(keys.count) features, \(experimentFeatures.count) of them with an experiment rule")
         print(String(format: "  decode + index (median of 21):      %8.2f ms (goal 5 ms)", decodeTimes[10]))
 
         // Throughput: a fresh evaluator per user, every feature.
@@ -74,11 +74,10 @@ struct GrowthBookBench: ParsableCommand {
         for user in attributes {
             var evaluator = GrowthBookEvaluator(context: payload.context(attributes: user))
             for key in keys {
-                let hasExperiment = payload.decodedFeatures[key]?.rules.contains { $0.experiment != nil } ?? false
                 let before = allocation_count()
                 _ = evaluator.evaluateFeature(key)
                 let count = Int(allocation_count() - before)
-                if hasExperiment {
+                if experimentFeatures.contains(key) {
                     experimental.allocations += count
                     experimental.evaluations += 1
                 } else {

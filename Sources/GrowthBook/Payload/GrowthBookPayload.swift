@@ -89,9 +89,7 @@ public struct GrowthBookPayload: Sendable {
             for member in members where bandits[member.name] == nil { bandits[member.name] = JSONValue(member.value) }
         }
         contextualBandits = bandits
-        var decoded: [String: ContextualBandit] = [:]
-        for (reference, bandit) in bandits { decoded[reference] = ContextualBandit(bandit) }
-        decodedBandits = decoded
+        decodedBandits = bandits.mapValues(ContextualBandit.init)
         decodedFeatures = GrowthBookFeature.index(features)
         var map: [String: JSONValue] = [:]
         for member in features where map[member.key] == nil { map[member.key] = member.value }

@@ -65,12 +65,12 @@ struct GrowthBookExperiments: Sendable {
                         Variant(
                             name: defaultVariant,
                             weight: 1 - share,
-                            assignments: [member.key: Self.assignmentValue(defaultValue)]
+                            assignments: [member.key: AssignmentValue(defaultValue)]
                         ),
                         Variant(
                             name: ruleVariant,
                             weight: share,
-                            assignments: [member.key: Self.assignmentValue(force)]
+                            assignments: [member.key: AssignmentValue(force)]
                         ),
                     ],
                     baseline: defaultVariant,
@@ -107,7 +107,7 @@ struct GrowthBookExperiments: Sendable {
                     info?["name"]?.stringValue ?? info?["key"].map { JavaScriptSemantics.string($0) } ?? String(index)
                 var assignments: [String: AssignmentValue] = [:]
                 for (feature, rule) in rules {
-                    assignments[feature] = Self.assignmentValue(Self.variations(of: rule)![index])
+                    assignments[feature] = AssignmentValue(Self.variations(of: rule)![index])
                 }
                 let weights = rules[0].rule["weights"]?.elements?.compactMap(\.numberValue)
                 return Variant(
@@ -144,15 +144,5 @@ struct GrowthBookExperiments: Sendable {
     /// under `contextualVariations` (so SDKs without bandits skip it).
     static func variations(of rule: JSONValue) -> [JSONValue]? {
         (rule["contextualVariations"] ?? rule["variations"])?.elements
-    }
-
-    /// A variation's value as an assignment: objects, arrays and `null` stay JSON.
-    static func assignmentValue(_ value: JSONValue) -> AssignmentValue {
-        switch value {
-        case .string(let text): return .string(text)
-        case .number(let number): return .number(number)
-        case .bool(let flag): return .bool(flag)
-        case .null, .array, .object: return .json(value)
-        }
     }
 }

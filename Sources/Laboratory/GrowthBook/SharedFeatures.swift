@@ -46,9 +46,7 @@ public struct SharedFeatures: Sendable {
         self.deviceAttributes = deviceAttributes
         self.origins = origins
         decodedFeatures = GrowthBookFeature.index(features)
-        decodedBandits = ContextualBandit.index(
-            contextualBandits.sorted { $0.key < $1.key }.map { .init($0.key, $0.value) }
-        )
+        decodedBandits = contextualBandits.mapValues(ContextualBandit.init)
     }
 
     /// What one feature gives a user, and which experiment decided it.
@@ -89,7 +87,7 @@ public struct SharedFeatures: Sendable {
             )
         )
         let result = evaluator.evaluateFeature(key)
-        let value = GrowthBookExperiments.assignmentValue(result.value)
+        let value = AssignmentValue(result.value)
         let origin = result.ruleIndex.flatMap { index in
             origins[key].flatMap { index < $0.count ? $0[index] : nil } ?? nil
         }

@@ -154,13 +154,13 @@ public final class AssignmentsManager: Sendable {
         }
     }
 
-    /// Fetches every source again, all at once, then refreshes.
+    /// Fetches every source again (or only those named), all at once, then refreshes.
     ///
     /// A failing source keeps its last good data; its error is in ``statuses``
     /// and in the result.
     @discardableResult
-    public func update() async -> [String: SourceStatus] {
-        let leaves = sources.flatMap(\.leaves)
+    public func update(only names: Set<String>? = nil) async -> [String: SourceStatus] {
+        let leaves = sources.flatMap(\.leaves).filter { names?.contains($0.name) ?? true }
         publish { state in
             for leaf in leaves { state.statuses[leaf.name] = .updating }
             return true

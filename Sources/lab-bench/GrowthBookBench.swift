@@ -39,20 +39,44 @@ struct GrowthBookBench: ParsableCommand {
         // The payload before is freed after the clock stops, as an app keeps its last good one meanwhile.
         var decodeTimes: [Double] = []
         var decoded: GrowthBookPayload?
-        for _ in 0..<21 {
+        var decodeAllocations = 0
+        for _ in 0..<(ProcessInfo.processInfo.environment["DECODES"].flatMap { Int($0) } ?? 21) {
+            let before = allocation_count()
             let start = DispatchTime.now().uptimeNanoseconds
             let next = try GrowthBookPayload(data, decrypt: nil)
             decodeTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            decodeAllocations = Int(allocation_count() - before)
             decoded = next
         }
         guard let payload = decoded else { return }
+        if let text = String(data: data, encoding: .utf8) {
+            var times: [Double] = []
+            for _ in 0..<(ProcessInfo.processInfo.environment["PARSES"].flatMap { Int($0) } ?? 21) {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let value = try JSONValueParser.parse(text.utf8)
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+                if times.count == 1 {
+                    let slow = JSONValue(try JSONNodeParser.parse(text))
+                    precondition(value == slow)
+                }
+            }
+            print("fast parse", times.sorted()[10])
+        }
         decodeTimes.sort()
         let keys = payload.features.map(\.key)
         let experimentFeatures = Set(
             keys.filter { key in payload.decodedFeatures[key]?.rules.contains { $0.experiment != nil } ?? false }
         )
+        print("size", MemoryLayout<JSONValue>.size)
         print("GrowthBook payload: \(keys.count) features, \(experimentFeatures.count) of them with an experiment rule")
-        print(String(format: "  decode + index (median of 21):      %8.2f ms (goal 5 ms)", decodeTimes[10]))
+        print(
+            String(
+                format: "  decode + index (median of 21):      %8.2f ms (goal 5 ms), %d allocations, payload %d bytes",
+                decodeTimes[decodeTimes.count / 2],
+                decodeAllocations,
+                data.count
+            )
+        )
 
         // Throughput: a fresh evaluator per user, every feature.
         var evaluations = 0

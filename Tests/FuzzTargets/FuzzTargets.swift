@@ -67,7 +67,14 @@ public enum FuzzTargets {
     /// A GrowthBook payload: checked, and when accepted, evaluated for a
     /// device with sticky buckets, as the source does on every refresh.
     public static func growthBook(_ data: Data) {
-        if let text = String(data: data, encoding: .utf8) { _ = PayloadLinter().check(text, file: "fuzz.json") }
+        if let text = String(data: data, encoding: .utf8) {
+            // The fast parser and the positioned one accept the same texts, as the same values.
+            let fast = try? JSONValueParser.parse(text.utf8)
+            let positioned = try? JSONNodeParser.parse(text)
+            precondition((fast == nil) == (positioned == nil), "the JSON parsers disagree on accepting the text")
+            if let fast, let positioned { precondition(fast == JSONValue(positioned), "the JSON parsers disagree") }
+            _ = PayloadLinter().check(text, file: "fuzz.json")
+        }
         let store = InMemoryStateStore()
         guard let device = try? store.device(candidate: Device(id: "fuzz", token: ActiveExperimentsToken(0.25))) else {
             return

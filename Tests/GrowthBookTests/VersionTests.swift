@@ -24,4 +24,10 @@ import Testing
             }
         }
     }
+
+    @Test func theCompiledUnitsAreThePaddedString() {
+        for version in Self.versions {
+            #expect(Version.paddedUnits(version) == Array(Version.padded(version).utf16), "\(version)")
+        }
+    }
 }

@@ -25,22 +25,28 @@ public indirect enum Condition: Sendable {
             self = .never
             return
         }
-        var parts: [Condition] = []
-        parts.reserveCapacity(members.count)
-        for member in members {
-            switch member.key {
-            case "$or": parts.append(member.value.elements.map { .any($0.map(Condition.init)) } ?? .never)
-            // A `$nor` over anything but a list holds: its `$or` fails.
-            case "$nor": parts.append(member.value.elements.map { .none($0.map(Condition.init)) } ?? .all([]))
-            case "$and": parts.append(member.value.elements.map { .all($0.map(Condition.init)) } ?? .never)
-            case "$not": parts.append(.not(Condition(member.value)))
-            default:
-                let path = member.key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-                let test = ValueTest(member.value)
-                parts.append(path.count == 1 ? .member(path[0], test: test) : .attribute(path: path, test: test))
-            }
+        // The usual condition names one attribute: it needs no list of parts.
+        if members.count == 1 {
+            self = Self.part(members[0])
+            return
         }
-        self = parts.count == 1 ? parts[0] : .all(parts)
+        self = .all(members.map(Self.part))
+    }
+
+    /// The condition one member of a condition object sets.
+    private static func part(_ member: JSONValue.Member) -> Condition {
+            switch member.key {
+            case "$or": return member.value.elements.map { .any($0.map(Condition.init)) } ?? .never
+            // A `$nor` over anything but a list holds: its `$or` fails.
+            case "$nor": return member.value.elements.map { .none($0.map(Condition.init)) } ?? .all([])
+            case "$and": return member.value.elements.map { .all($0.map(Condition.init)) } ?? .never
+            case "$not": return .not(Condition(member.value))
+            default:
+                let test = ValueTest(member.value)
+                guard member.key.utf8.contains(UInt8(ascii: ".")) else { return .member(member.key, test: test) }
+                let path = member.key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+                return .attribute(path: path, test: test)
+            }
     }
 
     /// Whether `attributes` satisfy the condition; `groups` serve `$inGroup`.

@@ -65,7 +65,7 @@ public indirect enum ValueTest: Sendable {
         case .array: self = .json(JavaScriptSemantics.stringify(json) ?? "")
         case .object(let members):
             // An object is a list of operators only when every key is one.
-            guard !members.isEmpty, members.allSatisfy({ $0.key.hasPrefix("$") }) else {
+            guard !members.isEmpty, members.allSatisfy({ $0.key.utf8.first == UInt8(ascii: "$") }) else {
                 self = .json(JavaScriptSemantics.stringify(json) ?? "")
                 return
             }
@@ -75,12 +75,12 @@ public indirect enum ValueTest: Sendable {
 
     private static func compile(_ name: String, _ operand: JSONValue) -> Operator {
         switch name {
-        case "$veq": return .version(order: .equal, padded: Array(Version.padded(operand).utf16))
-        case "$vne": return .version(order: .notEqual, padded: Array(Version.padded(operand).utf16))
-        case "$vgt": return .version(order: .greater, padded: Array(Version.padded(operand).utf16))
-        case "$vgte": return .version(order: .greaterOrEqual, padded: Array(Version.padded(operand).utf16))
-        case "$vlt": return .version(order: .less, padded: Array(Version.padded(operand).utf16))
-        case "$vlte": return .version(order: .lessOrEqual, padded: Array(Version.padded(operand).utf16))
+        case "$veq": return .version(order: .equal, padded: Version.paddedUnits(operand))
+        case "$vne": return .version(order: .notEqual, padded: Version.paddedUnits(operand))
+        case "$vgt": return .version(order: .greater, padded: Version.paddedUnits(operand))
+        case "$vgte": return .version(order: .greaterOrEqual, padded: Version.paddedUnits(operand))
+        case "$vlt": return .version(order: .less, padded: Version.paddedUnits(operand))
+        case "$vlte": return .version(order: .lessOrEqual, padded: Version.paddedUnits(operand))
         case "$eq": return .equals(operand)
         case "$ne": return .notEquals(operand)
         case "$lt": return .less(operand, orEqual: false)
@@ -88,14 +88,10 @@ public indirect enum ValueTest: Sendable {
         case "$gt": return .greater(operand, orEqual: false)
         case "$gte": return .greater(operand, orEqual: true)
         case "$exists": return .exists(JavaScriptSemantics.truthy(operand))
-        case "$in", "$ini", "$nin", "$nini":
-            guard let list = operand.elements else { return .never }
-            let insensitive = name.hasSuffix("i")
-            return .inList(
-                insensitive ? list.map(folded) : list,
-                insensitive: insensitive,
-                negated: name.hasPrefix("$n")
-            )
+        case "$in": return inList(operand, insensitive: false, negated: false)
+        case "$nin": return inList(operand, insensitive: false, negated: true)
+        case "$ini": return inList(operand, insensitive: true, negated: false)
+        case "$nini": return inList(operand, insensitive: true, negated: true)
         case "$not": return .not(ValueTest(operand))
         case "$size": return .size(ValueTest(operand))
         case "$elemMatch":
@@ -113,6 +109,11 @@ public indirect enum ValueTest: Sendable {
         case "$notInGroup": return .inGroup(operand.stringValue ?? "", negated: true)
         default: return .never  // An unknown operator never matches.
         }
+    }
+
+    private static func inList(_ operand: JSONValue, insensitive: Bool, negated: Bool) -> Operator {
+        guard let list = operand.elements else { return .never }
+        return .inList(insensitive ? list.map(folded) : list, insensitive: insensitive, negated: negated)
     }
 
     /// Whether an attribute value matches.

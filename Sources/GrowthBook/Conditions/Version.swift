@@ -35,38 +35,66 @@ enum Version {
         }
         var comparison = Comparison(expected: expected)
         var text = string
-        text.withUTF8 { whole in
-            // ASCII: each byte is a UTF-16 code unit.
-            var start = 0
-            var end = whole.count
-            if whole[0] == 0x76 { start = 1 }  // "v"
-            if let plus = whole[start...].firstIndex(of: 0x2B) { end = plus }  // "+"
-            let isSeparator: (UInt8) -> Bool = { $0 == 0x2D || $0 == 0x2E }  // "-", "."
-            var partCount = 1
-            for index in start..<end where isSeparator(whole[index]) { partCount += 1 }
-            var partStart = start
-            while comparison.order == nil {
-                var partEnd = partStart
-                while partEnd < end && !isSeparator(whole[partEnd]) { partEnd += 1 }
-                if partStart > start { comparison.emit(0x2D) }
-                let length = partEnd - partStart
-                if length > 0 && length < 5 && whole[partStart..<partEnd].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
-                    for _ in length..<5 { comparison.emit(0x20) }
-                }
-                for index in partStart..<partEnd { comparison.emit(UInt16(whole[index])) }
-                guard partEnd < end else { break }
-                partStart = partEnd + 1
-            }
-            if partCount == 3 {
-                comparison.emit(0x2D)
-                comparison.emit(0x7E)  // "~"
-            }
-        }
+        text.withUTF8 { walkPadded(ascii: $0, into: &comparison) }
         return comparison.finish()
     }
 
+    /// The padded form as UTF-16 code units, what a condition compares against.
+    static func paddedUnits(_ value: JSONValue) -> [UInt16] {
+        guard case .string(let string) = value, !string.isEmpty, string.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return Array(padded(value).utf16)
+        }
+        var units = Units()
+        var text = string
+        text.withUTF8 { walkPadded(ascii: $0, into: &units) }
+        return units.units
+    }
+
+    /// Feeds the padded form of a non-empty ASCII string to `sink` unit by
+    /// unit (each byte is a UTF-16 code unit), until the sink has seen enough.
+    private static func walkPadded<Sink: UnitSink>(ascii whole: UnsafeBufferPointer<UInt8>, into sink: inout Sink) {
+        var start = 0
+        var end = whole.count
+        if whole[0] == 0x76 { start = 1 }  // "v"
+        if let plus = whole[start...].firstIndex(of: 0x2B) { end = plus }  // "+"
+        let isSeparator: (UInt8) -> Bool = { $0 == 0x2D || $0 == 0x2E }  // "-", "."
+        var partCount = 1
+        for index in start..<end where isSeparator(whole[index]) { partCount += 1 }
+        var partStart = start
+        while !sink.isDone {
+            var partEnd = partStart
+            while partEnd < end && !isSeparator(whole[partEnd]) { partEnd += 1 }
+            if partStart > start { sink.emit(0x2D) }
+            let length = partEnd - partStart
+            if length > 0 && length < 5 && whole[partStart..<partEnd].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                for _ in length..<5 { sink.emit(0x20) }
+            }
+            for index in partStart..<partEnd { sink.emit(UInt16(whole[index])) }
+            guard partEnd < end else { break }
+            partStart = partEnd + 1
+        }
+        if partCount == 3 {
+            sink.emit(0x2D)
+            sink.emit(0x7E)  // "~"
+        }
+    }
+
+    /// Where ``walkPadded(ascii:into:)`` sends the units.
+    private protocol UnitSink {
+        mutating func emit(_ unit: UInt16)
+        /// Whether the rest of the units can no longer matter.
+        var isDone: Bool { get }
+    }
+
+    /// Keeps every unit.
+    private struct Units: UnitSink {
+        var units: [UInt16] = []
+        mutating func emit(_ unit: UInt16) { units.append(unit) }
+        var isDone: Bool { false }
+    }
+
     /// A lexicographic comparison fed one unit at a time; decided at the first difference.
-    private struct Comparison {
+    private struct Comparison: UnitSink {
         let expected: [UInt16]
         var position = 0
         var order: Int?
@@ -80,6 +108,8 @@ enum Version {
             if unit != expected[position] { order = unit < expected[position] ? -1 : 1 }
             position += 1
         }
+
+        var isDone: Bool { order != nil }
 
         func finish() -> Int { order ?? (position == expected.count ? 0 : -1) }
     }

@@ -51,19 +51,20 @@ public final class GrowthBookExperiment: Sendable {
     /// Decodes an experiment with `weights` in place of its own.
     private init(_ json: JSONValue, weights weightsJSON: JSONValue?) {
         self.json = json
-        key = json["key"]?.stringValue ?? ""
-        variations = json["variations"]?.elements ?? []
+        let members = RuleMembers(json)
+        key = members[members.key]?.stringValue ?? ""
+        variations = members[members.variations]?.elements ?? []
         weights = weightsJSON?.elements?.compactMap(\.numberValue)
-        coverage = json["coverage"]?.numberValue
-        hashAttribute = json["hashAttribute"]?.stringValue
-        fallbackAttribute = json["fallbackAttribute"]?.stringValue
-        seed = json["seed"]?.stringValue
-        hashVersion = JavaScriptSemantics.hashVersion(json["hashVersion"], fallback: 1)
-        disableStickyBucketing = JavaScriptSemantics.truthy(json["disableStickyBucketing"])
-        bucketVersion = json["bucketVersion"]
-        minBucketVersion = json["minBucketVersion"]?.numberValue ?? 0
-        hasNamespace = json["namespace"] != nil
-        if let parts = json["namespace"]?.elements, parts.count == 3 {
+        coverage = members[members.coverage]?.numberValue
+        hashAttribute = members[members.hashAttribute]?.stringValue
+        fallbackAttribute = members[members.fallbackAttribute]?.stringValue
+        seed = members[members.seed]?.stringValue
+        hashVersion = JavaScriptSemantics.hashVersion(members[members.hashVersion], fallback: 1)
+        disableStickyBucketing = JavaScriptSemantics.truthy(members[members.disableStickyBucketing])
+        bucketVersion = members[members.bucketVersion]
+        minBucketVersion = members[members.minBucketVersion]?.numberValue ?? 0
+        hasNamespace = members.namespace != nil
+        if let parts = members[members.namespace]?.elements, parts.count == 3 {
             namespace = BucketMath.Namespace(
                 id: JavaScriptSemantics.string(parts[0]),
                 start: parts[1].numberValue ?? 0,
@@ -72,25 +73,26 @@ public final class GrowthBookExperiment: Sendable {
         } else {
             namespace = nil
         }
-        filters = json["filters"].map { ($0.elements ?? []).map(Filter.init) }
-        ranges = json["ranges"]?.elements.map { pairs in
+        filters = members[members.filters].map { ($0.elements ?? []).map(Filter.init) }
+        ranges = members[members.ranges]?.elements.map { pairs in
             pairs.map { pair in
                 let bounds = pair.elements ?? []
                 return HalfOpenRange(lower: bounds.first?.numberValue ?? 0, upper: bounds.last?.numberValue ?? 0)
             }
         }
-        meta = (json["meta"]?.elements ?? []).map { info in
+        meta = (members[members.meta]?.elements ?? []).map { info in
             VariationMeta(
                 key: info["key"].map { JavaScriptSemantics.string($0) },
                 name: info["name"]?.stringValue,
                 passthrough: info["passthrough"]?.boolValue
             )
         }
-        condition = json["condition"].map(Condition.init)
-        parentConditions = (json["parentConditions"]?.elements ?? []).map(ParentCondition.init)
-        forcedVariation = json["force"].map { JavaScriptSemantics.integer($0.numberValue) }
-        isInactive = json["status"]?.stringValue == "draft" || json["active"] == .bool(false)
-        isStopped = json["status"]?.stringValue == "stopped"
+        condition = members[members.condition].map(Condition.init)
+        parentConditions = (members[members.parentConditions]?.elements ?? []).map(ParentCondition.init)
+        forcedVariation = members[members.force].map { JavaScriptSemantics.integer($0.numberValue) }
+        let status = members[members.status]?.stringValue
+        isInactive = status == "draft" || members[members.active] == .bool(false)
+        isStopped = status == "stopped"
         bucketRanges =
             ranges ?? BucketMath.bucketRanges(count: variations.count, coverage: coverage ?? 1, weights: weights)
     }

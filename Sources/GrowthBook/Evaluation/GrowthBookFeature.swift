@@ -56,15 +56,18 @@ public final class FeatureRule: Sendable {
 
     init(feature: String, json: JSONValue) {
         self.json = json
-        id = json["id"]?.stringValue ?? ""
-        parentConditions = (json["parentConditions"]?.elements ?? []).map(ParentCondition.init)
-        filters = json["filters"].map { ($0.elements ?? []).map(Filter.init) }
-        if let force = json["force"] {
-            let value = ForcedValue(feature: feature, value: force, json: json)
-            kind = json["coverage"] != nil || json["range"] != nil ? .rollout(value) : .force(value)
-        } else if let variations = json["contextualVariations"] ?? json["variations"], variations.elements != nil {
-            let experiment = GrowthBookExperiment(Self.experiment(of: json, variations: variations, feature: feature))
-            if let reference = json["contextualBanditRef"]?.stringValue {
+        let members = RuleMembers(json)
+        id = members[members.id]?.stringValue ?? ""
+        parentConditions = (members[members.parentConditions]?.elements ?? []).map(ParentCondition.init)
+        filters = members[members.filters].map { ($0.elements ?? []).map(Filter.init) }
+        if let force = members[members.force] {
+            let value = ForcedValue(feature: feature, value: force, members: members)
+            kind = members.coverage != nil || members.range != nil ? .rollout(value) : .force(value)
+        } else if let variations = members[members.contextualVariations ?? members.variations],
+            variations.elements != nil
+        {
+            let experiment = GrowthBookExperiment(Self.experiment(of: members, variations: variations, feature: feature))
+            if let reference = members[members.contextualBanditRef]?.stringValue {
                 kind = .bandit(experiment, reference: reference)
             } else {
                 kind = .experiment(experiment)
@@ -82,17 +85,20 @@ public final class FeatureRule: Sendable {
     }
 
     /// The experiment an experiment rule runs, with only the keys the rule sets.
-    private static func experiment(of rule: JSONValue, variations: JSONValue, feature: String) -> JSONValue {
+    private static func experiment(of rule: RuleMembers, variations: JSONValue, feature: String) -> JSONValue {
         var members: [JSONValue.Member] = [
             .init("variations", variations),
-            .init("key", rule["key"] ?? .string(feature)),
+            .init("key", rule[rule.key] ?? .string(feature)),
         ]
-        for key in [
-            "coverage", "weights", "hashAttribute", "fallbackAttribute", "disableStickyBucketing",
-            "bucketVersion", "minBucketVersion", "namespace", "meta", "ranges", "name", "phase", "seed",
-            "hashVersion", "filters", "condition",
+        for (key, index) in [
+            ("coverage", rule.coverage), ("weights", rule.weights), ("hashAttribute", rule.hashAttribute),
+            ("fallbackAttribute", rule.fallbackAttribute), ("disableStickyBucketing", rule.disableStickyBucketing),
+            ("bucketVersion", rule.bucketVersion), ("minBucketVersion", rule.minBucketVersion),
+            ("namespace", rule.namespace), ("meta", rule.meta), ("ranges", rule.ranges), ("name", rule.name),
+            ("phase", rule.phase), ("seed", rule.seed), ("hashVersion", rule.hashVersion), ("filters", rule.filters),
+            ("condition", rule.condition),
         ] {
-            if let value = rule[key] { members.append(.init(key, value)) }
+            if let value = rule[index] { members.append(.init(key, value)) }
         }
         return .object(members)
     }
@@ -115,20 +121,20 @@ public final class ForcedValue: Sendable {
     public let coverage: Double?
     public let hashVersion: Int
 
-    init(feature: String, value: JSONValue, json: JSONValue) {
+    init(feature: String, value: JSONValue, members: RuleMembers) {
         self.value = value
-        condition = json["condition"].map(Condition.init)
-        seed = json["seed"]?.stringValue ?? feature
-        hashAttribute = json["hashAttribute"]?.stringValue
-        fallbackAttribute = json["fallbackAttribute"]?.stringValue
-        hasRange = json["range"] != nil
-        if let bounds = json["range"]?.elements?.compactMap(\.numberValue), bounds.count == 2 {
+        condition = members[members.condition].map(Condition.init)
+        seed = members[members.seed]?.stringValue ?? feature
+        hashAttribute = members[members.hashAttribute]?.stringValue
+        fallbackAttribute = members[members.fallbackAttribute]?.stringValue
+        hasRange = members.range != nil
+        if let bounds = members[members.range]?.elements?.compactMap(\.numberValue), bounds.count == 2 {
             range = HalfOpenRange(lower: bounds[0], upper: bounds[1])
         } else {
             range = nil
         }
-        coverage = json["coverage"]?.numberValue
-        hashVersion = JavaScriptSemantics.hashVersion(json["hashVersion"], fallback: 1)
+        coverage = members[members.coverage]?.numberValue
+        hashVersion = JavaScriptSemantics.hashVersion(members[members.hashVersion], fallback: 1)
     }
 }
 

@@ -5,26 +5,24 @@
 struct PrerequisiteGraph {
     private var parents: [String: [String]] = [:]
     private var order: [String] = []
-    private var positions: [String: SourcePosition] = [:]
+    /// Each feature's index among the features, where its problems are reported.
+    private var places: [String: Int] = [:]
 
-    init(features: [JSONNode.Member]) {
-        for member in features where parents[member.name] == nil {
-            order.append(member.name)
-            positions[member.name] = member.position
+    init(features: [JSONValue.Member]) {
+        for (index, member) in features.enumerated() where parents[member.key] == nil {
+            order.append(member.key)
+            places[member.key] = index
             var names: [String] = []
-            if case .array(let rules)? = member.value[member: "rules"]?.kind {
-                for rule in rules {
-                    guard case .array(let list)? = rule[member: "parentConditions"]?.kind else { continue }
-                    for parent in list {
-                        if case .string(let id)? = parent[member: "id"]?.kind { names.append(id) }
-                    }
+            for rule in member.value["rules"]?.elements ?? [] {
+                for parent in rule["parentConditions"]?.elements ?? [] {
+                    if let id = parent["id"]?.stringValue { names.append(id) }
                 }
             }
-            parents[member.name] = names
+            parents[member.key] = names
         }
     }
 
-    func check(into report: inout Report) {
+    func check(into report: inout PayloadReport) {
         enum Mark { case visiting, done }
         var marks: [String: Mark] = [:]
         /// The longest chain of prerequisites below each feature.
@@ -43,7 +41,8 @@ struct PrerequisiteGraph {
                     case .visiting?:
                         report.warning(
                             "prerequisites of feature \"\(top.name)\" lead back to \"\(parent)\"; the cycle evaluates as cyclicPrerequisite",
-                            at: positions[top.name] ?? SourcePosition(line: 1, column: 1)
+                            at: places[top.name].map { [$0] } ?? [],
+                            atName: true
                         )
                     case .done?:
                         break
@@ -61,7 +60,8 @@ struct PrerequisiteGraph {
                 if below == limit {  // said once, where the chain first gets too long
                     report.warning(
                         "feature \"\(top.name)\" has a chain of \(below) prerequisites; past \(limit) the rest evaluate as cyclicPrerequisite",
-                        at: positions[top.name] ?? SourcePosition(line: 1, column: 1)
+                        at: places[top.name].map { [$0] } ?? [],
+                            atName: true
                     )
                 }
             }

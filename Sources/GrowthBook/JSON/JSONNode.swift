@@ -36,12 +36,9 @@ public struct JSONNode: Sendable, Hashable {
     /// A word for the kind of value, used in "expected …, found …" messages.
     public var kindName: String {
         switch kind {
-        case .null: return "null"
-        case .bool: return "a boolean"
-        case .number: return "a number"
-        case .string: return "a string"
-        case .array: return "an array"
-        case .object: return "an object"
+        case .array: return JSONValue.array([]).kindName
+        case .object: return JSONValue.object([]).kindName
+        default: return JSONValue(self).kindName  // a scalar converts without copying a tree
         }
     }
 }
@@ -61,4 +58,26 @@ public struct SourcePosition: Sendable, Hashable, Comparable, CustomStringConver
     }
 
     public var description: String { "\(line):\(column)" }
+}
+
+extension JSONNode {
+    /// Where the value at `path` starts, or with `atName` where the name of
+    /// its last member does; each step is an array element's index or an
+    /// object member's index. `nil` when the path leads nowhere.
+    public func position(at path: [Int], atName: Bool = false) -> SourcePosition? {
+        var node = self
+        var namePosition: SourcePosition?
+        for step in path {
+            switch node.kind {
+            case .array(let elements) where elements.indices.contains(step):
+                node = elements[step]
+                namePosition = nil
+            case .object(let members) where members.indices.contains(step):
+                node = members[step].value
+                namePosition = members[step].position
+            default: return nil
+            }
+        }
+        return atName ? namePosition : node.position
+    }
 }

@@ -13,7 +13,7 @@ public struct JSONNodeParser {
     private var line = 1
     private var column = 1
     /// Deep nesting is refused rather than overflowing the stack.
-    private let maximumDepth = 512
+    static let maximumDepth = 512
     /// The root member whose array elements go to `onElement` instead of the tree.
     private var streamedMember: String?
     private var onElement: ((JSONNode) -> Void)?
@@ -126,7 +126,7 @@ public struct JSONNodeParser {
     }
 
     private mutating func parseObject(depth: Int) throws(SyntaxError) -> JSONNode.Kind {
-        if depth > maximumDepth { throw error("nesting deeper than \(maximumDepth) levels") }
+        if depth > Self.maximumDepth { throw error("nesting deeper than \(Self.maximumDepth) levels") }
         advance()
         var members: [JSONNode.Member] = []
         skipWhitespace()
@@ -163,7 +163,7 @@ public struct JSONNodeParser {
     }
 
     private mutating func parseArray(depth: Int, streaming: Bool = false) throws(SyntaxError) -> JSONNode.Kind {
-        if depth > maximumDepth { throw error("nesting deeper than \(maximumDepth) levels") }
+        if depth > Self.maximumDepth { throw error("nesting deeper than \(Self.maximumDepth) levels") }
         advance()
         var elements: [JSONNode] = []
         skipWhitespace()

@@ -52,9 +52,22 @@ public indirect enum JSONValue: Sendable, Hashable {
         return nil
     }
 
-    /// Parses JSON text.
+    /// Parses JSON text; refused text is parsed again with positions, for the error's reason and place.
     public static func parse(_ text: String) throws(JSONNodeParser.SyntaxError) -> JSONValue {
-        JSONValue(try JSONNodeParser.parse(text))
+        if let value = try? JSONValueParser.parse(text.utf8) { return value }
+        return JSONValue(try JSONNodeParser.parse(text))
+    }
+
+    /// A word for the kind of value, used in "expected …, found …" messages.
+    public var kindName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
     }
 
     /// The value of a parsed node, positions dropped.

@@ -2,64 +2,86 @@
 /// `contexts` are leaves with a condition and weights the evaluator can use,
 /// and every rule's `contextualBanditRef` naming a bandit the payload has.
 struct BanditChecker {
-    /// The payload's `contextualBandits`, if any.
-    let bandits: JSONNode?
-    /// The references rules make, with where they are and which rule makes them.
-    let references: [(name: String, position: SourcePosition, rule: String)]
+    /// A rule's `contextualBanditRef`: the name, its path in the features, and the rule, for messages.
+    struct Reference {
+        var name: String
+        var path: [Int]
+        var rule: String
+    }
 
-    func check(into report: inout Report) {
+    /// The payload's `contextualBandits`, if any.
+    let bandits: JSONValue?
+    let references: [Reference]
+
+    func check(into report: inout PayloadReport) {
         var known: Set<String> = []
         if let bandits {
-            guard case .object(let members) = bandits.kind else {
-                report.error("\"contextualBandits\" must be an object, found \(bandits.kindName)", at: bandits.position)
+            guard case .object(let members) = bandits else {
+                report.error(
+                    "\"contextualBandits\" must be an object, found \(bandits.kindName)",
+                    in: .bandits,
+                    at: []
+                )
                 return
             }
-            for member in members {
-                known.insert(member.name)
-                check(member.value, what: "contextual bandit \"\(member.name)\"", into: &report)
+            for (index, member) in members.enumerated() {
+                known.insert(member.key)
+                check(member.value, what: "contextual bandit \"\(member.key)\"", at: index, into: &report)
             }
         }
         for reference in references where !known.contains(reference.name) {
             report.warning(
                 "\(reference.rule) refers to contextual bandit \"\(reference.name)\", which the payload does not have; "
                     + "GrowthBook runs it on its own weights",
-                at: reference.position
+                at: reference.path
             )
         }
     }
 
-    private func check(_ bandit: JSONNode, what: String, into report: inout Report) {
-        guard case .object = bandit.kind else {
-            return report.error("\(what) must be an object, found \(bandit.kindName)", at: bandit.position)
+    private func check(_ bandit: JSONValue, what: String, at index: Int, into report: inout PayloadReport) {
+        guard case .object(let members) = bandit else {
+            return report.error("\(what) must be an object, found \(bandit.kindName)", in: .bandits, at: [index])
         }
-        if let version = bandit[member: "banditVersion"], !RuleChecker.isNumber(version, in: -.infinity...(.infinity)) {
+        func path(_ name: String) -> [Int] { [index] + (members.firstIndex { $0.key == name }.map { [$0] } ?? []) }
+        if let version = bandit["banditVersion"], !RuleChecker.isNumber(version, in: -.infinity...(.infinity)) {
             report.error(
                 "\"banditVersion\" of \(what) must be a number, found \(version.kindName)",
-                at: version.position
+                in: .bandits,
+                at: path("banditVersion")
             )
         }
-        guard let contexts = bandit[member: "contexts"] else { return }
-        guard case .array(let leaves) = contexts.kind else {
+        guard let contexts = bandit["contexts"] else { return }
+        let contextsPath = path("contexts")
+        guard case .array(let leaves) = contexts else {
             return report.error(
                 "\"contexts\" of \(what) must be a list of leaves, found \(contexts.kindName)",
-                at: contexts.position
+                in: .bandits,
+                at: contextsPath
             )
         }
-        for (index, leaf) in leaves.enumerated() {
-            let leafWhat = "leaf \(index + 1) of \(what)"
-            guard case .object = leaf.kind else {
-                report.error("\(leafWhat) must be an object, found \(leaf.kindName)", at: leaf.position)
+        for (leafIndex, leaf) in leaves.enumerated() {
+            let leafWhat = "leaf \(leafIndex + 1) of \(what)"
+            guard case .object(let leafMembers) = leaf else {
+                report.error(
+                    "\(leafWhat) must be an object, found \(leaf.kindName)",
+                    in: .bandits,
+                    at: contextsPath + [leafIndex]
+                )
                 continue
             }
-            if let condition = leaf[member: "condition"], !RuleChecker.isObject(condition) {
+            func leafPath(_ name: String) -> [Int] {
+                contextsPath + [leafIndex] + (leafMembers.firstIndex { $0.key == name }.map { [$0] } ?? [])
+            }
+            if let condition = leaf["condition"], !RuleChecker.isObject(condition) {
                 report.error(
                     "\"condition\" of \(leafWhat) must be an object, found \(condition.kindName)",
-                    at: condition.position
+                    in: .bandits,
+                    at: leafPath("condition")
                 )
             }
-            if let weights = leaf[member: "weights"] {
+            if let weights = leaf["weights"] {
                 let valid: Bool
-                if case .array(let items) = weights.kind {
+                if case .array(let items) = weights {
                     valid = items.allSatisfy { RuleChecker.isNumber($0, in: 0...1) }
                 } else {
                     valid = false
@@ -67,7 +89,8 @@ struct BanditChecker {
                 if !valid {
                     report.error(
                         "\"weights\" of \(leafWhat) must be a list of numbers from 0 to 1",
-                        at: weights.position
+                        in: .bandits,
+                        at: leafPath("weights")
                     )
                 }
             }

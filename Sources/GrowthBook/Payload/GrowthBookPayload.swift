@@ -32,16 +32,16 @@ public struct GrowthBookPayload: Sendable {
         guard let text = String(data: data, encoding: .utf8) else {
             throw Invalid(description: "the payload is not UTF-8 text")
         }
-        let root: JSONNode
+        let root: JSONValue
         do {
-            root = try JSONNodeParser.parse(text)
+            root = try JSONValue.parse(text)
         } catch {
             throw Invalid(description: "malformed payload JSON at \(error.position): \(error.message)")
         }
-        guard case .object = root.kind else { throw Invalid(description: "the payload is not a JSON object") }
-        var featuresNode = root[member: "features"]
-        var file = "payload"
-        if case .string(let encrypted)? = root[member: "encryptedFeatures"]?.kind {
+        guard case .object = root else { throw Invalid(description: "the payload is not a JSON object") }
+        var featuresValue = root["features"]
+        var decrypted: String?
+        if case .string(let encrypted)? = root["encryptedFeatures"] {
             guard let decrypt else {
                 throw Invalid(
                     description: "the payload is encrypted and no decryption key was given (--decryption-key)"
@@ -54,20 +54,18 @@ public struct GrowthBookPayload: Sendable {
                 throw Invalid(description: String(describing: error))
             }
             do {
-                featuresNode = try JSONNodeParser.parse(plain)
+                featuresValue = try JSONValue.parse(plain)
             } catch {
                 throw Invalid(description: "decrypted features are not JSON: \(error.message)")
             }
-            file = "decrypted features"
+            decrypted = plain
         }
-        guard let featuresNode, case .object = featuresNode.kind else {
+        guard let featuresValue, case .object(let featureMembers) = featuresValue else {
             throw Invalid(description: "the payload has no \"features\" object")
         }
-        let diagnostics = PayloadLinter().check(
-            features: featuresNode,
-            bandits: root[member: "contextualBandits"],
-            file: file
-        )
+        let report = PayloadLinter().check(features: featuresValue, bandits: root["contextualBandits"])
+        // Only a payload with problems is parsed again, to say where they are.
+        let diagnostics = report.findings.isEmpty ? [] : Self.place(report, text: text, decrypted: decrypted)
         let errors = diagnostics.filter { $0.severity == .error }
         if !errors.isEmpty {
             let shown = errors.prefix(3).map(\.description).joined(separator: "; ")
@@ -78,15 +76,13 @@ public struct GrowthBookPayload: Sendable {
             )
         }
         warnings = diagnostics
-        features = JSONValue(featuresNode).members ?? []
+        features = featureMembers
         var groups: [String: [JSONValue]] = [:]
-        if case .object(let members)? = root[member: "savedGroups"]?.kind {
-            for member in members { groups[member.name] = JSONValue(member.value).elements ?? [] }
-        }
+        for member in root["savedGroups"]?.members ?? [] { groups[member.key] = member.value.elements ?? [] }
         savedGroups = groups
         var bandits: [String: JSONValue] = [:]
-        if case .object(let members)? = root[member: "contextualBandits"]?.kind {
-            for member in members where bandits[member.name] == nil { bandits[member.name] = JSONValue(member.value) }
+        for member in root["contextualBandits"]?.members ?? [] where bandits[member.key] == nil {
+            bandits[member.key] = member.value
         }
         contextualBandits = bandits
         decodedBandits = bandits.mapValues(ContextualBandit.init)
@@ -94,6 +90,18 @@ public struct GrowthBookPayload: Sendable {
         var map: [String: JSONValue] = [:]
         for member in features where map[member.key] == nil { map[member.key] = member.value }
         featureMap = map
+    }
+
+    /// The report's findings placed in the payload's text (and the decrypted
+    /// features' text, when they were encrypted).
+    private static func place(_ report: PayloadReport, text: String, decrypted: String?) -> [Diagnostic] {
+        let root = try? JSONNodeParser.parse(text)
+        let features = decrypted.map { try? JSONNodeParser.parse($0) } ?? root?[member: "features"]
+        return report.resolved(
+            file: decrypted == nil ? "payload" : "decrypted features",
+            features: features,
+            bandits: root?[member: "contextualBandits"]
+        )
     }
 
     /// What GrowthBook evaluates this payload against for a user with these attributes.

@@ -15,102 +15,97 @@ public struct PayloadLinter: Sendable {
     /// keys that something else already assigns (an app's own experiments) to
     /// a description of what does: a feature of the same key is an error.
     public func check(_ text: String, file: String, claimedKeys: [String: String] = [:]) -> [Diagnostic] {
-        let root: JSONNode
+        let root: JSONValue
         do {
-            root = try JSONNodeParser.parse(text)
+            root = try JSONValue.parse(text)
         } catch {
             return [Diagnostic(file: file, position: error.position, message: "malformed JSON: \(error.message)")]
         }
-        guard case .object = root.kind else {
+        let start = SourcePosition(line: 1, column: 1)
+        guard case .object = root else {
             return [
                 Diagnostic(
                     file: file,
-                    position: root.position,
+                    position: (try? JSONNodeParser.parse(text))?.position ?? start,
                     message: "a GrowthBook payload must be a JSON object, found \(root.kindName)"
                 )
             ]
         }
-        guard let features = root[member: "features"] else {
-            if root[member: "encryptedFeatures"] != nil {
+        guard let features = root["features"] else {
+            let position = (try? JSONNodeParser.parse(text))?.position ?? start
+            if root["encryptedFeatures"] != nil {
                 return [
                     Diagnostic(
                         file: file,
-                        position: root.position,
+                        position: position,
                         severity: .warning,
                         message: "the features are encrypted; they are checked when the source decrypts them"
                     )
                 ]
             }
-            return [Diagnostic(file: file, position: root.position, message: "the payload has no \"features\" object")]
+            return [Diagnostic(file: file, position: position, message: "the payload has no \"features\" object")]
         }
-        return check(
-            features: features,
-            bandits: root[member: "contextualBandits"],
+        let report = check(features: features, bandits: root["contextualBandits"], claimedKeys: claimedKeys)
+        guard !report.findings.isEmpty, let positioned = try? JSONNodeParser.parse(text) else { return [] }
+        return report.resolved(
             file: file,
-            claimedKeys: claimedKeys
+            features: positioned[member: "features"],
+            bandits: positioned[member: "contextualBandits"]
         )
     }
 
-    /// Diagnostics for a payload's `features` object (plain or decrypted) and
-    /// its `contextualBandits`, when it has them.
-    public func check(
-        features: JSONNode,
-        bandits: JSONNode? = nil,
-        file: String,
-        claimedKeys: [String: String] = [:]
-    ) -> [Diagnostic] {
-        var report = Report(file: file)
-        guard case .object(let members) = features.kind else {
-            report.error("\"features\" must be an object, found \(features.kindName)", at: features.position)
-            return report.diagnostics
+    /// The problems of a payload's `features` object (plain or decrypted) and
+    /// of its `contextualBandits`, when it has them, placed by path.
+    func check(features: JSONValue, bandits: JSONValue?, claimedKeys: [String: String] = [:]) -> PayloadReport {
+        var report = PayloadReport()
+        guard case .object(let members) = features else {
+            report.error("\"features\" must be an object, found \(features.kindName)", at: [])
+            return report
         }
-        var references: [(name: String, position: SourcePosition, rule: String)] = []
-        for member in members {
-            if let owner = claimedKeys[member.name] {
+        var references: [BanditChecker.Reference] = []
+        var hasPrerequisites = false
+        for (featureIndex, member) in members.enumerated() {
+            if let owner = claimedKeys[member.key] {
                 report.error(
-                    "feature \"\(member.name)\" is also assigned by \(owner); the two can be active together",
-                    at: member.position
+                    "feature \"\(member.key)\" is also assigned by \(owner); the two can be active together",
+                    at: [featureIndex],
+                    atName: true
                 )
             }
-            guard case .object = member.value.kind else {
+            guard case .object(let definition) = member.value else {
                 report.error(
-                    "feature \"\(member.name)\" must be an object, found \(member.value.kindName)",
-                    at: member.value.position
-                )
-                continue
-            }
-            guard let rules = member.value[member: "rules"] else { continue }
-            guard case .array(let list) = rules.kind else {
-                report.error(
-                    "\"rules\" of feature \"\(member.name)\" must be an array, found \(rules.kindName)",
-                    at: rules.position
+                    "feature \"\(member.key)\" must be an object, found \(member.value.kindName)",
+                    at: [featureIndex]
                 )
                 continue
             }
-            for (index, rule) in list.enumerated() {
-                let what = "rule \(index + 1) of feature \"\(member.name)\""
-                RuleChecker(rule: rule, what: what).check(into: &report)
-                if case .string(let name)? = rule[member: "contextualBanditRef"]?.kind {
-                    references.append((name, rule[member: "contextualBanditRef"]!.position, what))
+            guard let rulesIndex = definition.firstIndex(where: { $0.key == "rules" }) else { continue }
+            guard case .array(let list) = definition[rulesIndex].value else {
+                report.error(
+                    "\"rules\" of feature \"\(member.key)\" must be an array, found \(definition[rulesIndex].value.kindName)",
+                    at: [featureIndex, rulesIndex]
+                )
+                continue
+            }
+            for (ruleIndex, rule) in list.enumerated() {
+                let checker = RuleChecker(
+                    members: RuleMembers(rule),
+                    feature: member.key,
+                    place: (featureIndex, rulesIndex, ruleIndex)
+                )
+                checker.check(rule, into: &report)
+                if checker.members.parentConditions != nil { hasPrerequisites = true }
+                if let index = checker.members.contextualBanditRef, case .string(let name) = checker.members[index] {
+                    references.append(
+                        BanditChecker.Reference(name: name, path: [featureIndex, rulesIndex, ruleIndex, index], rule: checker.what)
+                    )
                 }
             }
         }
-        PrerequisiteGraph(features: members).check(into: &report)
+        // Most payloads have no prerequisites: then there is no graph to walk.
+        if hasPrerequisites { PrerequisiteGraph(features: members).check(into: &report) }
         BanditChecker(bandits: bandits, references: references).check(into: &report)
-        return report.diagnostics
+        return report
     }
 }
 
-/// Diagnostics as they are found.
-struct Report {
-    let file: String
-    var diagnostics: [Diagnostic] = []
-
-    mutating func error(_ message: String, at position: SourcePosition) {
-        diagnostics.append(Diagnostic(file: file, position: position, message: message))
-    }
-
-    mutating func warning(_ message: String, at position: SourcePosition) {
-        diagnostics.append(Diagnostic(file: file, position: position, severity: .warning, message: message))
-    }
-}

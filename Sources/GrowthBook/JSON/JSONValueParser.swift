@@ -1,0 +1,320 @@
+/// Parses JSON text straight into a ``JSONValue``, keeping no positions: the
+/// fast path for payloads, which are read far more often than they are wrong.
+///
+/// It accepts exactly what ``JSONNodeParser`` accepts (a differential fuzz
+/// target and tests hold the two together) but says nothing of why it
+/// refuses: a caller that needs the reason and the place parses again with
+/// ``JSONNodeParser``, which is only done for text that is already refused.
+public struct JSONValueParser {
+    /// The text was not JSON; ``JSONNodeParser`` says why and where.
+    public struct Refused: Error, Sendable {}
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index = 0
+    /// Members and elements of the objects and arrays still open, end to
+    /// end; each is moved out into an array of exactly its size when it
+    /// closes, so no array grows while it is being parsed.
+    private let openMembers = OpenValues<JSONValue.Member>()
+    private let openElements = OpenValues<JSONValue>()
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// Parses a whole document: one value with only white space around it.
+    public static func parse(_ bytes: some Collection<UInt8>) throws(Refused) -> JSONValue {
+        let result: Result<JSONValue, Refused>? = bytes.withContiguousStorageIfAvailable { buffer in
+            var parser = JSONValueParser(buffer)
+            do throws(Refused) {
+                return .success(try parser.parseDocument())
+            } catch {
+                return .failure(error)
+            }
+        }
+        if let result { return try result.get() }
+        return try parse(Array(bytes))
+    }
+
+    private mutating func parseDocument() throws(Refused) -> JSONValue {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        skipWhitespace()
+        let value = try parseValue(depth: 0)
+        skipWhitespace()
+        guard index == bytes.count else { throw Refused() }
+        return value
+    }
+
+    private var peek: UInt8 { index < bytes.count ? bytes[index] : 0 }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func parseValue(depth: Int) throws(Refused) -> JSONValue {
+        guard index < bytes.count else { throw Refused() }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
+        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"):
+            try parseLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try parseLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try parseLiteral("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw Refused()
+        }
+    }
+
+    private mutating func parseLiteral(_ word: StaticString) throws(Refused) {
+        let count = word.utf8CodeUnitCount
+        guard bytes.count - index >= count else { throw Refused() }
+        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { throw Refused() }
+        index += count
+    }
+
+    private mutating func parseObject(depth: Int) throws(Refused) -> JSONValue {
+        guard depth <= JSONNodeParser.maximumDepth else { throw Refused() }
+        index += 1
+        skipWhitespace()
+        if peek == UInt8(ascii: "}") {
+            index += 1
+            return .object([])
+        }
+        let first = openMembers.count
+        while true {
+            skipWhitespace()
+            guard peek == UInt8(ascii: "\"") else { throw Refused() }
+            let name = try parseString()
+            skipWhitespace()
+            guard peek == UInt8(ascii: ":") else { throw Refused() }
+            index += 1
+            skipWhitespace()
+            let value = try parseValue(depth: depth)
+            openMembers.push(JSONValue.Member(name, value))
+            skipWhitespace()
+            switch peek {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"):
+                index += 1
+                return .object(openMembers.popArray(from: first))
+            default: throw Refused()
+            }
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws(Refused) -> JSONValue {
+        guard depth <= JSONNodeParser.maximumDepth else { throw Refused() }
+        index += 1
+        skipWhitespace()
+        if peek == UInt8(ascii: "]") {
+            index += 1
+            return .array([])
+        }
+        let first = openElements.count
+        while true {
+            skipWhitespace()
+            let element = try parseValue(depth: depth)
+            openElements.push(element)
+            skipWhitespace()
+            switch peek {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"):
+                index += 1
+                return .array(openElements.popArray(from: first))
+            default: throw Refused()
+            }
+        }
+    }
+
+    private func isDigit(_ offset: Int) -> Bool {
+        offset < bytes.count && bytes[offset] >= UInt8(ascii: "0") && bytes[offset] <= UInt8(ascii: "9")
+    }
+
+    private mutating func parseNumber() throws(Refused) -> Double {
+        let first = index
+        var negative = false
+        if peek == UInt8(ascii: "-") {
+            negative = true
+            index += 1
+        }
+        guard isDigit(index) else { throw Refused() }
+        // Up to 15 significant digits and no exponent: the digits as a whole
+        // number are exact in a Double, as is a power of ten up to 10^22, so
+        // one division rounds correctly (Clinger's fast path) without strtod.
+        var digits: Int64 = 0
+        var count = 0
+        var fractionDigits = 0
+        if peek == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            while isDigit(index) {
+                digits = digits &* 10 &+ Int64(bytes[index] - UInt8(ascii: "0"))
+                count += 1
+                index += 1
+            }
+        }
+        if peek == UInt8(ascii: ".") {
+            index += 1
+            guard isDigit(index) else { throw Refused() }
+            while isDigit(index) {
+                digits = digits &* 10 &+ Int64(bytes[index] - UInt8(ascii: "0"))
+                if digits != 0 { count += 1 }
+                fractionDigits += 1
+                index += 1
+            }
+        }
+        var plain = count <= 15 && fractionDigits <= 22
+        if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
+            plain = false
+            index += 1
+            if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
+            guard isDigit(index) else { throw Refused() }
+            while isDigit(index) { index += 1 }
+        }
+        if plain {
+            let magnitude = Double(digits) / Self.powersOfTen[fractionDigits]
+            return negative ? -magnitude : magnitude
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<index]), as: UTF8.self)
+        guard let value = Double(text), value.isFinite else { throw Refused() }
+        return value
+    }
+
+    private static let powersOfTen: [Double] = (0...22).map { exponent in
+        (0..<exponent).reduce(1.0) { power, _ in power * 10 }
+    }
+
+    private mutating func parseString() throws(Refused) -> String {
+        index += 1
+        let start = index
+        // Most strings are plain bytes up to the closing quote: make them in one step.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                index += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            index += 1
+        }
+        var result = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        var runStart = index
+        while true {
+            guard index < bytes.count else { throw Refused() }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                result += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<index]), as: UTF8.self)
+                index += 1
+                return result
+            } else if byte == UInt8(ascii: "\\") {
+                result += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<index]), as: UTF8.self)
+                index += 1
+                result.unicodeScalars.append(try parseEscape())
+                runStart = index
+            } else if byte < 0x20 {
+                throw Refused()
+            } else {
+                index += 1
+            }
+        }
+    }
+
+    private mutating func parseEscape() throws(Refused) -> Unicode.Scalar {
+        guard index < bytes.count else { throw Refused() }
+        let byte = bytes[index]
+        index += 1
+        switch byte {
+        case UInt8(ascii: "\""): return "\""
+        case UInt8(ascii: "\\"): return "\\"
+        case UInt8(ascii: "/"): return "/"
+        case UInt8(ascii: "b"): return "\u{08}"
+        case UInt8(ascii: "f"): return "\u{0C}"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "r"): return "\r"
+        case UInt8(ascii: "t"): return "\t"
+        case UInt8(ascii: "u"):
+            let high = try parseHex4()
+            if (0xD800...0xDBFF).contains(high) {
+                // A surrogate pair spells one scalar outside the basic plane.
+                guard peek == UInt8(ascii: "\\") else { return "\u{FFFD}" }
+                index += 1
+                guard peek == UInt8(ascii: "u") else { throw Refused() }
+                index += 1
+                let low = try parseHex4()
+                guard (0xDC00...0xDFFF).contains(low) else { return "\u{FFFD}" }
+                return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) ?? "\u{FFFD}"
+            }
+            return Unicode.Scalar(high) ?? "\u{FFFD}"
+        default: throw Refused()
+        }
+    }
+
+    private mutating func parseHex4() throws(Refused) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard index < bytes.count else { throw Refused() }
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw Refused()
+            }
+            value = value * 16 + UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+}
+
+/// A stack of values whose top run is moved, not copied, into an array:
+/// the members or elements of the containers a parser has open.
+private final class OpenValues<Element> {
+    private var storage = UnsafeMutablePointer<Element>.allocate(capacity: 64)
+    private var capacity = 64
+    private(set) var count = 0
+
+    // Inlined where the element type is known, so that making the array
+    // needs no run-time lookup of its generic type.
+    @inline(__always)
+    func push(_ element: Element) {
+        if count == capacity {
+            let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+            larger.moveInitialize(from: storage, count: count)
+            storage.deallocate()
+            storage = larger
+            capacity *= 2
+        }
+        (storage + count).initialize(to: element)
+        count += 1
+    }
+
+    /// The values from `first` to the top, in order, taken off the stack.
+    @inline(__always)
+    func popArray(from first: Int) -> [Element] {
+        let taken = count - first
+        let array = [Element](unsafeUninitializedCapacity: taken) { buffer, initialized in
+            buffer.baseAddress!.moveInitialize(from: storage + first, count: taken)
+            initialized = taken
+        }
+        count = first
+        return array
+    }
+
+    deinit {
+        storage.deinitialize(count: count)
+        storage.deallocate()
+    }
+}

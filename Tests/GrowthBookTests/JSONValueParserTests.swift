@@ -1,0 +1,51 @@
+import Testing
+
+@testable import GrowthBook
+
+/// The fast parser accepts exactly what the positioned parser accepts, as the same values.
+@Suite struct JSONValueParserTests {
+    static let texts: [String] = [
+        #"{"a": [1, 2.5, -0.25, 0, -0, 1e3, 1E-3, 12345678901234567890, 0.1, 0.30000000000000004]}"#,
+        "123456789012345", "1234567890123456", "0.000001", "9007199254740993", "4.35", "2.2250738585072014e-308",
+        "0.1234567890123456789", "1.7976931348623157e308", "5e-324", "-1234.5678", "100000000000000000000000",
+        #""plain""#, #""esc\"aped\\ \/ \b\f\n\r\t \u00e9 \ud83d\ude00 \ud800x""#, "\u{FEFF}{}", "[]", "{}",
+        " \t\n\r[ true , false , null ] ", #"{"a":1,"a":2}"#, "\"é 😀\"",
+        // Refused, by both.
+        "", " ", "{", "[1,]", "{\"a\" 1}", "01", "1.", ".5", "-", "1e", "1e+", "+1", "1e309", "-1e309", "tru",
+        "nulls", "\"\u{01}\"", "\"\\x\"", "\"\\u12\"", "\"abc", "[1] [2]", "{\"a\":}", "{,}", "[,1]", "\"\\ud800\\u\"",
+        String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
+        String(repeating: "[", count: 512) + String(repeating: "]", count: 512),
+    ]
+
+    @Test(arguments: texts) func agreesWithThePositionedParser(text: String) {
+        let fast = try? JSONValueParser.parse(text.utf8)
+        let positioned = (try? JSONNodeParser.parse(text)).map(JSONValue.init)
+        #expect((fast == nil) == (positioned == nil))
+        if let fast, let positioned { #expect(Self.identical(fast, positioned)) }
+    }
+
+    /// Equal, with numbers equal to the bit (so -0 and 0 differ, and a rounding slip shows).
+    static func identical(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.number(let x), .number(let y)): return x.bitPattern == y.bitPattern
+        case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy(identical)
+        case (.object(let x), .object(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && identical($0.value, $1.value) }
+        default: return a == b
+        }
+    }
+
+    @Test func numbersAreTheNearestDouble() throws {
+        // Every two-decimal fraction and a spread of longer ones read as Double's own parse does.
+        for whole in [0, 1, 7, 42, 999, 123_456] {
+            for hundredths in 0..<100 {
+                let text = "\(whole).\(hundredths < 10 ? "0" : "")\(hundredths)"
+                #expect(try JSONValueParser.parse(text.utf8) == .number(Double(text)!), "\(text)")
+            }
+        }
+        for text in ["0.1", "0.2", "0.3", "3.14159265358979", "2.718281828459045", "0.000000000000000000001"] {
+            let value = try JSONValueParser.parse(text.utf8)
+            #expect(value.numberValue?.bitPattern == Double(text)!.bitPattern, "\(text)")
+        }
+    }
+}

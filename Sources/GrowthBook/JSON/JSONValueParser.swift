@@ -21,10 +21,30 @@ public struct JSONValueParser {
         self.bytes = bytes
     }
 
+    /// The root object's member whose members go to `onStreamedMember` as
+    /// soon as each is parsed (they stay in the tree too), until it ends.
+    private var streamedMember: String?
+    private var isStreaming = false
+    private var onStreamedMember: (JSONValue.Member) -> Void = { _ in }
+
     /// Parses a whole document: one value with only white space around it.
     public static func parse(_ bytes: some Collection<UInt8>) throws(Refused) -> JSONValue {
+        try parse(bytes, streamingMembersOf: nil) { _ in }
+    }
+
+    /// Parses a whole document, handing each member of the root object's
+    /// first `member` (when it is an object) to `each` as soon as it is
+    /// parsed, so that work on it can start while the rest is still read.
+    /// A document that is then refused may have handed over some members.
+    public static func parse(
+        _ bytes: some Collection<UInt8>,
+        streamingMembersOf member: String?,
+        each: @escaping (JSONValue.Member) -> Void
+    ) throws(Refused) -> JSONValue {
         let result: Result<JSONValue, Refused>? = bytes.withContiguousStorageIfAvailable { buffer in
             var parser = JSONValueParser(buffer)
+            parser.streamedMember = member
+            parser.onStreamedMember = each
             do throws(Refused) {
                 return .success(try parser.parseDocument())
             } catch {
@@ -32,7 +52,7 @@ public struct JSONValueParser {
             }
         }
         if let result { return try result.get() }
-        return try parse(Array(bytes))
+        return try parse(Array(bytes), streamingMembersOf: member, each: each)
     }
 
     private mutating func parseDocument() throws(Refused) -> JSONValue {
@@ -99,8 +119,16 @@ public struct JSONValueParser {
             guard peek == UInt8(ascii: ":") else { throw Refused() }
             index += 1
             skipWhitespace()
+            let streams = depth == 1 && name == streamedMember
+            if streams {
+                isStreaming = true
+                streamedMember = nil  // only the first of a repeated name, the one lookups find
+            }
             let value = try parseValue(depth: depth)
-            openMembers.push(JSONValue.Member(name, value))
+            if streams { isStreaming = false }
+            let member = JSONValue.Member(name, value)
+            if depth == 2 && isStreaming { onStreamedMember(member) }
+            openMembers.push(member)
             skipWhitespace()
             switch peek {
             case UInt8(ascii: ","): index += 1

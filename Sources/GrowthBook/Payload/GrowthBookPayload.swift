@@ -32,11 +32,19 @@ public struct GrowthBookPayload: Sendable {
         guard let text = String(data: data, encoding: .utf8) else {
             throw Invalid(description: "the payload is not UTF-8 text")
         }
+        // Features are decoded on other cores as soon as each is parsed.
+        let streamed = FeatureStreamDecoder()
         let root: JSONValue
         do {
-            root = try JSONValue.parse(text)
+            root = try JSONValueParser.parse(text.utf8, streamingMembersOf: "features", each: streamed.add)
         } catch {
-            throw Invalid(description: "malformed payload JSON at \(error.position): \(error.message)")
+            _ = streamed.finish()
+            // Parsed again with positions, for the reason and the place.
+            do {
+                root = JSONValue(try JSONNodeParser.parse(text))
+            } catch {
+                throw Invalid(description: "malformed payload JSON at \(error.position): \(error.message)")
+            }
         }
         guard case .object = root else { throw Invalid(description: "the payload is not a JSON object") }
         var featuresValue = root["features"]
@@ -63,7 +71,14 @@ public struct GrowthBookPayload: Sendable {
         guard let featuresValue, case .object(let featureMembers) = featuresValue else {
             throw Invalid(description: "the payload has no \"features\" object")
         }
+        // The checks run while the last features are decoded; the decoding
+        // is thrown away when they find an error.
         let report = PayloadLinter().check(features: featuresValue, bandits: root["contextualBandits"])
+        let streamedFeatures = streamed.finish()
+        let decoded =
+            decrypted == nil && streamedFeatures.count == featureMembers.count
+            ? GrowthBookFeature.index(featureMembers, decoded: streamedFeatures)
+            : GrowthBookFeature.index(featureMembers)  // decrypted features are parsed whole, then decoded
         // Only a payload with problems is parsed again, to say where they are.
         let diagnostics = report.findings.isEmpty ? [] : Self.place(report, text: text, decrypted: decrypted)
         let errors = diagnostics.filter { $0.severity == .error }
@@ -86,7 +101,7 @@ public struct GrowthBookPayload: Sendable {
         }
         contextualBandits = bandits
         decodedBandits = bandits.mapValues(ContextualBandit.init)
-        decodedFeatures = GrowthBookFeature.index(features)
+        decodedFeatures = decoded
         var map: [String: JSONValue] = [:]
         for member in features where map[member.key] == nil { map[member.key] = member.value }
         featureMap = map

@@ -3,9 +3,9 @@
 /// which keeps no positions, and the places are looked up in a positioned
 /// parse (``resolved(file:features:bandits:)``) only when there is a problem
 /// to report, so a clean payload is never parsed twice.
-struct PayloadReport {
+struct PayloadReport: Sendable {
     /// The part of the payload a finding is in.
-    enum Part {
+    enum Part: Sendable {
         /// The `features` object (its own document when it was encrypted).
         case features
         /// The `contextualBandits` object.
@@ -13,7 +13,7 @@ struct PayloadReport {
     }
 
     /// One problem and where it is.
-    struct Finding {
+    struct Finding: Sendable {
         var severity: Diagnostic.Severity
         var message: String
         var part: Part

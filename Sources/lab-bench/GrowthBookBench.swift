@@ -40,7 +40,7 @@ struct GrowthBookBench: ParsableCommand {
         var decodeTimes: [Double] = []
         var decoded: GrowthBookPayload?
         var decodeAllocations = 0
-        for _ in 0..<(ProcessInfo.processInfo.environment["DECODES"].flatMap { Int($0) } ?? 21) {
+        for _ in 0..<21 {
             let before = allocation_count()
             let start = DispatchTime.now().uptimeNanoseconds
             let next = try GrowthBookPayload(data, decrypt: nil)
@@ -49,25 +49,11 @@ struct GrowthBookBench: ParsableCommand {
             decoded = next
         }
         guard let payload = decoded else { return }
-        if let text = String(data: data, encoding: .utf8) {
-            var times: [Double] = []
-            for _ in 0..<(ProcessInfo.processInfo.environment["PARSES"].flatMap { Int($0) } ?? 21) {
-                let start = DispatchTime.now().uptimeNanoseconds
-                let value = try JSONValueParser.parse(text.utf8)
-                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-                if times.count == 1 {
-                    let slow = JSONValue(try JSONNodeParser.parse(text))
-                    precondition(value == slow)
-                }
-            }
-            print("fast parse", times.sorted()[10])
-        }
         decodeTimes.sort()
         let keys = payload.features.map(\.key)
         let experimentFeatures = Set(
             keys.filter { key in payload.decodedFeatures[key]?.rules.contains { $0.experiment != nil } ?? false }
         )
-        print("size", MemoryLayout<JSONValue>.size)
         print("GrowthBook payload: \(keys.count) features, \(experimentFeatures.count) of them with an experiment rule")
         print(
             String(

@@ -35,18 +35,18 @@ public indirect enum Condition: Sendable {
 
     /// The condition one member of a condition object sets.
     private static func part(_ member: JSONValue.Member) -> Condition {
-            switch member.key {
-            case "$or": return member.value.elements.map { .any($0.map(Condition.init)) } ?? .never
-            // A `$nor` over anything but a list holds: its `$or` fails.
-            case "$nor": return member.value.elements.map { .none($0.map(Condition.init)) } ?? .all([])
-            case "$and": return member.value.elements.map { .all($0.map(Condition.init)) } ?? .never
-            case "$not": return .not(Condition(member.value))
-            default:
-                let test = ValueTest(member.value)
-                guard member.key.utf8.contains(UInt8(ascii: ".")) else { return .member(member.key, test: test) }
-                let path = member.key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-                return .attribute(path: path, test: test)
-            }
+        switch member.key {
+        case "$or": return member.value.elements.map { .any($0.map(Condition.init)) } ?? .never
+        // A `$nor` over anything but a list holds: its `$or` fails.
+        case "$nor": return member.value.elements.map { .none($0.map(Condition.init)) } ?? .all([])
+        case "$and": return member.value.elements.map { .all($0.map(Condition.init)) } ?? .never
+        case "$not": return .not(Condition(member.value))
+        default:
+            let test = ValueTest(member.value)
+            guard member.key.utf8.contains(UInt8(ascii: ".")) else { return .member(member.key, test: test) }
+            let path = member.key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            return .attribute(path: path, test: test)
+        }
     }
 
     /// Whether `attributes` satisfy the condition; `groups` serve `$inGroup`.
@@ -61,7 +61,10 @@ public indirect enum Condition: Sendable {
         case .attribute(let path, let test): return test.matches(Self.value(at: path, in: attributes), groups)
         case .member(let name, let test):
             guard case .object(let members) = attributes else { return test.matches(.null, groups) }
-            for member in members where member.key == name { return test.matches(member.value, groups) }
+            // By index: a `for member in` loop would copy (retain and release) every member it passes.
+            for index in members.indices where members[index].key == name {
+                return test.matches(members[index].value, groups)
+            }
             return test.matches(.null, groups)
         case .never: return false
         }
@@ -72,13 +75,8 @@ public indirect enum Condition: Sendable {
         var current = attributes
         for part in path {
             guard case .object(let members) = current else { return .null }
-            var found = false
-            for member in members where member.key == part {
-                current = member.value
-                found = true
-                break
-            }
-            if !found { return .null }
+            guard let index = members.firstIndex(where: { $0.key == part }) else { return .null }
+            current = members[index].value
         }
         return current
     }

@@ -100,7 +100,9 @@ public final class FeatureRule: Sendable {
         } else if let variations = members[members.contextualVariations ?? members.variations],
             variations.elements != nil
         {
-            let experiment = GrowthBookExperiment(Self.experiment(of: members, variations: variations, feature: feature))
+            let experiment = GrowthBookExperiment(
+                Self.experiment(of: members, variations: variations, feature: feature)
+            )
             if let reference = members[members.contextualBanditRef]?.stringValue {
                 kind = .bandit(experiment, reference: reference)
             } else {

@@ -61,7 +61,7 @@ struct PrerequisiteGraph {
                     report.warning(
                         "feature \"\(top.name)\" has a chain of \(below) prerequisites; past \(limit) the rest evaluate as cyclicPrerequisite",
                         at: places[top.name].map { [$0] } ?? [],
-                            atName: true
+                        atName: true
                     )
                 }
             }

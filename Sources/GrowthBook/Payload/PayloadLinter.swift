@@ -97,7 +97,11 @@ public struct PayloadLinter: Sendable {
                 if checker.members.parentConditions != nil { hasPrerequisites = true }
                 if let index = checker.members.contextualBanditRef, case .string(let name) = checker.members[index] {
                     references.append(
-                        BanditChecker.Reference(name: name, path: [featureIndex, rulesIndex, ruleIndex, index], rule: checker.what)
+                        BanditChecker.Reference(
+                            name: name,
+                            path: [featureIndex, rulesIndex, ruleIndex, index],
+                            rule: checker.what
+                        )
                     )
                 }
             }
@@ -108,4 +112,3 @@ public struct PayloadLinter: Sendable {
         return report
     }
 }
-

@@ -114,7 +114,8 @@ struct RuleChecker {
     }
 
     private func checkBucketVersion(_ name: String, _ index: Int?, into report: inout PayloadReport) {
-        if let version = members[index], !Self.isNumber(version, in: 0...PayloadLinter.maximumBucketVersion, whole: true)
+        if let version = members[index],
+            !Self.isNumber(version, in: 0...PayloadLinter.maximumBucketVersion, whole: true)
         {
             report.error("\"\(name)\" of \(what) must be a whole number from 0 to 2147483647", at: path(index))
         }

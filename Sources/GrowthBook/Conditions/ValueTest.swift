@@ -1,6 +1,6 @@
 /// What a condition asks of one attribute's value, compiled: a plain value
 /// to equal, or an object of operators (`$gt`, `$in`, `$regex`, …).
-public indirect enum ValueTest: Sendable {
+public enum ValueTest: Sendable {
     /// `String(actual) === text`.
     case string(String)
     /// `Number(actual) === number`.
@@ -28,10 +28,10 @@ public indirect enum ValueTest: Sendable {
         /// Never holds: an unknown operator, or one whose operand has the wrong
         /// type (`$in` or `$nin` without a list, `$regex` without a string).
         case never
-        case not(ValueTest)
-        case size(ValueTest)
-        case elementMatches(ValueTest)
-        case elementSatisfies(Condition)
+        indirect case not(ValueTest)
+        indirect case size(ValueTest)
+        indirect case elementMatches(ValueTest)
+        indirect case elementSatisfies(Condition)
         /// `$all`/`$alli`: every test holds for some element (tests and elements lowercased when `insensitive`).
         case containsAll([ValueTest], insensitive: Bool)
         case regex(pattern: String, caseInsensitive: Bool)

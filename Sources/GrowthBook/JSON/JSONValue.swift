@@ -22,7 +22,9 @@ public indirect enum JSONValue: Sendable, Hashable {
     /// The value of the first member named `key`, for an object.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members.first { $0.key == key }?.value
+        // By index: `first(where:)` would copy the member, key and all, to return it.
+        guard let index = members.firstIndex(where: { $0.key == key }) else { return nil }
+        return members[index].value
     }
 
     /// The members, for an object.

@@ -25,9 +25,10 @@ public struct GrowthBookPayload: Sendable {
     }
 
     /// Parses and checks a payload; `decrypt` turns `encryptedFeatures` into
-    /// features JSON. Every rule is checked (``PayloadLinter``) before
-    /// anything is built, so a payload either loads whole or is refused with
-    /// every problem named by feature and rule.
+    /// features JSON. Every rule is checked (``PayloadLinter``) while the
+    /// features are decoded, and nothing decoded is kept unless the checks
+    /// pass, so a payload either loads whole or is refused with every problem
+    /// named by feature and rule.
     public init(_ data: Data, decrypt: ((String) throws -> String)?) throws {
         guard let text = String(data: data, encoding: .utf8) else {
             throw Invalid(description: "the payload is not UTF-8 text")

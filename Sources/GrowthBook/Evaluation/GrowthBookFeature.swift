@@ -8,36 +8,22 @@ public final class GrowthBookFeature: Sendable {
     /// evaluate others (and needs the bookkeeping that cuts cycles short).
     public let hasPrerequisites: Bool
 
-    /// Decodes features by key; the first of a repeated key wins, as in a JavaScript object.
+    /// Decodes features by key; the first of a repeated key wins, as in a
+    /// JavaScript object. Many features are decoded in slices on every
+    /// core; a small payload is not worth the threads.
     public static func index(_ features: [JSONValue.Member]) -> [String: GrowthBookFeature] {
-        index(features, alongside: {}).features
-    }
-
-    /// Decodes features by key, in slices on every core, with `alongside`
-    /// (a payload's checks, which need not wait for the decoding) as one
-    /// more job beside them; a small payload is not worth the threads.
-    static func index<Alongside: Sendable>(
-        _ features: [JSONValue.Member],
-        alongside: @Sendable () -> Alongside
-    ) -> (features: [String: GrowthBookFeature], alongside: Alongside) {
         let sliceSize = 128
         let slices = (features.count + sliceSize - 1) / sliceSize
+        guard slices > 1 else {
+            return index(features, decoded: features.map { GrowthBookFeature(id: $0.key, json: $0.value) })
+        }
         let decoded = JobSlots<GrowthBookFeature>(count: features.count)
-        let other = JobSlots<Alongside>(count: 1)
-        @Sendable func decode(slice: Int) {
+        DispatchQueue.concurrentPerform(iterations: slices) { slice in
             for index in slice * sliceSize..<min((slice + 1) * sliceSize, features.count) {
                 decoded[index] = GrowthBookFeature(id: features[index].key, json: features[index].value)
             }
         }
-        if slices <= 1 {
-            other[0] = alongside()
-            if slices == 1 { decode(slice: 0) }
-        } else {
-            DispatchQueue.concurrentPerform(iterations: slices + 1) { job in
-                if job == slices { other[0] = alongside() } else { decode(slice: job) }
-            }
-        }
-        return (index(features, decoded: (0..<features.count).map { decoded[$0]! }), other[0]!)
+        return index(features, decoded: (0..<features.count).map { decoded[$0]! })
     }
 
     /// Features already decoded, one for each of `features`, by key; the first of a repeated key wins.

@@ -27,27 +27,31 @@ enum Version {
     /// unit instead of building it: no allocation for an ASCII string, the
     /// attribute a condition meets on every evaluation.
     static func order(of actual: JSONValue, comparedTo expected: [UInt16]) -> Int {
-        guard case .string(let string) = actual, !string.isEmpty, string.utf8.allSatisfy({ $0 < 0x80 }) else {
+        guard var text = asciiText(actual) else {
             // Numbers, empty and non-ASCII text: as `padded` builds them (Characters may join units).
             let padded = padded(actual)
             return padded.utf16.lexicographicallyPrecedes(expected)
                 ? -1 : (padded.utf16.elementsEqual(expected) ? 0 : 1)
         }
         var comparison = Comparison(expected: expected)
-        var text = string
         text.withUTF8 { walkPadded(ascii: $0, into: &comparison) }
         return comparison.finish()
     }
 
     /// The padded form as UTF-16 code units, what a condition compares against.
     static func paddedUnits(_ value: JSONValue) -> [UInt16] {
-        guard case .string(let string) = value, !string.isEmpty, string.utf8.allSatisfy({ $0 < 0x80 }) else {
+        guard var text = asciiText(value) else {
             return Array(padded(value).utf16)
         }
         var units = Units()
-        var text = string
         text.withUTF8 { walkPadded(ascii: $0, into: &units) }
         return units.units
+    }
+
+    /// The text of a non-empty ASCII string value: what ``walkPadded(ascii:into:)`` pads byte by byte.
+    private static func asciiText(_ value: JSONValue) -> String? {
+        guard case .string(let text) = value, !text.isEmpty, text.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        return text
     }
 
     /// Feeds the padded form of a non-empty ASCII string to `sink` unit by

@@ -1,15 +1,16 @@
 import Dispatch
 import Foundation
 
-/// Decodes features on other threads while the payload is still being
-/// parsed: the parser hands over each feature as soon as it has read it
-/// (``JSONValueParser/parse(_:streamingMembersOf:each:)``), and every batch
-/// of them is offered to a job, so parsing and decoding share the cores.
+/// Decodes features on other threads as they are handed over: while a
+/// payload is still being parsed (``JSONValueParser/parse(_:streamingMembersOf:each:)``
+/// hands over each feature as soon as it has read it), or all at once
+/// (``GrowthBookFeature/index(_:)``). Every full batch is offered to a job.
 ///
-/// ``finish()`` decodes on the calling thread every batch no job has taken
-/// yet, so what is left to wait for is the batches being decoded and jobs
-/// that will find nothing to do; once it returns no job is left holding
-/// the payload's values.
+/// ``finish()`` decodes the last, partial batch and every batch no job has
+/// taken yet on the calling thread, so a payload of fewer features than a
+/// batch starts no job, and what is left to wait for is the batches being
+/// decoded and jobs that will find nothing to do; once it returns no job is
+/// left holding the payload's values.
 final class FeatureStreamDecoder: @unchecked Sendable {
     private static let batchSize = 64
     // Touched only by the parsing thread.
@@ -46,7 +47,12 @@ final class FeatureStreamDecoder: @unchecked Sendable {
 
     /// Every feature handed over, decoded, in order.
     func finish() -> [GrowthBookFeature] {
-        if !pending.isEmpty { offerBatch() }
+        if !pending.isEmpty {
+            let last = pending.map { GrowthBookFeature(id: $0.key, json: $0.value) }
+            pending = []
+            lock.withLock { batches[batchCount] = last }
+            batchCount += 1
+        }
         for number in 0..<batchCount { decode(number) }
         jobs.wait()
         return lock.withLock { (0..<batchCount).flatMap { batches[$0] ?? [] } }

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// A feature decoded once: its default value and its rules, typed.
 public final class GrowthBookFeature: Sendable {
     public let defaultValue: JSONValue
@@ -9,21 +7,12 @@ public final class GrowthBookFeature: Sendable {
     public let hasPrerequisites: Bool
 
     /// Decodes features by key; the first of a repeated key wins, as in a
-    /// JavaScript object. Many features are decoded in slices on every
-    /// core; a small payload is not worth the threads.
+    /// JavaScript object. Many features are decoded in batches on every
+    /// core (``FeatureStreamDecoder``, as a payload is while it is parsed).
     public static func index(_ features: [JSONValue.Member]) -> [String: GrowthBookFeature] {
-        let sliceSize = 128
-        let slices = (features.count + sliceSize - 1) / sliceSize
-        guard slices > 1 else {
-            return index(features, decoded: features.map { GrowthBookFeature(id: $0.key, json: $0.value) })
-        }
-        let decoded = JobSlots<GrowthBookFeature>(count: features.count)
-        DispatchQueue.concurrentPerform(iterations: slices) { slice in
-            for index in slice * sliceSize..<min((slice + 1) * sliceSize, features.count) {
-                decoded[index] = GrowthBookFeature(id: features[index].key, json: features[index].value)
-            }
-        }
-        return index(features, decoded: (0..<features.count).map { decoded[$0]! })
+        let decoder = FeatureStreamDecoder()
+        for member in features { decoder.add(member) }
+        return index(features, decoded: decoder.finish())
     }
 
     /// Features already decoded, one for each of `features`, by key; the first of a repeated key wins.

@@ -19,12 +19,17 @@ public final class InMemoryStickyBucketService: StickyBucketService {
     public init() {}
 
     public func assignments(attributeName: String, attributeValue: String) -> JSONValue? {
-        documents.withLock { $0["\(attributeName)||\(attributeValue)"] }
+        documents.withLock { $0[Self.key(attributeName, attributeValue)] }
     }
 
     public func saveAssignments(_ document: JSONValue) {
         guard let name = document["attributeName"]?.stringValue, let value = document["attributeValue"] else { return }
-        documents.withLock { $0["\(name)||\(JavaScriptSemantics.string(value))"] = document }
+        documents.withLock { $0[Self.key(name, JavaScriptSemantics.string(value))] = document }
+    }
+
+    /// Where a document is kept: `attribute||value`.
+    private static func key(_ attributeName: String, _ attributeValue: String) -> String {
+        "\(attributeName)||\(attributeValue)"
     }
 
     /// Every document saved, by `attribute||value`.

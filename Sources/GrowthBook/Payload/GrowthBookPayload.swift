@@ -81,7 +81,11 @@ public struct GrowthBookPayload: Sendable {
             ? GrowthBookFeature.index(featureMembers, decoded: streamedFeatures)
             : GrowthBookFeature.index(featureMembers)  // decrypted features are parsed whole, then decoded
         // Only a payload with problems is parsed again, to say where they are.
-        let diagnostics = report.findings.isEmpty ? [] : Self.place(report, text: text, decrypted: decrypted)
+        let diagnostics = report.resolved(
+            file: decrypted == nil ? "payload" : "decrypted features",
+            text: text,
+            decryptedFeatures: decrypted
+        )
         let errors = diagnostics.filter { $0.severity == .error }
         if !errors.isEmpty {
             let shown = errors.prefix(3).map(\.description).joined(separator: "; ")
@@ -106,18 +110,6 @@ public struct GrowthBookPayload: Sendable {
         var map: [String: JSONValue] = [:]
         for member in features where map[member.key] == nil { map[member.key] = member.value }
         featureMap = map
-    }
-
-    /// The report's findings placed in the payload's text (and the decrypted
-    /// features' text, when they were encrypted).
-    private static func place(_ report: PayloadReport, text: String, decrypted: String?) -> [Diagnostic] {
-        let root = try? JSONNodeParser.parse(text)
-        let features = decrypted.map { try? JSONNodeParser.parse($0) } ?? root?[member: "features"]
-        return report.resolved(
-            file: decrypted == nil ? "payload" : "decrypted features",
-            features: features,
-            bandits: root?[member: "contextualBandits"]
-        )
     }
 
     /// What GrowthBook evaluates this payload against for a user with these attributes.

@@ -21,37 +21,26 @@ public struct PayloadLinter: Sendable {
         } catch {
             return [Diagnostic(file: file, position: error.position, message: "malformed JSON: \(error.message)")]
         }
-        let start = SourcePosition(line: 1, column: 1)
         guard case .object = root else {
-            return [
-                Diagnostic(
-                    file: file,
-                    position: (try? JSONNodeParser.parse(text))?.position ?? start,
-                    message: "a GrowthBook payload must be a JSON object, found \(root.kindName)"
-                )
-            ]
+            var report = PayloadReport()
+            report.error("a GrowthBook payload must be a JSON object, found \(root.kindName)", in: .payload, at: [])
+            return report.resolved(file: file, text: text)
         }
         guard let features = root["features"] else {
-            let position = (try? JSONNodeParser.parse(text))?.position ?? start
+            var report = PayloadReport()
             if root["encryptedFeatures"] != nil {
-                return [
-                    Diagnostic(
-                        file: file,
-                        position: position,
-                        severity: .warning,
-                        message: "the features are encrypted; they are checked when the source decrypts them"
-                    )
-                ]
+                report.warning(
+                    "the features are encrypted; they are checked when the source decrypts them",
+                    in: .payload,
+                    at: []
+                )
+            } else {
+                report.error("the payload has no \"features\" object", in: .payload, at: [])
             }
-            return [Diagnostic(file: file, position: position, message: "the payload has no \"features\" object")]
+            return report.resolved(file: file, text: text)
         }
-        let report = check(features: features, bandits: root["contextualBandits"], claimedKeys: claimedKeys)
-        guard !report.findings.isEmpty, let positioned = try? JSONNodeParser.parse(text) else { return [] }
-        return report.resolved(
-            file: file,
-            features: positioned[member: "features"],
-            bandits: positioned[member: "contextualBandits"]
-        )
+        return check(features: features, bandits: root["contextualBandits"], claimedKeys: claimedKeys)
+            .resolved(file: file, text: text)
     }
 
     /// The problems of a payload's `features` object (plain or decrypted) and

@@ -1,11 +1,13 @@
 /// Problems found in a payload, each placed by the steps that lead to its
 /// value rather than by line and column: the checks run on ``JSONValue``,
 /// which keeps no positions, and the places are looked up in a positioned
-/// parse (``resolved(file:features:bandits:)``) only when there is a problem
+/// parse (``resolved(file:text:decryptedFeatures:)``) only when there is a problem
 /// to report, so a clean payload is never parsed twice.
 struct PayloadReport: Sendable {
     /// The part of the payload a finding is in.
     enum Part: Sendable {
+        /// The payload as a whole.
+        case payload
         /// The `features` object (its own document when it was encrypted).
         case features
         /// The `contextualBandits` object.
@@ -34,10 +36,21 @@ struct PayloadReport: Sendable {
         findings.append(Finding(severity: .warning, message: message, part: part, path: path, atName: atName))
     }
 
-    /// The findings as diagnostics of `file`, placed in the positioned parse of each part.
-    func resolved(file: String, features: JSONNode?, bandits: JSONNode?) -> [Diagnostic] {
-        findings.map { finding in
-            let root = finding.part == .features ? features : bandits
+    /// The findings as diagnostics of `file`, placed by parsing the
+    /// payload's text again with positions (and the decrypted features'
+    /// text, when the features were encrypted); no parse when there are none.
+    func resolved(file: String, text: String, decryptedFeatures: String? = nil) -> [Diagnostic] {
+        guard !findings.isEmpty else { return [] }
+        let payload = try? JSONNodeParser.parse(text)
+        let features = decryptedFeatures.map { try? JSONNodeParser.parse($0) } ?? payload?[member: "features"]
+        let bandits = payload?[member: "contextualBandits"]
+        return findings.map { finding in
+            let root: JSONNode?
+            switch finding.part {
+            case .payload: root = payload
+            case .features: root = features
+            case .bandits: root = bandits
+            }
             return Diagnostic(
                 file: file,
                 position: root?.position(at: finding.path, atName: finding.atName),

@@ -27,31 +27,36 @@ enum Version {
     /// unit instead of building it: no allocation for an ASCII string, the
     /// attribute a condition meets on every evaluation.
     static func order(of actual: JSONValue, comparedTo expected: [UInt16]) -> Int {
-        guard var text = asciiText(actual) else {
-            // Numbers, empty and non-ASCII text: as `padded` builds them (Characters may join units).
-            let padded = padded(actual)
-            return padded.utf16.lexicographicallyPrecedes(expected)
-                ? -1 : (padded.utf16.elementsEqual(expected) ? 0 : 1)
+        let order = withASCIIBytes(of: actual) { bytes in
+            var comparison = Comparison(expected: expected)
+            walkPadded(ascii: bytes, into: &comparison)
+            return comparison.finish()
         }
-        var comparison = Comparison(expected: expected)
-        text.withUTF8 { walkPadded(ascii: $0, into: &comparison) }
-        return comparison.finish()
+        if let order { return order }
+        // Numbers, empty and non-ASCII text: as `padded` builds them (Characters may join units).
+        let padded = padded(actual)
+        return padded.utf16.lexicographicallyPrecedes(expected) ? -1 : (padded.utf16.elementsEqual(expected) ? 0 : 1)
     }
 
     /// The padded form as UTF-16 code units, what a condition compares against.
     static func paddedUnits(_ value: JSONValue) -> [UInt16] {
-        guard var text = asciiText(value) else {
-            return Array(padded(value).utf16)
+        let units = withASCIIBytes(of: value) { bytes in
+            var units = Units()
+            walkPadded(ascii: bytes, into: &units)
+            return units.units
         }
-        var units = Units()
-        text.withUTF8 { walkPadded(ascii: $0, into: &units) }
-        return units.units
+        return units ?? Array(padded(value).utf16)
     }
 
-    /// The text of a non-empty ASCII string value: what ``walkPadded(ascii:into:)`` pads byte by byte.
-    private static func asciiText(_ value: JSONValue) -> String? {
-        guard case .string(let text) = value, !text.isEmpty, text.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-        return text
+    /// `body` over the bytes of a non-empty ASCII string value, what
+    /// ``walkPadded(ascii:into:)`` pads byte by byte; `nil` for any other value.
+    private static func withASCIIBytes<Result>(
+        of value: JSONValue,
+        _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result? {
+        guard case .string(var text) = value, !text.isEmpty else { return nil }
+        // The check runs on the buffer: the string's own UTF-8 view walks a small string byte by byte, slowly.
+        return text.withUTF8 { bytes in bytes.allSatisfy { $0 < 0x80 } ? body(bytes) : nil }
     }
 
     /// Feeds the padded form of a non-empty ASCII string to `sink` unit by

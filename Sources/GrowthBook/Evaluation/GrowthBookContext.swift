@@ -3,7 +3,7 @@
 public struct GrowthBookContext: Sendable {
     public var attributes: JSONValue
     /// Feature key → feature, decoded (``GrowthBookFeature/index(_:)``).
-    public var features: [String: GrowthBookFeature]
+    public var features: FeatureTable
     /// Experiment key → forced variation index.
     public var forcedVariations: [String: Int]
     public var savedGroups: [String: [JSONValue]]
@@ -18,7 +18,7 @@ public struct GrowthBookContext: Sendable {
 
     public init(
         attributes: JSONValue = .object([]),
-        features: [String: GrowthBookFeature] = [:],
+        features: FeatureTable = FeatureTable(),
         forcedVariations: [String: Int] = [:],
         savedGroups: [String: [JSONValue]] = [:],
         enabled: Bool = true,

@@ -448,9 +448,8 @@ public struct GrowthBookEvaluator: Sendable {
         }
         let (attribute, hashValue) = hashAttribute(experiment.hashAttribute, fallback: experiment.fallbackAttribute)
         let meta = index < experiment.meta.count ? experiment.meta[index] : nil
-        let metaKey = meta?.key
         return ExperimentResult(
-            key: (metaKey?.isEmpty == false ? metaKey : nil) ?? String(index),
+            key: experiment.resultKey(index),
             featureId: featureId,
             inExperiment: inExperiment,
             hashUsed: hashUsed,

@@ -35,6 +35,9 @@ public final class GrowthBookExperiment: Sendable {
     public let json: JSONValue
     /// Each variation's bucket range: `ranges`, or computed from the weights and coverage.
     public let bucketRanges: [HalfOpenRange]
+    /// The key a result in each variation carries: its `meta` key, or its index
+    /// when that is missing or empty (written once, not on every evaluation).
+    let resultKeys: [String]
 
     /// What `meta` says of one variation.
     public struct VariationMeta: Sendable {
@@ -95,6 +98,17 @@ public final class GrowthBookExperiment: Sendable {
         isStopped = status == "stopped"
         bucketRanges =
             ranges ?? BucketMath.bucketRanges(count: variations.count, coverage: coverage ?? 1, weights: weights)
+        resultKeys = variations.indices.map { [meta] in Self.resultKey($0, meta: meta) }
+    }
+
+    /// The key of a result in variation `index` (see ``resultKeys``).
+    func resultKey(_ index: Int) -> String {
+        index < resultKeys.count ? resultKeys[index] : Self.resultKey(index, meta: meta)
+    }
+
+    private static func resultKey(_ index: Int, meta: [VariationMeta]) -> String {
+        let metaKey = index < meta.count ? meta[index].key : nil
+        return metaKey?.isEmpty == false ? metaKey ?? "" : String(index)
     }
 
     /// The experiment with other weights (a contextual bandit's leaf), in its JSON too.

@@ -9,20 +9,20 @@ public final class GrowthBookFeature: Sendable {
     /// Decodes features by key; the first of a repeated key wins, as in a
     /// JavaScript object. Many features are decoded in batches on every
     /// core (``FeatureStreamDecoder``, as a payload is while it is parsed).
-    public static func index(_ features: [JSONValue.Member]) -> [String: GrowthBookFeature] {
+    public static func index(_ features: [JSONValue.Member]) -> FeatureTable {
         let decoder = FeatureStreamDecoder()
         for member in features { decoder.add(member) }
         return index(features, decoded: decoder.finish())
     }
 
     /// Features already decoded, one for each of `features`, by key; the first of a repeated key wins.
-    static func index(_ features: [JSONValue.Member], decoded: [GrowthBookFeature]) -> [String: GrowthBookFeature] {
+    static func index(_ features: [JSONValue.Member], decoded: [GrowthBookFeature]) -> FeatureTable {
         var index: [String: GrowthBookFeature] = [:]
         index.reserveCapacity(features.count)
         for (position, member) in features.enumerated() where index[member.key] == nil {
             index[member.key] = decoded[position]
         }
-        return index
+        return FeatureTable(index)
     }
 
     /// Decodes a feature definition (`defaultValue`, `rules`) of the feature `id`.

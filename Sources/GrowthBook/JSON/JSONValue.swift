@@ -1,6 +1,6 @@
 /// Any JSON value, objects keeping their member order (GrowthBook compares
 /// some values as JavaScript's `JSON.stringify` prints them, which is ordered).
-public indirect enum JSONValue: Sendable, Hashable {
+public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case number(Double)

@@ -11,7 +11,7 @@ public struct GrowthBookPayload: Sendable {
     /// The feature definitions by key, as given.
     public let featureMap: [String: JSONValue]
     /// The features decoded once for evaluation: rules typed, conditions compiled.
-    public let decodedFeatures: [String: GrowthBookFeature]
+    public let decodedFeatures: FeatureTable
     /// The contextual bandits decoded once for evaluation.
     public let decodedBandits: [String: ContextualBandit]
     /// Problems the SDK tolerates, found while the payload was checked.

@@ -21,7 +21,7 @@ public struct SharedFeatures: Sendable {
     /// Feature → what each of its rules stands for, in rule order.
     let origins: [String: [RuleOrigin?]]
     /// The features and bandits decoded once, so each request only evaluates.
-    private let decodedFeatures: [String: GrowthBookFeature]
+    private let decodedFeatures: FeatureTable
     private let decodedBandits: [String: ContextualBandit]
 
     /// The Laboratory experiment a rule stands for, and the variant a person

@@ -50,7 +50,6 @@ struct GrowthBookBench: ParsableCommand {
             decoded = next
         }
         guard let payload = decoded else { return }
-        decodeTimes.sort()
         let keys = payload.features.map(\.key)
         let experimentFeatures = Set(
             keys.filter { key in payload.decodedFeatures[key]?.rules.contains { $0.experiment != nil } ?? false }
@@ -60,25 +59,31 @@ struct GrowthBookBench: ParsableCommand {
             String(
                 format: "  decode + index (median of %d):      %8.2f ms (goal 5 ms), %d allocations, payload %d bytes",
                 decodeTimes.count,
-                decodeTimes[decodeTimes.count / 2],
+                median(decodeTimes),
                 decodeAllocations,
                 data.count
             )
         )
 
-        // Throughput: a fresh evaluator per user, every feature.
-        var evaluations = 0
-        let start = DispatchTime.now().uptimeNanoseconds
+        // Throughput: a fresh evaluator per user, every feature, timed per user.
+        // Both sides report the median user, so a moment of a busy machine does not decide the ratio.
+        var userSeconds: [Double] = []
         for _ in 0..<repeats {
             for user in attributes {
+                let start = DispatchTime.now().uptimeNanoseconds
                 var evaluator = GrowthBookEvaluator(context: payload.context(attributes: user))
                 for key in keys { _ = evaluator.evaluateFeature(key) }
-                evaluations += keys.count
+                userSeconds.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
             }
         }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let ours = Double(evaluations) / seconds
-        print(String(format: "  Swift:  %12.0f feature evaluations per second", ours))
+        let ours = Double(keys.count) / median(userSeconds)
+        print(
+            String(
+                format: "  Swift:  %12.0f feature evaluations per second (median of %d users)",
+                ours,
+                userSeconds.count
+            )
+        )
 
         // Allocations, counted around each evaluation.
         var plain = (allocations: 0, evaluations: 0)
@@ -118,19 +123,28 @@ struct GrowthBookBench: ParsableCommand {
                 [python.script, folder + "/payload.json", folder + "/users.json"]
             ),
             let result = try? JSONValue.parse(output),
-            let count = result["evaluations"]?.numberValue, let time = result["seconds"]?.numberValue, time > 0
+            let times = result["perUser"]?.elements?.compactMap(\.numberValue), !times.isEmpty,
+            median(times) > 0
         else {
             return print("  Python: the SDK's run failed; no comparison")
         }
-        let theirs = count / time
+        let theirs = Double(keys.count) / median(times)
         print(
             String(
-                format: "  Python: %12.0f feature evaluations per second (growthbook %@)",
+                format: "  Python: %12.0f feature evaluations per second (median of %d users, growthbook %@)",
                 theirs,
+                times.count,
                 result["version"]?.stringValue ?? "?"
             )
         )
         print(String(format: "  ratio:  %12.1f× (goal 50×)", ours / theirs))
+    }
+
+    /// The middle value (the mean of the middle two for an even count).
+    private func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 }
 

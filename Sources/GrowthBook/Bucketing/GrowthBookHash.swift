@@ -12,17 +12,19 @@ public enum GrowthBookHash {
     /// FNV-1a continued over `text`: hashing `b` after `a` equals hashing `a + b`,
     /// without building the joined string.
     private static func fnv32a(_ text: String, continuing start: UInt32) -> UInt32 {
-        // ASCII text (ids, seeds) is hashed from its UTF-8 bytes, which are its UTF-16 units.
-        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> UInt32? in
+        // ASCII text (ids, seeds, feature keys) is hashed from its UTF-8
+        // bytes, which are its UTF-16 units; any byte with the high bit set
+        // sends the text to the UTF-16 loop instead.
+        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes in
             var hash = start
+            var bits: UInt8 = 0
             for byte in bytes {
-                guard byte < 0x80 else { return nil }
-                hash ^= UInt32(byte)
-                hash = hash &* 16_777_619
+                bits |= byte
+                hash = (hash ^ UInt32(byte)) &* 16_777_619
             }
-            return hash
+            return bits < 0x80 ? hash : nil
         }
-        if let ascii, let hash = ascii { return hash }
+        if let ascii, let ascii { return ascii }
         var hash = start
         for unit in text.utf16 {
             hash ^= UInt32(unit)

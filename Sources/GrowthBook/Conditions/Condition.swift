@@ -3,7 +3,7 @@
 /// padded versions, lowercased lists and `JSON.stringify` texts computed, so
 /// an evaluation walks the tree without string lookups. Its meaning is
 /// exactly the JavaScript SDK's (the conformance cases pin it).
-public enum Condition: Sendable {
+public indirect enum Condition: Sendable {
     /// Every part holds (a condition object's members).
     case all([Condition])
     /// `$or`: some part holds (an empty list holds).
@@ -11,7 +11,7 @@ public enum Condition: Sendable {
     /// `$nor`: no part holds.
     case none([Condition])
     /// `$not`.
-    indirect case not(Condition)
+    case not(Condition)
     /// An attribute (a dotted path) matches a test.
     case attribute(path: [String], test: ValueTest)
     /// A top-level attribute (a path of one name, the usual case) matches a test.

@@ -15,7 +15,7 @@ public enum ValueTest: Sendable {
     case operators([Operator])
 
     /// One `$`-operator and its compiled operand.
-    public enum Operator: Sendable {
+    public indirect enum Operator: Sendable {
         /// The operand's padded form, as UTF-16 code units (see ``Version``).
         case version(order: VersionOrder, padded: [UInt16])
         case equals(JSONValue)
@@ -28,10 +28,10 @@ public enum ValueTest: Sendable {
         /// Never holds: an unknown operator, or one whose operand has the wrong
         /// type (`$in` or `$nin` without a list, `$regex` without a string).
         case never
-        indirect case not(ValueTest)
-        indirect case size(ValueTest)
-        indirect case elementMatches(ValueTest)
-        indirect case elementSatisfies(Condition)
+        case not(ValueTest)
+        case size(ValueTest)
+        case elementMatches(ValueTest)
+        case elementSatisfies(Condition)
         /// `$all`/`$alli`: every test holds for some element (tests and elements lowercased when `insensitive`).
         case containsAll([ValueTest], insensitive: Bool)
         case regex(pattern: String, caseInsensitive: Bool)

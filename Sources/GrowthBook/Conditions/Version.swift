@@ -28,9 +28,11 @@ enum Version {
     /// attribute a condition meets on every evaluation.
     static func order(of actual: JSONValue, comparedTo expected: [UInt16]) -> Int {
         let order = withASCIIBytes(of: actual) { bytes in
-            var comparison = Comparison(expected: expected)
-            walkPadded(ascii: bytes, into: &comparison)
-            return comparison.finish()
+            expected.withUnsafeBufferPointer { expected in
+                var comparison = Comparison(expected: expected)
+                walkPadded(ascii: bytes, into: &comparison)
+                return comparison.finish()
+            }
         }
         if let order { return order }
         // Numbers, empty and non-ASCII text: as `padded` builds them (Characters may join units).
@@ -104,23 +106,25 @@ enum Version {
 
     /// A lexicographic comparison fed one unit at a time; decided at the first difference.
     private struct Comparison: UnitSink {
-        let expected: [UInt16]
+        let expected: UnsafeBufferPointer<UInt16>
         var position = 0
-        var order: Int?
+        /// -1 or 1 once decided; 0 while the units are equal.
+        var order = 0
 
         mutating func emit(_ unit: UInt16) {
-            guard order == nil else { return }
+            guard order == 0 else { return }
             guard position < expected.count else {
                 order = 1
                 return
             }
-            if unit != expected[position] { order = unit < expected[position] ? -1 : 1 }
+            let other = expected[position]
+            if unit != other { order = unit < other ? -1 : 1 }
             position += 1
         }
 
-        var isDone: Bool { order != nil }
+        var isDone: Bool { order != 0 }
 
-        func finish() -> Int { order ?? (position == expected.count ? 0 : -1) }
+        func finish() -> Int { order != 0 ? order : (position == expected.count ? 0 : -1) }
     }
 }
 

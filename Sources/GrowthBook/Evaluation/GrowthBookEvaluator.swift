@@ -132,6 +132,9 @@ public struct GrowthBookEvaluator: Sendable {
         return result
     }
 
+    // Inlined into both callers, so the result (a large value) is built in
+    // place: called, it was copied through temporaries, three 160-byte copies an evaluation.
+    @inline(__always)
     private mutating func evaluateRules(
         of feature: GrowthBookFeature,
         id: String,

@@ -27,6 +27,12 @@ struct GrowthBookBench: ParsableCommand {
     @Option(help: "Times the Swift side evaluates the same users (it is too fast to time once).") var repeats = 50
     @Option(help: "Times the payload is decoded; the median is printed.") var decodes = 21
 
+    func validate() throws {
+        guard features >= 1, users >= 1, repeats >= 1, decodes >= 1 else {
+            throw ValidationError("--features, --users, --repeats and --decodes must be at least 1")
+        }
+    }
+
     func run() throws {
         let data = PayloadGenerator.make(features: features)
         let attributes = (0..<users).map { index -> JSONValue in
@@ -41,7 +47,7 @@ struct GrowthBookBench: ParsableCommand {
         var decodeTimes: [Double] = []
         var decoded: GrowthBookPayload?
         var decodeAllocations = 0
-        for _ in 0..<max(decodes, 1) {
+        for _ in 0..<decodes {
             let before = allocation_count()
             let start = DispatchTime.now().uptimeNanoseconds
             let next = try GrowthBookPayload(data, decrypt: nil)
@@ -140,8 +146,9 @@ struct GrowthBookBench: ParsableCommand {
         print(String(format: "  ratio:  %12.1f× (goal 50×)", ours / theirs))
     }
 
-    /// The middle value (the mean of the middle two for an even count).
+    /// The middle value (the mean of the middle two for an even count); NaN for none.
     private func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return .nan }
         let sorted = values.sorted()
         let middle = sorted.count / 2
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2

@@ -44,6 +44,8 @@ enum Version {
     static func paddedUnits(_ value: JSONValue) -> [UInt16] {
         let units = withASCIIBytes(of: value) { bytes in
             var units = Units()
+            // A part is padded to five units at most: room for all of them, grown once.
+            units.units.reserveCapacity(bytes.count * 5 + 2)
             walkPadded(ascii: bytes, into: &units)
             return units.units
         }

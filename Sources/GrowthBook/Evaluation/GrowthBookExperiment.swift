@@ -35,9 +35,6 @@ public final class GrowthBookExperiment: Sendable {
     public let json: JSONValue
     /// Each variation's bucket range: `ranges`, or computed from the weights and coverage.
     public let bucketRanges: [HalfOpenRange]
-    /// The key a result in each variation carries: its `meta` key, or its index
-    /// when that is missing or empty (written once, not on every evaluation).
-    let resultKeys: [String]
 
     /// What `meta` says of one variation.
     public struct VariationMeta: Sendable {
@@ -98,18 +95,17 @@ public final class GrowthBookExperiment: Sendable {
         isStopped = status == "stopped"
         bucketRanges =
             ranges ?? BucketMath.bucketRanges(count: variations.count, coverage: coverage ?? 1, weights: weights)
-        resultKeys = variations.indices.map { [meta] in Self.resultKey($0, meta: meta) }
     }
 
-    /// The key of a result in variation `index` (see ``resultKeys``).
+    /// The key a result in variation `index` carries: its `meta` key, or its
+    /// index when that is missing or empty.
     func resultKey(_ index: Int) -> String {
-        index < resultKeys.count ? resultKeys[index] : Self.resultKey(index, meta: meta)
+        if index < meta.count, let key = meta[index].key, !key.isEmpty { return key }
+        // The usual indexes are printed once, not on every evaluation.
+        return index >= 0 && index < Self.smallIndexKeys.count ? Self.smallIndexKeys[index] : String(index)
     }
 
-    private static func resultKey(_ index: Int, meta: [VariationMeta]) -> String {
-        let metaKey = index < meta.count ? meta[index].key : nil
-        return metaKey?.isEmpty == false ? metaKey ?? "" : String(index)
-    }
+    private static let smallIndexKeys = (0..<16).map { String($0) }
 
     /// The experiment with other weights (a contextual bandit's leaf), in its JSON too.
     func weighted(_ weights: JSONValue) -> GrowthBookExperiment {

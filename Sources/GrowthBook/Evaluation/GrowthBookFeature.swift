@@ -17,12 +17,7 @@ public final class GrowthBookFeature: Sendable {
 
     /// Features already decoded, one for each of `features`, by key; the first of a repeated key wins.
     static func index(_ features: [JSONValue.Member], decoded: [GrowthBookFeature]) -> FeatureTable {
-        var index: [String: GrowthBookFeature] = [:]
-        index.reserveCapacity(features.count)
-        for (position, member) in features.enumerated() where index[member.key] == nil {
-            index[member.key] = decoded[position]
-        }
-        return FeatureTable(index)
+        FeatureTable(features.indices.map { (features[$0].key, decoded[$0]) })
     }
 
     /// Decodes a feature definition (`defaultValue`, `rules`) of the feature `id`.

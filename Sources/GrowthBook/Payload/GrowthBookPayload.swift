@@ -8,8 +8,6 @@ public struct GrowthBookPayload: Sendable {
     public let savedGroups: [String: [JSONValue]]
     /// Contextual bandit definitions by reference, for rules with a `contextualBanditRef`.
     public let contextualBandits: [String: JSONValue]
-    /// The feature definitions by key, as given.
-    public let featureMap: [String: JSONValue]
     /// The features decoded once for evaluation: rules typed, conditions compiled.
     public let decodedFeatures: FeatureTable
     /// The contextual bandits decoded once for evaluation.
@@ -107,9 +105,6 @@ public struct GrowthBookPayload: Sendable {
         contextualBandits = bandits
         decodedBandits = bandits.mapValues(ContextualBandit.init)
         decodedFeatures = decoded
-        var map: [String: JSONValue] = [:]
-        for member in features where map[member.key] == nil { map[member.key] = member.value }
-        featureMap = map
     }
 
     /// What GrowthBook evaluates this payload against for a user with these attributes.

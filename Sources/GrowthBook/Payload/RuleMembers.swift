@@ -12,9 +12,10 @@ struct RuleMembers {
     /// The members of `json`, none when it is not an object.
     init(_ json: JSONValue) {
         members = json.members ?? []
-        for (index, member) in members.enumerated() {
+        // By index: a `for member in` loop would copy every member, value and all.
+        for index in members.indices {
             // By length first, so a name is compared with at most three others.
-            let key = member.key
+            let key = members[index].key
             switch key.utf8.count {
             case 2: if key == "id" { Self.keep(&id, index) }
             case 3: if key == "key" { Self.keep(&self.key, index) }

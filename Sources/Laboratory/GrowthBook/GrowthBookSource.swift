@@ -150,7 +150,9 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
 
     /// The keys of `__Override_<experiment>`'s default value (a JSON array, or its text).
     private func overrideKeys(for experiment: String, in experiments: GrowthBookExperiments) -> [String] {
-        guard let value = experiments.payload.featureMap["__Override_\(experiment)"]?["defaultValue"] else { return [] }
+        guard let value = experiments.payload.decodedFeatures["__Override_\(experiment)"]?.defaultValue else {
+            return []
+        }
         let list: JSONValue? = value.stringValue.flatMap { try? JSONValue.parse($0) } ?? value
         return list?.elements?.compactMap(\.stringValue) ?? []
     }
@@ -254,12 +256,13 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
     /// force or rollout rule with its value, condition and coverage.
     private static func describe(_ name: String, in payload: GrowthBookExperiments) -> String {
         guard let rule = payload.ruleExperiments.first(where: { $0.experiment.name == name }),
-            let json = payload.payload.featureMap[rule.feature]?["rules"]?.elements?[rule.index]
+            let rules = payload.payload.decodedFeatures[rule.feature]?.rules, rule.index < rules.count
         else {
             let features = payload.experimentRules.first { $0.name == name }?.keys ?? []
             return "an experiment rule in \(features.count == 1 ? "feature" : "features") "
                 + features.joined(separator: ", ") + ": variations by weight, hashed on the user"
         }
+        let json = rules[rule.index].json
         let value = JavaScriptSemantics.stringify(json["force"]) ?? "null"
         var text: String
         if let coverage = json["coverage"]?.numberValue {

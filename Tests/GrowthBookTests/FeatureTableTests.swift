@@ -24,17 +24,34 @@ import Testing
         #expect(FeatureTable()["anything"] == nil)
     }
 
-    /// 40 keys whose hashes share their low bits all want the same slot of
-    /// the 256 a table of 40 keys has: the table turns itself off, and the
-    /// dictionary answers every lookup.
+    /// 40 keys whose hashes share their low ten bits: they all want the same
+    /// slot of any table of up to 1,024 slots.
+    static let collidingKeys = Array(
+        (0..<1_000_000).lazy.map { "k\($0)" }.filter { FeatureTable.hash($0) & 0x3FF == 0 }.prefix(40)
+    )
+
+    /// Colliding keys turn the table off, and the dictionary answers every lookup.
     @Test func keysMadeToCollideTurnTheTableOffAndStillAnswer() {
-        let colliding = (0..<200_000).lazy.map { "k\($0)" }.filter { FeatureTable.hash($0) & 0xFF == 0 }.prefix(40)
-        let keys = Array(colliding)
+        let keys = Self.collidingKeys
         #expect(keys.count == 40)
         let byKey = Self.features(keys)
         let table = FeatureTable(byKey)
         #expect(!table.usesTable)
         for key in keys { #expect(table[key] === byKey[key]) }
         #expect(table["k-absent"] == nil)
+    }
+
+    /// In payload order, the first of a repeated key wins, in the table and in the dictionary it falls back to.
+    @Test(arguments: [false, true])
+    func theFirstOfARepeatedKeyWins(colliding: Bool) {
+        let keys = colliding ? Self.collidingKeys : (0..<40).map { "k\($0)" }
+        let first = Self.features(keys)
+        let again = Self.features(keys)
+        let entries = keys.map { ($0, first[$0]!) } + keys.map { ($0, again[$0]!) }
+        let table = FeatureTable(entries)
+        #expect(table.usesTable == !colliding)
+        #expect(table.count == keys.count)
+        #expect(table.values.count == keys.count)
+        for key in keys { #expect(table[key] === first[key]) }
     }
 }

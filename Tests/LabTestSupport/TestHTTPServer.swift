@@ -87,19 +87,24 @@ public final class TestHTTPServer: @unchecked Sendable {
             write(client, Data("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n".utf8))
             for _ in 0..<count where running {
                 Thread.sleep(forTimeInterval: interval)
-                write(client, Data(" ".utf8))
+                guard write(client, Data(" ".utf8)) else { return }
             }
         }
     }
 
-    private func write(_ client: Int32, _ data: Data) {
+    /// Writes all of `data`; `false` when the client has gone (one that gave
+    /// up on a trickle). With `MSG_NOSIGNAL`: a plain `write` to a closed
+    /// connection raises SIGPIPE, which likely ended the whole test process once.
+    @discardableResult
+    private func write(_ client: Int32, _ data: Data) -> Bool {
         data.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = Glibc.write(client, bytes.baseAddress! + offset, bytes.count - offset)
-                if written <= 0 { return }
+                let written = send(client, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                if written <= 0 { return false }
                 offset += written
             }
+            return true
         }
     }
 }

@@ -129,12 +129,12 @@ struct GrowthBookBench: ParsableCommand {
                 [python.script, folder + "/payload.json", folder + "/users.json"]
             ),
             let result = try? JSONValue.parse(output),
-            let times = result["perUser"]?.elements?.compactMap(\.numberValue), !times.isEmpty,
-            median(times) > 0
+            let times = result["perUser"]?.elements?.compactMap(\.numberValue), case let userTime = median(times),
+            userTime > 0
         else {
             return print("  Python: the SDK's run failed; no comparison")
         }
-        let theirs = Double(keys.count) / median(times)
+        let theirs = Double(keys.count) / userTime
         print(
             String(
                 format: "  Python: %12.0f feature evaluations per second (median of %d users, growthbook %@)",

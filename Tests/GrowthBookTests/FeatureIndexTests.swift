@@ -3,8 +3,9 @@ import Testing
 
 @testable import GrowthBook
 
-/// Large payloads are decoded on several threads (in slices, or while they
-/// are parsed); the features come out as one by one, the first of a repeated key winning.
+/// Large payloads are decoded in batches on several threads (while they are
+/// parsed, or all at once); the features come out in order, the first of a
+/// repeated key winning.
 @Suite struct FeatureIndexTests {
     /// 300 features `f0`…`f299` whose default value is their number, then `f7` again with -1.
     static let members: [JSONValue.Member] =
@@ -25,7 +26,7 @@ import Testing
             )
         } + [JSONValue.Member("f7", .object([.init("defaultValue", .number(-1))]))]
 
-    @Test func slicesDecodeEveryFeatureAndTheFirstOfARepeatedKeyWins() {
+    @Test func indexingDecodesEveryFeatureAndTheFirstOfARepeatedKeyWins() {
         let index = GrowthBookFeature.index(Self.members)
         #expect(index.count == 300)
         #expect((0..<300).allSatisfy { index["f\($0)"]?.defaultValue == .number(Double($0)) })

@@ -50,15 +50,7 @@ public final class LoopbackConnection: @unchecked Sendable {
 
     /// Writes all of `bytes`; `false` once the server stopped taking them.
     public func send(_ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes {
-                Glibc.send(socket, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if written <= 0 { return false }
-            offset += written
-        }
-        return true
+        bytes.withUnsafeBytes { sendAll($0, on: socket) }
     }
 
     /// Sends a request and reads its whole answer (by `Content-Length`).

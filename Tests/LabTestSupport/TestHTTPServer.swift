@@ -93,19 +93,11 @@ public final class TestHTTPServer: @unchecked Sendable {
     }
 
     /// Writes all of `data`; `false` when the client has gone (one that gave
-    /// up on a trickle). With `MSG_NOSIGNAL`: a plain `write` to a closed
-    /// connection raises SIGPIPE, which likely ended the whole test process once.
+    /// up on a trickle). A plain `write` there raised SIGPIPE, which likely
+    /// ended the whole test process once.
     @discardableResult
     private func write(_ client: Int32, _ data: Data) -> Bool {
-        data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = send(client, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-                if written <= 0 { return false }
-                offset += written
-            }
-            return true
-        }
+        data.withUnsafeBytes { sendAll($0, on: client) }
     }
 }
 

@@ -44,7 +44,7 @@ enum Version {
     static func paddedUnits(_ value: JSONValue) -> [UInt16] {
         let units = withASCIIBytes(of: value) { bytes in
             var units = Units()
-            // A part is padded to five units at most: room for all of them, grown once.
+            // At most five units a byte, and the closing `-~`: the array is allocated once.
             units.units.reserveCapacity(bytes.count * 5 + 2)
             walkPadded(ascii: bytes, into: &units)
             return units.units

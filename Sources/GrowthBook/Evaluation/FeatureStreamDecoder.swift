@@ -25,15 +25,18 @@ final class FeatureStreamDecoder: @unchecked Sendable {
     /// Takes the next feature, in payload order (on the parsing thread).
     func add(_ member: JSONValue.Member) {
         pending.append(member)
-        if pending.count == Self.batchSize { offerBatch() }
+        guard pending.count == Self.batchSize else { return }
+        let number = queueBatch()
+        DispatchQueue.global().async(group: jobs) { self.decode(number) }
     }
 
-    private func offerBatch() {
+    /// Makes the pending features the next batch, for whichever thread takes it first.
+    private func queueBatch() -> Int {
         let number = batchCount
         lock.withLock { untaken[number] = pending }
         pending = []
         batchCount += 1
-        DispatchQueue.global().async(group: jobs) { self.decode(number) }
+        return number
     }
 
     /// Decodes batch `number` unless another thread has taken it.
@@ -47,12 +50,8 @@ final class FeatureStreamDecoder: @unchecked Sendable {
 
     /// Every feature handed over, decoded, in order.
     func finish() -> [GrowthBookFeature] {
-        if !pending.isEmpty {
-            let last = pending.map { GrowthBookFeature(id: $0.key, json: $0.value) }
-            pending = []
-            lock.withLock { batches[batchCount] = last }
-            batchCount += 1
-        }
+        // The last, partial batch is offered to no job: the loop below decodes it here.
+        if !pending.isEmpty { _ = queueBatch() }
         for number in 0..<batchCount { decode(number) }
         jobs.wait()
         return lock.withLock { (0..<batchCount).flatMap { batches[$0] ?? [] } }

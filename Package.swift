@@ -19,6 +19,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        // Both already come with Hummingbird: the server's channel handlers name their types.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.20.0"),
     ],
     targets: [
         // A GrowthBook SDK for server-side Swift, Foundation only, no I/O and no Laboratory types: payloads
@@ -51,8 +54,11 @@ let package = Package(
             dependencies: [
                 "GrowthBook", "Laboratory", "LaboratorySQLite",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]
         ),
         // Pure console core: Tweaks tree, state, reducer, rendering into a screen buffer.

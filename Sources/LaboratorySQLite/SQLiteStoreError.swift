@@ -12,6 +12,10 @@ public enum SQLiteStoreError: Error, CustomStringConvertible, Equatable {
     case database(path: String, reason: String)
     /// A row holds a value of a type its column never gets (edited by hand, damaged).
     case unexpectedValue(path: String, detail: String)
+    /// Another process held the file's write lock for longer than the busy timeout.
+    case locked(path: String)
+    /// The disk (or the file system's quota) has no room for what was written; nothing of it was kept.
+    case diskFull(path: String)
 
     public var description: String {
         switch self {
@@ -30,6 +34,28 @@ public enum SQLiteStoreError: Error, CustomStringConvertible, Equatable {
             return "\(path): state file error: \(reason)"
         case .unexpectedValue(let path, let detail):
             return "\(path): the state file holds an unexpected value (\(detail)); it was left as it is"
+        case .locked(let path), .diskFull(let path):
+            return "\(path): \(reason)"
         }
+    }
+
+    /// What went wrong, without the path: for answers to clients, which do not need to know where the file is.
+    public var reason: String {
+        switch self {
+        case .locked:
+            return "another process has held the state file's write lock too long; nothing was written"
+        case .diskFull:
+            return "disk full: there is no room to write the state file; nothing was written"
+        case .database(_, let reason), .cannotOpen(_, let reason): return reason
+        case .notADatabase, .foreignDatabase: return "the state file is not a Laboratory state file"
+        case .newerVersion(_, let version): return "the state file is of a newer release (file version \(version))"
+        case .unexpectedValue(_, let detail): return "the state file holds an unexpected value (\(detail))"
+        }
+    }
+
+    /// Whether the same access may succeed if tried again shortly (a lock held elsewhere).
+    public var isTransient: Bool {
+        if case .locked = self { return true }
+        return false
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GrowthBook
 import Hummingbird
+import HummingbirdCore
 import Laboratory
 import Logging
 import NIOCore
@@ -13,9 +14,15 @@ import NIOCore
 ///   `If-None-Match` → 304, CORS and `x-sse-support: enabled`;
 /// - `GET /sub/{clientKey}`: server-sent `features` events on every change, pings every 20 s;
 /// - `POST /ofrep/v1/evaluate/flags/{key}` and `POST /ofrep/v1/evaluate/flags`,
-///   whose answers name `GET /ofrep/v1/events`, OFREP's event stream;
+///   whose answers name `GET /ofrep/v1/events`, OFREP's event stream; the
+///   key comes in `Authorization: Bearer …` or `X-API-Key`, as OFREP says;
 /// - `POST /events/{clientKey}`: exposures back into the event table;
-/// - `GET /demo`: the demo's subscribe screen as a web page, when given one.
+/// - `GET /demo?key=…`: the demo's subscribe screen as a web page, when given one.
+///
+/// Every `GET` answers `HEAD` too. The server is meant for a LAN: with client
+/// keys every endpoint needs one, `Host` must name the server, pages from
+/// other origins may read but not write, and ``ServerLimits`` bounds what
+/// any one peer costs.
 public struct LabServer: Sendable {
     public var host: String
     public var port: Int
@@ -25,10 +32,12 @@ public struct LabServer: Sendable {
     public var log: (@Sendable (String) -> Void)?
     /// The page `GET /demo` serves (HTML), if any.
     public var demoPage: Data?
+    /// Which hosts and origins may reach the server.
+    public var access: AccessPolicy
+    public var limits: ServerLimits
+    /// Gets a line for each failure a client cannot be told of in full (a write that failed).
+    public var report: @Sendable (String) -> Void
     let hub: ServedStateHub
-
-    /// The largest body a request may carry.
-    public static let maximumBodyBytes = 1 << 20
 
     public init(
         hub: ServedStateHub,
@@ -36,7 +45,10 @@ public struct LabServer: Sendable {
         port: Int = 3100,
         clientKeys: Set<String> = [],
         log: (@Sendable (String) -> Void)? = nil,
-        demoPage: Data? = nil
+        demoPage: Data? = nil,
+        access: AccessPolicy? = nil,
+        limits: ServerLimits = ServerLimits(),
+        report: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.hub = hub
         self.demoPage = demoPage
@@ -44,6 +56,21 @@ public struct LabServer: Sendable {
         self.port = port
         self.clientKeys = clientKeys
         self.log = log
+        self.access = access ?? Self.access(listening: host)
+        self.limits = limits
+        self.report = report
+    }
+
+    /// What a server listening on `host` answers to: its own address, and
+    /// on every interface, each interface's address and the machine's name.
+    public static func access(listening host: String, hosts: [String] = [], origins: [String] = []) -> AccessPolicy {
+        AccessPolicy(
+            listening: host,
+            interfaces: MachineAddresses.interfaces(),
+            hostName: MachineAddresses.hostName(),
+            extraHosts: hosts,
+            origins: origins
+        )
     }
 
     /// Serves until the task is cancelled; `onRunning` gets the port bound
@@ -51,9 +78,28 @@ public struct LabServer: Sendable {
     public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         var logger = Logger(label: "laboratory.server")
         logger.logLevel = .critical  // lab prints its own lines
+        let registry = ConnectionRegistry(threshold: limits.sheddingThreshold)
+        let maximumBodyBytes = limits.maximumBodyBytes
+        let idleTimeout = limits.idleTimeout
         let app = Application(
             router: router(),
-            configuration: .init(address: .hostname(host, port: port), serverName: "Laboratory"),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [
+                        RequestBoundsHandler(maximumBodyBytes: maximumBodyBytes),
+                        IdleConnectionShedder(registry: registry),
+                    ],
+                    idleTimeout: .nanoseconds(
+                        idleTimeout.components.seconds * 1_000_000_000 + idleTimeout.components.attoseconds
+                            / 1_000_000_000
+                    )
+                )
+            ),
+            configuration: .init(
+                address: .hostname(host, port: port),
+                serverName: "Laboratory",
+                availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections)
+            ),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )
@@ -67,17 +113,19 @@ public struct LabServer: Sendable {
     }
 
     func router() -> Router<ServerRequestContext> {
-        let router = Router(context: ServerRequestContext.self)
+        let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: HostCheck(access: access))
         router.add(
             middleware: CORSMiddleware(
                 allowOrigin: .all,
-                allowHeaders: [.accept, .contentType, .ifNoneMatch, .origin, .cacheControl],
+                allowHeaders: [.accept, .contentType, .ifNoneMatch, .origin, .cacheControl, .authorization, .apiKey],
                 allowMethods: [.get, .post, .options],
                 exposedHeaders: ["ETag", "x-sse-support"]
             )
         )
         router.add(middleware: RequestNoter(hub: hub, log: log))
-        router.get("/demo") { [demoPage] _, _ in
+        router.get("/demo") { [demoPage] request, _ in
+            try authorize(key: request.uri.queryParameters.get("key"))
             guard let demoPage else { throw HTTPError(.notFound, message: "this server has no demo page") }
             return Response(
                 status: .ok,
@@ -86,7 +134,7 @@ public struct LabServer: Sendable {
             )
         }
         router.get("/api/features/:clientKey") { request, context in
-            try authorize(context)
+            try authorize(key: context.parameters.get("clientKey"))
             let state = hub.current
             var headers: HTTPFields = [.eTag: state.payloadTag, .cacheControl: "no-cache", .sseSupport: "enabled"]
             if request.headers[.ifNoneMatch] == state.payloadTag {
@@ -95,20 +143,26 @@ public struct LabServer: Sendable {
             headers[.contentType] = "application/json"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: state.payload)))
         }
-        router.get("/sub/:clientKey") { _, context in
-            try authorize(context)
+        router.get("/sub/:clientKey") { [limits] request, context in
+            try authorize(key: context.parameters.get("clientKey"))
+            let headers: HTTPFields = [
+                .contentType: "text/event-stream", .cacheControl: "no-cache", .sseSupport: "enabled",
+            ]
+            guard request.method != .head else { return Response(status: .ok, headers: headers) }
             // Subscribed before the current payload is read: a change in between is sent, not lost.
             let messages = hub.subscribe()
-            let first = hub.current.payload
+            let first = hub.current.featuresEvent
+            let channel = context.channel
             return Response(
                 status: .ok,
-                headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .sseSupport: "enabled"],
+                headers: headers,
                 body: ResponseBody { writer in
-                    try await writer.write(Self.event(first))
+                    let deadline = limits.streamWriteDeadline
+                    try await writer.write(first, closing: channel, after: deadline)
                     for await message in messages {
                         switch message {
-                        case .payload(let payload): try await writer.write(Self.event(payload))
-                        case .ping: try await writer.write(ByteBuffer(string: ": ping\n\n"))
+                        case .payload(let event): try await writer.write(event, closing: channel, after: deadline)
+                        case .ping: try await writer.write(Self.ping, closing: channel, after: deadline)
                         }
                     }
                     try await writer.finish(nil)
@@ -117,8 +171,9 @@ public struct LabServer: Sendable {
         }
         router.post("/ofrep/v1/evaluate/flags/:key") { request, context in
             let key = context.parameters.get("key") ?? ""
+            if let refused = refuseOFREP(request, key: key) { return refused }
             let evaluationContext: JSONValue?
-            switch try await Self.ofrepContext(of: request) {
+            switch try await ofrepContext(of: request) {
             case .failure(let failure): return failure.response(key: key)
             case .success(let found): evaluationContext = found
             }
@@ -135,8 +190,9 @@ public struct LabServer: Sendable {
             return Self.json(OFREPDocuments.Evaluation(flag))
         }
         router.post("/ofrep/v1/evaluate/flags") { request, _ in
+            if let refused = refuseOFREP(request, key: nil) { return refused }
             let evaluationContext: JSONValue?
-            switch try await Self.ofrepContext(of: request) {
+            switch try await ofrepContext(of: request) {
             case .failure(let failure): return failure.response(key: nil)
             case .success(let found): evaluationContext = found
             }
@@ -160,53 +216,78 @@ public struct LabServer: Sendable {
             response.headers[.eTag] = tag
             return response
         }
-        router.get(RouterPath(Self.ofrepEventsPath)) { request, _ in
+        router.get(RouterPath(Self.ofrepEventsPath)) { [limits] request, context in
+            if let refused = refuseOFREP(request, key: nil) { return refused }
+            let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache"]
+            guard request.method != .head else { return Response(status: .ok, headers: headers) }
             // OFREP's event stream (ADR-0008): a `refetchEvaluation` message on every change.
             let messages = hub.subscribe()
+            let channel = context.channel
             return Response(
                 status: .ok,
-                headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+                headers: headers,
                 body: ResponseBody { writer in
+                    let deadline = limits.streamWriteDeadline
                     var number = 0
                     for await message in messages {
                         switch message {
                         case .payload:
                             number += 1
-                            try await writer.write(Self.refetchEvent(number: number, tag: hub.current.flagsTag))
-                        case .ping: try await writer.write(ByteBuffer(string: ": ping\n\n"))
+                            let event = Self.refetchEvent(number: number, tag: hub.current.flagsTag)
+                            try await writer.write(event, closing: channel, after: deadline)
+                        case .ping: try await writer.write(Self.ping, closing: channel, after: deadline)
                         }
                     }
                     try await writer.finish(nil)
                 }
             )
         }
+        let intake = EventIntake(
+            hub: hub,
+            access: access,
+            limiter: EventRateLimiter(rate: limits.eventsPerSecond, burst: limits.eventBurst),
+            writer: StateWriter(capacity: limits.pendingWrites),
+            maximumBodyBytes: limits.maximumBodyBytes,
+            report: report
+        )
         router.post("/events/:clientKey") { request, context in
-            try authorize(context)
-            var request = request
-            let body = try await Self.collect(&request)
-            do {
-                let events = try PostedEvent.events(
-                    in: Data(buffer: body),
-                    experiments: hub.current.experiments,
-                    forced: hub.current.forcedExperiments,
-                    device: hub.deviceID,
-                    at: Date()
-                )
-                let recorded = try hub.record(events)
-                return Self.json(["recorded": recorded])
-            } catch let error as PostedEvent.Invalid {
-                return Self.json(["error": error.description], status: .badRequest)
-            }
+            try authorize(key: context.parameters.get("clientKey"))
+            return try await intake.take(request, context: context)
         }
         return router
     }
 
     /// Refuses a client key that is not one of `--client-key`, as GrowthBook's proxy does.
-    private func authorize(_ context: ServerRequestContext) throws {
+    private func authorize(key: String?) throws {
         guard !clientKeys.isEmpty else { return }
-        let key = context.parameters.get("clientKey") ?? ""
-        guard clientKeys.contains(key) else { throw HTTPError(.unauthorized, message: "unknown client key \"\(key)\"") }
+        guard let key, clientKeys.contains(key) else {
+            throw HTTPError(.unauthorized, message: key.map { "unknown client key \"\($0)\"" } ?? "a client key is required")
+        }
     }
+
+    /// OFREP's answer to a request without a valid key (`Authorization:
+    /// Bearer …` or `X-API-Key`), in OFREP's error shape; `nil` lets it through.
+    private func refuseOFREP(_ request: Request, key: String?) -> Response? {
+        guard !clientKeys.isEmpty else { return nil }
+        let bearer = request.headers[.authorization].flatMap { value -> String? in
+            let parts = value.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+            return parts[1].trimmingCharacters(in: .whitespaces)
+        }
+        guard let given = bearer ?? request.headers[.apiKey], clientKeys.contains(given) else {
+            let details =
+                request.headers[.authorization] == nil && request.headers[.apiKey] == nil
+                ? "send the client key as Authorization: Bearer <key> or X-API-Key"
+                : "unknown client key"
+            return Self.json(
+                OFREPDocuments.Failure(errorCode: "GENERAL", errorDetails: details, key: key),
+                status: .unauthorized
+            )
+        }
+        return nil
+    }
+
+    private static let ping = ByteBuffer(string: ": ping\n\n")
 
     /// Where OFREP providers listen for changes; bulk answers name it in `eventStreams`.
     static let ofrepEventsPath = "/ofrep/v1/events"
@@ -219,19 +300,12 @@ public struct LabServer: Sendable {
         return ByteBuffer(string: "event: message\nid: \(number)\ndata: \(data.jsonText)\n\n")
     }
 
-    private static func event(_ payload: Data) -> ByteBuffer {
-        var buffer = ByteBuffer(string: "event: features\ndata: ")
-        buffer.writeBytes(payload)
-        buffer.writeString("\n\n")
-        return buffer
-    }
-
-    /// The body, or 413 past ``maximumBodyBytes``.
-    private static func collect(_ request: inout Request) async throws -> ByteBuffer {
+    /// The body, or 413 past the limit.
+    static func collect(_ request: inout Request, upTo limit: Int) async throws -> ByteBuffer {
         do {
-            return try await request.collectBody(upTo: maximumBodyBytes)
+            return try await request.collectBody(upTo: limit)
         } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw HTTPError(.contentTooLarge, message: "the body is larger than \(maximumBodyBytes >> 20) MiB")
+            throw HTTPError(.contentTooLarge, message: RequestBoundsHandler.tooLarge(limit))
         }
     }
 
@@ -251,9 +325,9 @@ public struct LabServer: Sendable {
     /// An OFREP body's `context`: the body must be a JSON object whose
     /// `context`, if any, is an object; an empty body or one without
     /// `context` is an empty context (`nil`).
-    private static func ofrepContext(of request: Request) async throws -> Result<JSONValue?, OFREPFailure> {
+    private func ofrepContext(of request: Request) async throws -> Result<JSONValue?, OFREPFailure> {
         var request = request
-        let body = try await collect(&request)
+        let body = try await Self.collect(&request, upTo: limits.maximumBodyBytes)
         guard body.readableBytes > 0 else { return .success(nil) }
         let root: JSONValue
         do {
@@ -291,6 +365,8 @@ public struct LabServer: Sendable {
 extension HTTPFields.Element.Name {
     /// GrowthBook's proxy header that tells SDKs to stream.
     static let sseSupport = Self("x-sse-support")!
+    /// OFREP's other way to send the client key.
+    static let apiKey = Self("x-api-key")!
 }
 
 /// Counts requests for the status line and writes `--verbose` lines.

@@ -1,6 +1,7 @@
 import Foundation
 import GrowthBook
 import Laboratory
+import NIOCore
 
 /// Everything `lab serve` answers from, built once per change of the state
 /// file: each key's ``ServedFlag`` for this device, the GrowthBook SDK
@@ -14,6 +15,9 @@ public struct ServedState: Sendable {
     public let keys: [String]
     /// The GrowthBook SDK payload (`GET /api/features/…`, `features` events).
     public let payload: Data
+    /// The payload as a server-sent `features` event, built once and shared
+    /// by every stream: a buffer written to many connections is not copied.
+    public let featuresEvent: ByteBuffer
     /// The payload's ETag, quoted; it does not depend on `dateUpdated`.
     public let payloadTag: String
     /// The bulk OFREP answer's ETag for a request without a context, quoted.
@@ -104,10 +108,19 @@ public struct ServedState: Sendable {
         payloadTag = Self.tag(Data(content.jsonText.utf8))
         if let previous, previous.payloadTag == payloadTag {
             payload = previous.payload
+            featuresEvent = previous.featuresEvent
         } else {
             payload = GrowthBookPayloadWriter.payload(content: content, dateUpdated: now)
+            featuresEvent = Self.featuresEvent(payload)
         }
         flagsTag = Self.tag(Data(keys.compactMap { flags[$0].map { "\($0)" } }.joined(separator: "\n").utf8))
+    }
+
+    private static func featuresEvent(_ payload: Data) -> ByteBuffer {
+        var buffer = ByteBuffer(string: "event: features\ndata: ")
+        buffer.writeBytes(payload)
+        buffer.writeString("\n\n")
+        return buffer
     }
 
     /// What `key` gives the user an OFREP request's `context` describes

@@ -1,6 +1,7 @@
 import Foundation
 import Laboratory
 import LaboratorySQLite
+import NIOCore
 import Synchronization
 
 /// Keeps what `lab serve` answers current and tells every open stream when it
@@ -16,9 +17,10 @@ public final class ServedStateHub: Sendable {
     private let streams = Mutex<[UUID: AsyncStream<StreamMessage>.Continuation]>([:])
     private let activity = Mutex(Activity())
 
-    /// What goes down a `/sub/…` stream: a new payload, or a keep-alive comment.
+    /// What goes down a `/sub/…` stream: a new payload (its `features`
+    /// event, shared by every stream), or a keep-alive comment.
     public enum StreamMessage: Sendable {
-        case payload(Data)
+        case payload(ByteBuffer)
         case ping
     }
 
@@ -83,7 +85,7 @@ public final class ServedStateHub: Sendable {
             defer { state = next }
             return state.payloadTag != next.payloadTag || state.flagsTag != next.flagsTag
         }
-        if changed { broadcast(.payload(next.payload)) }
+        if changed { broadcast(.payload(next.featuresEvent)) }
     }
 
     private static func build(

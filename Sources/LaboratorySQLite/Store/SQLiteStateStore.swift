@@ -144,6 +144,10 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
             throw SQLiteStoreError.unexpectedValue(path: path, detail: String(describing: error))
         } catch let error as DamagedValue {
             throw SQLiteStoreError.unexpectedValue(path: path, detail: error.description)
+        } catch let error as DatabaseError where [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode) {
+            throw SQLiteStoreError.locked(path: path)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            throw SQLiteStoreError.diskFull(path: path)
         } catch {
             throw SQLiteStoreError.database(path: path, reason: Self.reason(error))
         }

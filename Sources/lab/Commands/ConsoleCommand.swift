@@ -21,6 +21,7 @@ struct ConsoleCommand: ParsableCommand {
     var serve = false
     @Option(help: "With --serve: the address to listen on.") var host = "127.0.0.1"
     @Option(help: "With --serve: the port to listen on (0: any free port).") var port = 3100
+    @OptionGroup var access: ServerAccessOptions
 
     func validate() throws {
         guard (1...86_400).contains(refreshInterval) else {
@@ -111,7 +112,14 @@ struct ConsoleCommand: ParsableCommand {
     private func startServer(_ session: LabSession) throws -> RunningServer {
         let hub = try session.run { try ServedStateHub(laboratory: session.laboratory) }
         let keys = Set(global.clientKey.map { [$0] } ?? [])
-        let server = LabServer(hub: hub, host: host, port: port, clientKeys: keys, demoPage: DemoPage.contents())
+        let server = LabServer(
+            hub: hub,
+            host: host,
+            port: port,
+            clientKeys: keys,
+            demoPage: DemoPage.contents(),
+            access: access.policy(listening: host)
+        )
         return RunningServer(hub: hub, server: server, shownHost: host.contains(":") ? "[\(host)]" : host)
     }
 }

@@ -10,11 +10,15 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Point an app's GrowthBook apiHost, or its OFREP provider's base URL, at the printed URL: \
             it gets what the console shows, and within a second what QA forces. With --client-key, \
-            only that key may read and report (others get 401), as with GrowthBook's proxy.
+            only that key may read and report (others get 401), as with GrowthBook's proxy; OFREP \
+            providers send it as Authorization: Bearer <key> or X-API-Key, the demo page as ?key=. \
+            Requests must name this server in Host, pages of other origins may read but not post, \
+            and each client may post a bounded number of events a second.
             """
     )
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var access: ServerAccessOptions
     @Option(help: "The address to listen on; anything but loopback is reachable from other machines.")
     var host = "127.0.0.1"
     @Option(help: "The port to listen on (0: any free port).") var port = 3100
@@ -43,7 +47,9 @@ struct ServeCommand: AsyncParsableCommand {
             port: port,
             clientKeys: Set(clientKeys),
             log: log,
-            demoPage: DemoPage.contents()
+            demoPage: DemoPage.contents(),
+            access: access.policy(listening: host),
+            report: { line in printError(line) }
         )
         if !["127.0.0.1", "localhost", "::1"].contains(host) {
             printError(

@@ -1,0 +1,95 @@
+import Foundation
+import GrowthBook
+import HTTPTypes
+import NIOCore
+import NIOHTTPTypes
+
+/// Answers what a request's head promises before the router sees its body.
+///
+/// - `Expect: 100-continue` gets `100 Continue` when the body may come (a
+///   client such as curl otherwise waits a second before each large post),
+///   and any other expectation `417`;
+/// - a `Content-Length` over the cap gets `413` at once, and so does a
+///   chunked body when it passes the cap, and the connection is closed:
+///   what is left of the body is never read, so a client that sent
+///   `Connection: close` learns at once instead of waiting for its timeout;
+/// - a transfer coding other than `chunked` (`gzip, chunked`) gets `501`:
+///   reading such a body as plain would store compressed bytes as JSON.
+final class RequestBoundsHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let maximumBodyBytes: Int
+    private var bodyBytes = 0
+    /// A request was refused: the rest of what the peer sends is dropped until the connection closes.
+    private var refused = false
+    /// The router began an answer to the current request.
+    private var answering = false
+
+    init(maximumBodyBytes: Int) {
+        self.maximumBodyBytes = maximumBodyBytes
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refused else { return }
+        switch unwrapInboundIn(data) {
+        case .head(let request):
+            bodyBytes = 0
+            if let coding = request.headerFields[.transferEncoding],
+                coding.trimmingCharacters(in: .whitespaces).lowercased() != "chunked"
+            {
+                return refuse(.notImplemented, "Transfer-Encoding \(coding) is not supported: send the body plain or chunked", context)
+            }
+            if let length = request.headerFields[.contentLength].flatMap({ Int($0) }), length > maximumBodyBytes {
+                return refuse(.contentTooLarge, Self.tooLarge(maximumBodyBytes), context)
+            }
+            if let expectation = request.headerFields[.expect] {
+                guard expectation.lowercased() == "100-continue" else {
+                    return refuse(.expectationFailed, "only Expect: 100-continue is understood", context)
+                }
+                context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
+            }
+        case .body(let buffer):
+            bodyBytes += buffer.readableBytes
+            if bodyBytes > maximumBodyBytes {
+                return refuse(.contentTooLarge, Self.tooLarge(maximumBodyBytes), context)
+            }
+        case .end:
+            break
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(let response) where response.status.kind != .informational: answering = true
+        case .end: answering = false
+        default: break
+        }
+        context.write(data, promise: promise)
+    }
+
+    static func tooLarge(_ limit: Int) -> String {
+        limit >= 1 << 20 ? "the body is larger than \(limit >> 20) MiB" : "the body is larger than \(limit) bytes"
+    }
+
+    /// Answers `status` unless an answer is under way, then closes.
+    private func refuse(_ status: HTTPResponse.Status, _ message: String, _ context: ChannelHandlerContext) {
+        refused = true
+        guard !answering else {
+            context.close(promise: nil)
+            return
+        }
+        let body = ByteBuffer(string: JSONValue.object([.init("error", .string(message))]).jsonText)
+        var response = HTTPResponse(status: status)
+        response.headerFields[.contentType] = "application/json"
+        response.headerFields[.contentLength] = String(body.readableBytes)
+        response.headerFields[.connection] = "close"
+        context.write(wrapOutboundOut(.head(response)), promise: nil)
+        context.write(wrapOutboundOut(.body(body)), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+}

@@ -1,0 +1,41 @@
+import NIOCore
+
+/// What one peer may cost `lab serve`: time, connections, memory and writes.
+///
+/// A phone on a LAN, a web page a tester visits or a misbehaving script may
+/// each cost bounded time and memory, never another client's service. The
+/// defaults suit a staging box; tests shrink them to see each bound act.
+public struct ServerLimits: Sendable {
+    /// How long a connection may sit without a request, or with a request
+    /// whose head or body has stopped arriving, before it is closed.
+    public var idleTimeout: Duration = .seconds(15)
+    /// Connections open at once; past it new ones wait in the listen backlog.
+    public var maximumConnections: Int = ServerLimits.connectionsBelowDescriptorLimit()
+    /// Above this many connections, each new one closes the connection that
+    /// has been idle the longest, so a crowd of idle peers never locks out a
+    /// client that comes to ask something.
+    public var idleSheddingThreshold: Int? = nil
+    /// How long a stream may take to accept one write before it is closed:
+    /// a reader that stopped reading holds at most one payload until then.
+    public var streamWriteDeadline: Duration = .seconds(10)
+    /// The largest request body.
+    public var maximumBodyBytes: Int = 1 << 20
+    /// Exposures one client may post per second, on average.
+    public var eventsPerSecond: Double = 50
+    /// Exposures one client may post at once after a quiet spell.
+    public var eventBurst: Double = 500
+    /// Writes waiting for the state file at once; past it a write answers 503.
+    public var pendingWrites: Int = 64
+
+    public init() {}
+
+    /// The connections at which new ones start to close idle ones.
+    var sheddingThreshold: Int { idleSheddingThreshold ?? max(1, maximumConnections - maximumConnections / 8) }
+
+    /// Room for every connection the descriptor limit allows, less what the
+    /// state file, the catalogs and the listening socket need.
+    static func connectionsBelowDescriptorLimit() -> Int {
+        let limit = DescriptorLimit.raised()
+        return max(16, min(limit - 128, 16_384))
+    }
+}

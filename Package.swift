@@ -121,6 +121,8 @@ let package = Package(
             name: "LaboratoryServerTests",
             dependencies: [
                 "LaboratoryServer", "GrowthBook", "GrowthBookNetwork", "LaboratoryTesting", "LabTestSupport",
+                // To hold the state file's write lock as another process would.
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(

@@ -34,7 +34,7 @@ struct ServerBench: ParsableCommand {
         defer { server.stop() }
         print("lab serve on \(server.port), state \(state)")
 
-        let get = "GET /api/features/bench HTTP/1.1\r\nHost: bench\r\n\r\n"
+        let get = "GET /api/features/bench HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
         let tag = try LoopbackConnection(port: server.port).exchange(get).header("etag") ?? ""
         let wrk = Self.wrk
         print(
@@ -61,7 +61,7 @@ struct ServerBench: ParsableCommand {
         var open: [LoopbackConnection] = []
         for _ in 0..<1_000 {
             let stream = try LoopbackConnection(port: server.port)
-            stream.send("GET /sub/bench HTTP/1.1\r\nHost: bench\r\n\r\n")
+            stream.send("GET /sub/bench HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             open.append(stream)
         }
         for stream in open { _ = stream.read(until: "event: features") }  // each stream is open
@@ -78,7 +78,7 @@ struct ServerBench: ParsableCommand {
     }
 
     private static func request(_ method: String, _ path: String, _ headers: [String: String]) -> String {
-        var text = "\(method) \(path) HTTP/1.1\r\nHost: bench\r\n"
+        var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         return text + (method == "POST" ? "Content-Length: 2\r\n\r\n{}" : "\r\n")
     }
@@ -132,7 +132,7 @@ struct ServerBench: ParsableCommand {
         var streams: [LoopbackConnection] = []
         for _ in 0..<count {
             let stream = try LoopbackConnection(port: port)
-            stream.send("GET /sub/bench HTTP/1.1\r\nHost: bench\r\n\r\n")
+            stream.send("GET /sub/bench HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             streams.append(stream)
         }
         for stream in streams { _ = stream.read(until: "event: features") }

@@ -23,7 +23,7 @@ import Testing
         let port = try #require(Int(serving.base.split(separator: ":").last ?? ""))
         let stream = try LoopbackConnection(port: port)
         defer { stream.close() }
-        stream.send("GET /sub/key HTTP/1.1\r\nHost: test\r\n\r\n")
+        stream.send("GET /sub/key HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         // The first fetch may land before or after the stream opens: either way "green" arrives.
         #expect(stream.read(until: "\"green\"", timeout: 20))
         color.withLock { $0 = "purple" }

@@ -56,11 +56,17 @@ public final class LoopbackConnection: @unchecked Sendable {
     /// Sends a request and reads its whole answer (by `Content-Length`).
     public func exchange(_ request: String) -> Answer {
         send(request)
+        return answer()
+    }
+
+    /// Reads the whole answer to a request sent before (by `Content-Length`;
+    /// only its head for `HEAD`, whose answer has no body whatever its length says).
+    public func answer(toHead: Bool = false) -> Answer {
         guard let end = fill(until: Array("\r\n\r\n".utf8), timeout: 30) else { return Answer() }
         let head = String(decoding: buffer[..<end], as: UTF8.self)
         buffer.removeFirst(end + 4)
         var answer = Answer(status: Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0, head: head)
-        let length = Int(answer.header("content-length") ?? "0") ?? 0
+        let length = toHead ? 0 : Int(answer.header("content-length") ?? "0") ?? 0
         while buffer.count < length, receive(timeout: 30) {}
         if buffer.count < length { answer.status = 0 }
         buffer.removeFirst(min(length, buffer.count))

@@ -16,7 +16,7 @@ import Testing
         defer { client.close() }
         let size = 50 << 20
         client.send(
-            "POST /events/key HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(size)\r\n\r\n"
+            "POST /events/key HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(size)\r\n\r\n"
         )
         // Send until the server answers or stops reading; it must not take it all in.
         let chunk = [UInt8](repeating: 0x20, count: 64 << 10)
@@ -33,7 +33,7 @@ import Testing
         var clients: [LoopbackConnection] = []
         for _ in 0..<1_000 {
             let client = try LoopbackConnection(port: served.port)
-            client.send("GET /sub/key HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+            client.send("GET /sub/key HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
             clients.append(client)
         }
         // Each gets its first event, then drops.
@@ -63,7 +63,7 @@ import Testing
         defer { served.stop() }
         let idle = try LoopbackConnection(port: served.port, receiveBuffer: 4096)
         defer { idle.close() }
-        idle.send("GET /sub/key HTTP/1.1\r\nHost: x\r\n\r\n")
+        idle.send("GET /sub/key HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         let console = try served.console()
         // Hundreds of changes while it reads nothing.
         for index in 0..<300 {
@@ -73,7 +73,7 @@ import Testing
         // Everyone else is served as before, and a reader gets the newest payload.
         let reader = try LoopbackConnection(port: served.port)
         defer { reader.close() }
-        reader.send("GET /sub/key HTTP/1.1\r\nHost: x\r\n\r\n")
+        reader.send("GET /sub/key HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         #expect(reader.read(until: "\"weights\":[1,0]", timeout: 20))  // Red was last
         #expect(try await served.request("api/features/key").status == 200)
     }

@@ -33,14 +33,27 @@ import FoundationNetworking
         let task: Task<Void, any Error>
 
         /// - Parameter growthBook: an upstream GrowthBook payload beside the catalog.
-        init(clientKeys: Set<String> = [], growthBook: String? = nil) async throws {
+        init(
+            clientKeys: Set<String> = [],
+            growthBook: String? = nil,
+            limits: ServerLimits = ServerLimits(),
+            access: AccessPolicy? = nil
+        ) async throws {
             folder = NSTemporaryDirectory() + "lab-serve-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             try Data(LabServerTests.catalog.utf8).write(to: URL(fileURLWithPath: folder + "/c.json"))
             let laboratory = try Self.laboratory(folder, growthBook: growthBook)
             let hub = try ServedStateHub(laboratory: laboratory)
             self.hub = hub
-            let server = LabServer(hub: hub, host: "127.0.0.1", port: 0, clientKeys: clientKeys)
+            let server = LabServer(
+                hub: hub,
+                host: "127.0.0.1",
+                port: 0,
+                clientKeys: clientKeys,
+                demoPage: Data("<html>demo</html>".utf8),
+                access: access,
+                limits: limits
+            )
             let (ports, continuation) = AsyncStream<Int>.makeStream()
             task = Task(executorPreference: QueueExecutor()) {
                 try await server.run { port in continuation.yield(port) }
@@ -101,6 +114,8 @@ import FoundationNetworking
             var request = URLRequest(url: base.appendingPathComponent(path))
             request.httpMethod = method
             request.httpBody = body
+            // Apps post JSON; a test that wants another type says so.
+            if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
             for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
             let (data, response) = try await URLSession.shared.data(for: request)
             let http = response as! HTTPURLResponse

@@ -17,7 +17,7 @@ struct LabBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lab-bench",
         abstract: "Benchmark the console on a generated catalog.",
-        subcommands: [ServerBench.self, GrowthBookBench.self]
+        subcommands: [ServerBench.self, ServerLoadBench.self, GrowthBookBench.self]
     )
 
     @Option(help: "Experiments in all, spread over the sources.") var experiments = 10_000

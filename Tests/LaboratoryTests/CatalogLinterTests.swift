@@ -52,8 +52,7 @@ import Testing
         )
         #expect(
             check([first, second]) == [
-                "second.json:2:32: error: experiments \"Promo/Welcome\" and \"Local/Onboarding\" (\(first):2:3) share key \"pageCount\" and can be active together on tokens [0.5, 0.6)",
-                "second.json:4:30: error: experiments \"Promo/Apart\" and \"Promo/Welcome\" (\(second):2:3) share key \"pageCount\" and can be active together on tokens [0.6, 0.7)",
+                "second.json:2:32: error: 3 experiments share key \"pageCount\" and can be active together, two at a time or more, on tokens [0.5, 0.7): \"Local/Onboarding\" (\(first):2:3), \"Promo/Welcome\" (\(second):2:3), \"Promo/Apart\" (\(second):4:3)"
             ]
         )
     }

@@ -82,49 +82,99 @@ public struct CatalogLinter: Sendable {
             ? HalfOpenRange(lower: 0, upper: 1) : experiment.activeTokenRange ?? HalfOpenRange(lower: 0, upper: 1)
     }
 
-    private func sharedKeys(_ catalogs: [LocatedCatalog]) -> [Diagnostic] {
-        struct Entry {
-            var catalog: LocatedCatalog
-            var experiment: Experiment
+    /// One experiment that assigns a key, for the shared-key check.
+    private struct KeyHolder {
+        var catalog: LocatedCatalog
+        var experiment: Experiment
+        /// Its place in the catalogs, to report in the order they were read.
+        var order: Int
+
+        var name: String { "\(catalog.catalog.source)/\(experiment.name)" }
+
+        var place: String {
+            let location = catalog.locations[experiment.name]
+            return "\(catalog.file):\(location.map { "\($0.position.line):\($0.position.column)" } ?? "1:1")"
         }
-        var byKey: [String: [Entry]] = [:]
+    }
+
+    /// Experiments that share a key and can be active together, one error
+    /// for each group of them: experiments linked by overlapping ranges (or
+    /// by being user-level beside device-level) are one group, found by a
+    /// sweep over the ranges, so a key shared by thousands costs a sort and
+    /// reads as one problem, not one for every pair.
+    private func sharedKeys(_ catalogs: [LocatedCatalog]) -> [Diagnostic] {
+        var byKey: [String: [KeyHolder]] = [:]
+        var order = 0
         for located in catalogs {
             for experiment in located.catalog.experiments {
+                order += 1
                 for key in experiment.keys {
-                    byKey[key, default: []].append(Entry(catalog: located, experiment: experiment))
+                    byKey[key, default: []].append(KeyHolder(catalog: located, experiment: experiment, order: order))
                 }
             }
         }
         var diagnostics: [Diagnostic] = []
         for key in byKey.keys.sorted() {
-            let entries = byKey[key]!
-            guard entries.count > 1 else { continue }
-            for (index, later) in entries.enumerated() {
-                for earlier in entries[..<index] {
-                    let (a, b) = (reach(earlier.experiment), reach(later.experiment))
-                    let mixedSubjects = earlier.experiment.subject != later.experiment.subject
-                    guard mixedSubjects || a.overlaps(b) else { continue }
-                    let overlap =
-                        mixedSubjects
-                        ? "on any token (one is user-level, the other device-level)"
-                        : "on tokens \(HalfOpenRange(lower: max(a.lower, b.lower), upper: min(a.upper, b.upper)))"
-                    let first = earlier.catalog.locations[earlier.experiment.name]
-                    let place =
-                        "\(earlier.catalog.file):\(first.map { "\($0.position.line):\($0.position.column)" } ?? "1:1")"
-                    let location = later.catalog.locations[later.experiment.name]
-                    diagnostics.append(
-                        Diagnostic(
-                            file: later.catalog.file,
-                            position: location?.keys[key] ?? location?.position,
-                            message: "experiments \"\(later.catalog.catalog.source)/\(later.experiment.name)\" and "
-                                + "\"\(earlier.catalog.catalog.source)/\(earlier.experiment.name)\" (\(place)) share key \"\(key)\" "
-                                + "and can be active together \(overlap)"
-                        )
-                    )
-                }
+            let holders = byKey[key]!
+            guard holders.count > 1 else { continue }
+            if Set(holders.map(\.experiment.subject)).count > 1 {
+                let subjects =
+                    holders.count == 2 ? "one is user-level, the other device-level" : "some are user-level, others device-level"
+                diagnostics.append(conflict(holders, key: key, overlap: "on any token (\(subjects))"))
+                continue
             }
+            let sorted = holders.map { ($0, reach($0.experiment)) }.filter { $0.1.lower < $0.1.upper }
+                .sorted { ($0.1.lower, $0.0.order) < ($1.1.lower, $1.0.order) }
+            var group: [KeyHolder] = []
+            var reachEnd = -Double.infinity
+            var overlap: HalfOpenRange?
+            func close() {
+                if group.count > 1, let overlap {
+                    diagnostics.append(conflict(group, key: key, overlap: "on tokens \(overlap)"))
+                }
+                group = []
+                overlap = nil
+            }
+            for (holder, range) in sorted {
+                if range.lower < reachEnd {
+                    let shared = HalfOpenRange(lower: range.lower, upper: min(range.upper, reachEnd))
+                    overlap = overlap.map {
+                        HalfOpenRange(lower: min($0.lower, shared.lower), upper: max($0.upper, shared.upper))
+                    } ?? shared
+                } else {
+                    close()
+                }
+                group.append(holder)
+                reachEnd = max(reachEnd, range.upper)
+            }
+            close()
         }
         return diagnostics
+    }
+
+    /// The error for a group of experiments sharing `key`, placed where the
+    /// second of them (in the order the catalogs were read) names the key.
+    private func conflict(_ group: [KeyHolder], key: String, overlap: String) -> Diagnostic {
+        let members = group.sorted { $0.order < $1.order }
+        let second = members[1]
+        let location = second.catalog.locations[second.experiment.name]
+        let message: String
+        if members.count == 2 {
+            message =
+                "experiments \"\(second.name)\" and \"\(members[0].name)\" (\(members[0].place)) share key \"\(key)\" "
+                + "and can be active together \(overlap)"
+        } else {
+            let shown = members.prefix(8).map { "\"\($0.name)\" (\($0.place))" }
+            let more = members.count > 8 ? " and \(members.count - 8) more" : ""
+            message =
+                "\(members.count) experiments share key \"\(key)\" and can be active together, two at a time or more, "
+                + "\(overlap): \(shown.joined(separator: ", "))\(more)"
+        }
+        return Diagnostic(
+            file: second.catalog.file,
+            position: location?.keys[key] ?? location?.position,
+            message: message
+        )
     }
 
     // MARK: - Within a catalog

@@ -98,43 +98,52 @@ struct GrowthBookExperiments: Sendable {
         }
         return order.compactMap { key -> Experiment? in
             let rules = rulesByKey[key]!
-            let count = rules.map { Self.variations(of: $0.rule)!.count }.min() ?? 0
+            // Each rule's variations and the weights looked up once, not once per variant.
+            let variations = rules.map { (feature: $0.feature, values: Self.variations(of: $0.rule)!) }
+            let count = variations.map(\.values.count).min() ?? 0
             guard count > 0 else { return nil }
             let meta = rules[0].rule["meta"]?.elements ?? []
+            let weights = rules[0].rule["weights"]?.elements?.compactMap(\.numberValue)
             let variants = (0..<count).map { index -> Variant in
                 let info = index < meta.count ? meta[index] : nil
                 let name =
                     info?["name"]?.stringValue ?? info?["key"].map { JavaScriptSemantics.string($0) } ?? String(index)
                 var assignments: [String: AssignmentValue] = [:]
-                for (feature, rule) in rules {
-                    assignments[feature] = AssignmentValue(Self.variations(of: rule)![index])
+                for (feature, values) in variations {
+                    assignments[feature] = AssignmentValue(values[index])
                 }
-                let weights = rules[0].rule["weights"]?.elements?.compactMap(\.numberValue)
                 return Variant(
                     name: name,
                     weight: weights.map { index < $0.count ? max($0[index], 0.000001) : 1 } ?? 1,
                     assignments: assignments
                 )
             }
+            let named = Self.uniqueNames(variants)
             return Experiment(
                 name: key,
                 keys: rules.map(\.feature),
-                variants: Self.uniqueNames(variants),
-                baseline: Self.uniqueNames(variants)[0].name,
+                variants: named,
+                baseline: named[0].name,
                 bucketing: .hash
             )
         }
     }
 
-    /// Variation names must be unique within an experiment; repeats get their index.
-    private static func uniqueNames(_ variants: [Variant]) -> [Variant] {
+    /// Variation names must be unique within an experiment; a repeat gets
+    /// `#` and the first number free after those its name already took, so
+    /// thousands of repeats of one name cost one look each.
+    static func uniqueNames(_ variants: [Variant]) -> [Variant] {
         var seen: Set<String> = []
+        seen.reserveCapacity(variants.count)
+        var nextSuffix: [String: Int] = [:]
         return variants.enumerated().map { index, variant in
             var variant = variant
-            var suffix = index
-            while !seen.insert(variant.name).inserted {
-                variant.name = variants[index].name + "#\(suffix)"
-                suffix += 1
+            let base = variant.name
+            if !seen.insert(base).inserted {
+                var suffix = nextSuffix[base] ?? index
+                while !seen.insert(base + "#\(suffix)").inserted { suffix += 1 }
+                variant.name = base + "#\(suffix)"
+                nextSuffix[base] = suffix + 1
             }
             return variant
         }

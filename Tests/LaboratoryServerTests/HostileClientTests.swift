@@ -77,4 +77,34 @@ import Testing
         #expect(reader.read(until: "\"weights\":[1,0]", timeout: 20))  // Red was last
         #expect(try await served.request("api/features/key").status == 200)
     }
+
+    /// The load `lab-bench server-load` measures, as a test: bounded, on
+    /// loopback, and it stops by itself. The benchmark reports memory and
+    /// latency; here the normal client must simply keep being answered.
+    @Test func twoThousandIdleConnectionsAndFiveHundredStalledStreamsLeaveANormalClientServed() async throws {
+        let served = try await LabServerTests.Served(growthBook: LoadFixtures.payload(bytes: 2 << 20))
+        defer { served.stop() }
+        var crowd: [LoopbackConnection] = []
+        defer { crowd.forEach { $0.close() } }
+        for _ in 0..<2_000 { crowd.append(try LoopbackConnection(port: served.port)) }
+        for _ in 0..<500 {
+            let stream = try LoopbackConnection(port: served.port, receiveBuffer: 4096)
+            stream.send("GET /sub/key HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            crowd.append(stream)
+        }
+        let console = try served.console()
+        let normal = try LoopbackConnection(port: served.port)
+        defer { normal.close() }
+        var answered = 0
+        for round in 0..<20 {
+            try #require(console.debug).force(variant: round % 2 == 0 ? "Blue" : "Red", of: "ButtonColor")
+            try served.hub.rebuild()
+            let answer = normal.exchange("GET /api/features/key HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            if answer.status == 200 { answered += 1 }
+        }
+        #expect(answered == 20)
+        let fresh = try LoopbackConnection(port: served.port)
+        defer { fresh.close() }
+        #expect(fresh.exchange("GET /api/features/key HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").status == 200)
+    }
 }

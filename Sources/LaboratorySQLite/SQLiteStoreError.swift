@@ -12,6 +12,9 @@ public enum SQLiteStoreError: Error, CustomStringConvertible, Equatable {
     case database(path: String, reason: String)
     /// A row holds a value of a type its column never gets (edited by hand, damaged).
     case unexpectedValue(path: String, detail: String)
+    /// A Laboratory state file whose tables are not what Laboratory makes
+    /// (a table dropped or rebuilt, a view or trigger added); it was left untouched.
+    case damaged(path: String, detail: String)
     /// Another process held the file's write lock for longer than the busy timeout.
     case locked(path: String)
     /// The disk (or the file system's quota) has no room for what was written; nothing of it was kept.
@@ -34,6 +37,9 @@ public enum SQLiteStoreError: Error, CustomStringConvertible, Equatable {
             return "\(path): state file error: \(reason)"
         case .unexpectedValue(let path, let detail):
             return "\(path): the state file holds an unexpected value (\(detail)); it was left as it is"
+        case .damaged(let path, let detail):
+            return "\(path): the state file is damaged: \(detail); it was left untouched "
+                + "(move it aside to start a new one, or restore a copy)"
         case .locked(let path), .diskFull(let path):
             return "\(path): \(reason)"
         }
@@ -50,6 +56,7 @@ public enum SQLiteStoreError: Error, CustomStringConvertible, Equatable {
         case .notADatabase, .foreignDatabase: return "the state file is not a Laboratory state file"
         case .newerVersion(_, let version): return "the state file is of a newer release (file version \(version))"
         case .unexpectedValue(_, let detail): return "the state file holds an unexpected value (\(detail))"
+        case .damaged(_, let detail): return "the state file is damaged: \(detail)"
         }
     }
 

@@ -120,10 +120,27 @@ enum StateSchema {
         let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
         let userVersion = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
         if applicationID == Self.applicationID {
+            if let foreign = try StateFileShape.foreignObjects(db) {
+                throw SQLiteStoreError.damaged(path: path, detail: foreign)
+            }
             if try userVersion > version || migrator.hasBeenSuperseded(db) {
                 throw SQLiteStoreError.newerVersion(path: path, version: userVersion)
             }
-            return try !migrator.hasCompletedMigrations(db)
+            let applied = try db.tableExists("grdb_migrations") ? try migrator.appliedIdentifiers(db) : []
+            // Releases before the migrator wrote versions 1 and 2 with no record of migrations;
+            // from version 3 on, the record must say what the version says.
+            let expected = migrator.migrations.prefix(max(0, userVersion - 1))
+            if userVersion >= 3, applied != Set(expected) {
+                throw SQLiteStoreError.damaged(
+                    path: path,
+                    detail: "its record of migrations (grdb_migrations) does not match its version \(userVersion)"
+                )
+            }
+            let complete = try migrator.hasCompletedMigrations(db)
+            if complete, let mismatch = try StateFileShape(reading: db).mismatch() {
+                throw SQLiteStoreError.damaged(path: path, detail: mismatch)
+            }
+            return !complete
         }
         // A process creating the file right now may have made GRDB's migrations table and nothing else yet.
         let hasTables = try !tableNames(db).filter { $0 != "grdb_migrations" }.isEmpty

@@ -163,6 +163,27 @@ import Testing
         )
     }
 
+    /// The reproduction: a dropped table trapped in GRDB (status 132).
+    @Test(arguments: [
+        "DROP TABLE forced_variants",
+        "CREATE TRIGGER t AFTER INSERT ON forced_variants BEGIN SELECT 1; END",
+        "DROP TABLE grdb_migrations",
+    ])
+    func aStateFileWithTablesDamagedIsRefusedWithStatus74(_ damage: String) throws {
+        let lab = try LabHarness()
+        #expect(try lab.run("assignments").status == 0)
+        let queue = try DatabaseQueue(path: lab.state)
+        try queue.writeWithoutTransaction { db in try db.execute(sql: damage) }
+        try queue.close()
+        let before = FileManager.default.contents(atPath: lab.state)
+        for arguments in [["force", "ButtonColor", "ButtonColorBlue"], ["assignments"], ["events"]] {
+            let result = try lab.runRaw(arguments + ["--state", lab.state])
+            #expect(result.status == 74, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("the state file is damaged"), "\(result.stderr)")
+        }
+        #expect(FileManager.default.contents(atPath: lab.state) == before)
+    }
+
     @Test func aFIFOADirectoryOrADeviceIsRefusedAtOnce() throws {
         let lab = try LabHarness()
         let fifo = lab.folder + "/fifo"

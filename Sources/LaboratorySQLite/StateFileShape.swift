@@ -1,0 +1,77 @@
+internal import GRDB
+
+/// The tables a state file must have, and a check that a file has them.
+///
+/// The state file is input too: another process, a script or a damaged disk
+/// may drop a table, rebuild one without its primary key, put a view in its
+/// place or add a trigger. GRDB traps on a table with no unique key, and a
+/// trigger or a recursive view can make any statement run for ever, so a
+/// file is looked at before anything is read from or written to it, and one
+/// that does not match is refused, untouched.
+struct StateFileShape: Equatable {
+    /// Each table's columns, in order, and its primary key columns.
+    var tables: [String: Table]
+
+    struct Table: Equatable {
+        var columns: [String]
+        var primaryKey: [String]
+    }
+
+    /// What the migrations make, read off a database they built in memory,
+    /// so the check cannot drift from them.
+    static let expected: StateFileShape = {
+        do {
+            let queue = try DatabaseQueue()
+            try StateSchema.migrator.migrate(queue)
+            return try queue.read { try StateFileShape(reading: $0) }
+        } catch {
+            // The migrations run on every test of the store: they cannot fail here unless SQLite itself is broken.
+            preconditionFailure("the state file's migrations do not run in memory: \(error)")
+        }
+    }()
+
+    init(reading db: Database) throws {
+        var tables: [String: Table] = [:]
+        for name in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        where !name.hasPrefix("sqlite_") && name != "grdb_migrations" {
+            let columns = try Row.fetchAll(db, sql: "SELECT name, pk FROM pragma_table_info(?)", arguments: [name])
+            tables[name] = Table(
+                columns: columns.map { $0["name"] },
+                primaryKey: columns.filter { ($0["pk"] as Int) > 0 }.sorted { ($0["pk"] as Int) < ($1["pk"] as Int) }
+                    .map { $0["name"] }
+            )
+        }
+        self.tables = tables
+    }
+
+    /// What is wrong with a file's schema objects that no migration makes:
+    /// views and triggers (each statement could run anything), checked before
+    /// a migration reads the file.
+    static func foreignObjects(_ db: Database) throws -> String? {
+        let objects = try Row.fetchAll(
+            db,
+            sql: "SELECT type, name FROM sqlite_master WHERE type IN ('view', 'trigger') ORDER BY type, name LIMIT 1"
+        )
+        guard let object = objects.first else { return nil }
+        let type: String = object["type"]
+        let name: String = object["name"]
+        return "it has a \(type) \"\(name)\" that Laboratory does not make"
+    }
+
+    /// What differs from ``expected`` in a fully migrated file; `nil` when it matches.
+    func mismatch() -> String? {
+        let expected = Self.expected
+        for name in expected.tables.keys.sorted() {
+            let want = expected.tables[name]!
+            guard let have = tables[name] else { return "its table \(name) is missing" }
+            for column in want.columns where !have.columns.contains(column) {
+                return "its table \(name) has no column \(column)"
+            }
+            if have.primaryKey != want.primaryKey {
+                let key = have.primaryKey.isEmpty ? "none" : have.primaryKey.joined(separator: ", ")
+                return "its table \(name) has the primary key (\(key)), not (\(want.primaryKey.joined(separator: ", ")))"
+            }
+        }
+        return nil
+    }
+}

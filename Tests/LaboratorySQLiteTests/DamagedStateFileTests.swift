@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+import Laboratory
+import Testing
+
+@testable import LaboratorySQLite
+
+/// A state file another process has damaged is refused with the reason, and
+/// left byte for byte as it was: never trapped on, never hung on, never
+/// "repaired" into something else.
+@Suite struct DamagedStateFileTests {
+    /// A new state file with a forced variant and an event, then `damage` done to it.
+    private func damagedFile(_ damage: String) throws -> String {
+        let folder = NSTemporaryDirectory() + "lab-damaged-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/state.sqlite"
+        let store = try SQLiteStateStore(path: path)
+        try store.setForcedVariant(ForcedVariant(source: "Local", experiment: "E", variant: "B"))
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in try db.execute(sql: damage) }
+        try queue.close()
+        return path
+    }
+
+    private func contents(_ path: String) throws -> [Data] {
+        try [path, path + "-wal"].map { FileManager.default.contents(atPath: $0) ?? Data() }
+    }
+
+    @Test(arguments: [
+        ("DROP TABLE forced_variants", "its table forced_variants is missing"),
+        (
+            "DROP TABLE forced_variants; CREATE TABLE forced_variants (source TEXT, experiment TEXT, variant TEXT)",
+            "its table forced_variants has the primary key (none), not (source, experiment)"
+        ),
+        (
+            "DROP TABLE draws; CREATE VIEW draws AS SELECT 1 AS source",
+            "it has a view \"draws\" that Laboratory does not make"
+        ),
+        (
+            "CREATE TRIGGER spin AFTER INSERT ON events BEGIN SELECT count(*) FROM events a, events b, events c; END",
+            "it has a trigger \"spin\""
+        ),
+        (
+            "CREATE VIEW forever AS WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT x FROM n",
+            "it has a view \"forever\""
+        ),
+        ("DROP TABLE grdb_migrations", "its record of migrations (grdb_migrations) does not match its version 4"),
+        ("ALTER TABLE events DROP COLUMN valueType", "its table events has no column valueType"),
+    ])
+    func aDamagedFileIsRefusedAndLeftAsItWas(_ damage: String, _ reason: String) throws {
+        let path = try damagedFile(damage)
+        let before = try contents(path)
+        let error = #expect(throws: SQLiteStoreError.self) { try SQLiteStateStore(path: path) }
+        #expect(error?.description.contains(reason) == true, "\(String(describing: error))")
+        #expect(error?.description.contains("left untouched") == true)
+        // Twice: a refused file is not rewritten into one that passes, or fails otherwise.
+        let again = #expect(throws: SQLiteStoreError.self) { try SQLiteStateStore(path: path) }
+        #expect(again == error)
+        #expect(try contents(path) == before)
+    }
+
+    @Test func anIntactFilePassesTheCheckAndOpensAsBefore() throws {
+        let path = try damagedFile("SELECT 1")
+        let store = try SQLiteStateStore(path: path)
+        #expect(try store.forcedVariants().count == 1)
+        #expect(StateFileShape.expected.tables["forced_variants"]?.primaryKey == ["source", "experiment"])
+    }
+}

@@ -16,7 +16,8 @@ struct SubscribeScreen {
         // Each value falls back to the baseline when its experiment is not active.
         let fontColor = snapshot.assignment(for: "subscribeScreenFontColor")?.value.stringValue ?? "blue"
         let fontSize = snapshot.assignment(for: "subscribeScreenFontSize")?.value.numberValue ?? 10
-        let image = snapshot.assignment(for: "subscribePromptImage")?.value.stringValue ?? "mountains.png"
+        // Values are the catalog's or a payload's: shown as text, never sent to the terminal as they are.
+        let image = TerminalText.field(snapshot.assignment(for: "subscribePromptImage")?.value.stringValue ?? "mountains.png")
         let buttonColor = snapshot.assignment(for: "subscribeButtonColor")?.value.stringValue ?? "red"
 
         let width = 46
@@ -44,7 +45,8 @@ struct SubscribeScreen {
         ]
         for key in Self.keys {
             if let assignment = snapshot.assignment(for: key) {
-                lines.append("  \(key) = \(assignment.value)   (\(assignment.experiment) / \(assignment.variant))")
+                let shown = [assignment.value.description, assignment.experiment, assignment.variant].map(TerminalText.field)
+                lines.append("  \(key) = \(shown[0])   (\(shown[1]) / \(shown[2]))")
             } else {
                 lines.append("  \(key): baseline")
             }

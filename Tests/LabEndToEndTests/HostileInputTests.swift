@@ -96,6 +96,38 @@ import Testing
         #expect(try LabHarness.json(json.stdout)["assignments"] != nil)
     }
 
+    /// A line feed in a value forged a line of `lab assignments`; `ESC c`
+    /// reset the terminal from `lab-demo`; U+202E reversed what followed.
+    @Test func valuesCannotForgeLinesResetTheTerminalOrReverseText() throws {
+        let lab = try LabHarness()
+        let catalog = try lab.write(
+            "forge.json",
+            """
+            {"source": "Local", "experiments": [{"name": "Forge", "keys": ["subscribePromptImage", "subscribeScreenFontColor"],
+              "baseline": "A\\u202egnp", "variants": [{"name": "A\\u202egnp", "assignments": {
+                "subscribePromptImage": "cat.png\\nfakeKey  fakeValue  Fake  Forged  Local\\u001bc",
+                "subscribeScreenFontColor": "blue\\r\\tevil"}}]}]}
+            """
+        )
+        let assignments = try lab.run("assignments", "--catalog", catalog)
+        #expect(assignments.status == 0, "\(assignments.stderr)")
+        let lines = assignments.stdout.split(separator: "\n")
+        #expect(lines.count == 3, "\(assignments.stdout)")  // the header and the two keys
+        #expect(!lines.contains { $0.hasPrefix("fakeKey") })
+        let experiments = try lab.run("experiments", "--catalog", catalog)
+        let demo = try Subprocess.run(
+            DemoAppTests.binary,
+            ["--once", "--catalog", catalog, "--state", lab.state],
+            environment: lab.environment
+        )
+        #expect(demo.status == 0, "\(demo.stderr)")
+        for output in [assignments.stdout, experiments.stdout, demo.stdout] {
+            #expect(!output.unicodeScalars.contains { ["\u{1B}", "\u{202E}", "\r"].contains($0) }, "\(output)")
+        }
+        #expect(demo.stdout.contains("cat.png\\u{A}fakeKey"), "\(demo.stdout)")
+        #expect(assignments.stdout.contains("A\\u{202E}gnp"))
+    }
+
     @Test func aHugeRefreshIntervalIsAUsageError() throws {
         let lab = try LabHarness()
         let result = try lab.run("console", "--refresh-interval", "9223372036854775807")

@@ -30,7 +30,7 @@ struct AssignmentsCommand: ParsableCommand {
         let rows = snapshot.assignments.map {
             [$0.key, $0.value.description, $0.experiment, $0.variant, $0.source]
         }
-        printLine(TextTable.render(header: ["KEY", "VALUE", "EXPERIMENT", "VARIANT", "SOURCE"], rows: rows))
+        printLines(TextTable.lines(header: ["KEY", "VALUE", "EXPERIMENT", "VARIANT", "SOURCE"], rows: rows))
         for conflict in snapshot.conflicts {
             printLine("conflict: \(conflict)")
         }

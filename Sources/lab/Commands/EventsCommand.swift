@@ -122,8 +122,8 @@ struct EventsCommand: AsyncParsableCommand {
             let rows = summary.rows.map { row in
                 [row.variant, String(row.exposures), Self.percent(row.observedShare), Self.percent(row.expectedShare)]
             }
-            printLine(
-                TextTable.render(
+            printLines(
+                TextTable.lines(
                     header: ["  VARIANT", "EXPOSURES", "OBSERVED", "EXPECTED"],
                     rows: rows.map { ["  " + $0[0]] + $0.dropFirst() }
                 )

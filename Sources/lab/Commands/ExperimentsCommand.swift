@@ -47,7 +47,7 @@ struct ExperimentsCommand: ParsableCommand {
             let rows = reports.filter { $0.source == source.name }.map { report in
                 [" ", report.name, report.variant ?? "Inactive", report.notes(token: session.device.token)]
             }
-            printLine(TextTable.render(header: [" ", "EXPERIMENT", "VARIANT", "NOTES"], rows: rows))
+            printLines(TextTable.lines(header: [" ", "EXPERIMENT", "VARIANT", "NOTES"], rows: rows))
         }
         for entry in stale {
             printLine(

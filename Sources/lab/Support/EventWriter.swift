@@ -24,12 +24,8 @@ struct EventWriter {
                 return
             }
             let header = Self.columns.map { $0.uppercased() }
-            let table = TextTable.render(header: header, rows: rows.map(Self.cells))
-            printLine(
-                first
-                    ? table
-                    : table.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(separator: "\n")
-            )
+            let table = TextTable.lines(header: header, rows: rows.map(Self.cells))
+            printLines(first ? table : Array(table.dropFirst()))
         }
     }
 

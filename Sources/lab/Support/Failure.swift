@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Laboratory
 
 /// Exit statuses that scripts can tell apart (from sysexits.h).
 enum ExitStatus {
@@ -17,7 +18,13 @@ func printError(_ message: String) {
 }
 
 /// Writes a line to standard output at once, for `--follow` readers; text
-/// from catalogs, payloads and the state file cannot drive the terminal.
+/// from catalogs, payloads and the state file cannot drive the terminal or
+/// start a line of its own.
 func printLine(_ line: String) {
-    StandardStreams.write(TerminalText.visible(line) + "\n", to: STDOUT_FILENO)
+    StandardStreams.write(TerminalText.line(line) + "\n", to: STDOUT_FILENO)
+}
+
+/// Writes lines, each as ``printLine(_:)`` does.
+func printLines(_ lines: [String]) {
+    StandardStreams.write(lines.map { TerminalText.line($0) + "\n" }.joined(), to: STDOUT_FILENO)
 }

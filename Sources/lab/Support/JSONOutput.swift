@@ -1,4 +1,5 @@
 import Foundation
+import Laboratory
 
 /// Prints one JSON document on standard output.
 enum JSONOutput {

@@ -22,6 +22,8 @@ let package = Package(
         // Both already come with Hummingbird: the server's channel handlers name their types.
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.20.0"),
+        // Also one of Hummingbird's: TLS for the event stream an app reads with backpressure of its own.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
     ],
     targets: [
         // A GrowthBook SDK for server-side Swift, Foundation only, no I/O and no Laboratory types: payloads
@@ -32,7 +34,14 @@ let package = Package(
         // decryption (swift-crypto), and the updater that keeps a payload current for any app.
         .target(
             name: "GrowthBookNetwork",
-            dependencies: ["GrowthBook", .product(name: "_CryptoExtras", package: "swift-crypto")]
+            dependencies: [
+                "GrowthBook", .product(name: "_CryptoExtras", package: "swift-crypto"),
+                // The event stream reads its socket only as fast as it parses (URLSession on Linux does not).
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
         ),
         // Pure core: model, catalog, bucketing, sources, manager, events, and the GrowthBook source that maps
         // GrowthBook's rules onto experiments. Foundation only, no I/O: it takes bytes.

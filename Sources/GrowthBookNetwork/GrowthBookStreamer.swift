@@ -1,24 +1,36 @@
 import Foundation
 import GrowthBook
+import NIOCore
 import Synchronization
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Keeps a GrowthBook source current over server-sent events
 /// (`<host>/sub/<clientKey>`): a `features` event replaces the payload, a
 /// `features-updated` event triggers a fetch. A dropped stream reconnects
 /// after 1, 2, 4… seconds, at most 30.
+///
+/// It runs inside apps, so an upstream that sends faster than the app can
+/// decode costs bounded memory: the socket is read only as fast as events
+/// are parsed (``EventStreamConnection``), a line or event past the parser's
+/// cap drops the connection, a `features` event superseded before it was
+/// handled is dropped undecoded, and `features-updated` storms cost at most
+/// one fetch in flight and one per ``minimumRefetchInterval``.
 public struct GrowthBookStreamer: Sendable {
     public var url: URL
     public var initialBackoff: TimeInterval
     public var maximumBackoff: TimeInterval
+    /// The shortest time between two fetches that `features-updated` events ask for.
+    public var minimumRefetchInterval: Duration
 
-    public init(url: URL, initialBackoff: TimeInterval = 1, maximumBackoff: TimeInterval = 30) {
+    public init(
+        url: URL,
+        initialBackoff: TimeInterval = 1,
+        maximumBackoff: TimeInterval = 30,
+        minimumRefetchInterval: Duration = .seconds(1)
+    ) {
         self.url = url
         self.initialBackoff = initialBackoff
         self.maximumBackoff = maximumBackoff
+        self.minimumRefetchInterval = minimumRefetchInterval
     }
 
     /// The stream endpoint for a client key.
@@ -29,112 +41,105 @@ public struct GrowthBookStreamer: Sendable {
     /// Streams until cancelled: `payload` gets each `features` event's data,
     /// `refetch` is awaited for `features-updated`, in this task, in order.
     ///
-    /// Storms are coalesced: a `features` event is skipped when a newer one
-    /// has already arrived, and one refetch answers every `features-updated`
-    /// that arrived before it started, so 200 events cost one or two fetches.
+    /// Storms are coalesced: only the newest `features` event waiting is
+    /// handled, and one refetch answers every `features-updated` that arrived
+    /// before it started, so 200 events cost one or two fetches.
     public func run(payload: @escaping @Sendable (Data) -> Void, refetch: @escaping @Sendable () async -> Void) async {
         var backoff = initialBackoff
+        let clock = ContinuousClock()
+        var lastRefetch: ContinuousClock.Instant?
+        /// Fetches, waiting first if the last fetch was too recent; what
+        /// arrives meanwhile is answered by the same fetch.
+        func refetchNoSooner(_ mailbox: EventMailbox) async {
+            if let lastRefetch, clock.now - lastRefetch < minimumRefetchInterval {
+                try? await Task.sleep(until: lastRefetch + minimumRefetchInterval, clock: clock)
+                if let features = mailbox.take(keepingUpdate: false).features { payload(features) }
+            }
+            lastRefetch = clock.now
+            await refetch()
+        }
         while !Task.isCancelled {
             var received = false
-            let arrivals = Arrivals()
-            var refetchedThrough = 0
-            for await event in connect(arrivals) {
+            let mailbox = EventMailbox()
+            let reader = Task { await read(into: mailbox) }
+            mailbox.onCancel = { reader.cancel() }
+            for await _ in mailbox.arrivals {
                 received = true
-                switch event.event.type {
-                case "features":
-                    if event.sequence < arrivals.latest.features { continue }
-                    payload(Data(event.event.data.utf8))
-                case "features-updated":
-                    if event.sequence <= refetchedThrough { continue }
-                    refetchedThrough = arrivals.latest.any
-                    await refetch()
-                default: break
-                }
+                let waiting = mailbox.take()
+                if let features = waiting.features { payload(features) }
+                if waiting.updated { await refetchNoSooner(mailbox) }
             }
+            reader.cancel()
             if received { backoff = initialBackoff }
             try? await Task.sleep(for: .seconds(backoff))
             backoff = min(backoff * 2, maximumBackoff)
         }
     }
 
-    /// One connection's events, numbered; the sequence ends when the
-    /// connection does. Only the newest few wait to be handled: older ones
-    /// are superseded by them anyway.
-    private func connect(_ arrivals: Arrivals) -> AsyncStream<NumberedEvent> {
-        AsyncStream(bufferingPolicy: .bufferingNewest(8)) { continuation in
-            let reader = EventReader(continuation: continuation, arrivals: arrivals)
-            var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 3600)
-            request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
-            let session = URLSession(configuration: .ephemeral, delegate: reader, delegateQueue: nil)
-            let task = session.dataTask(with: request)
-            continuation.onTermination = { _ in
-                task.cancel()
-                session.invalidateAndCancel()
+    /// Reads one connection into `mailbox`, parsing as it reads; the
+    /// mailbox finishes when the connection ends, fails or is cut.
+    private func read(into mailbox: EventMailbox) async {
+        var parser = ServerSentEventParser()
+        do {
+            try await EventStreamConnection.read(url) { buffer in
+                let events = try buffer.withUnsafeReadableBytes { try parser.feed($0) }
+                for event in events { mailbox.put(event) }
             }
-            task.resume()
+        } catch {
+            // A refused line, a failed connection or a cancelled task: the streamer reconnects.
         }
+        mailbox.finish()
     }
 }
 
-/// An event and its place in its connection's stream (1, 2, …).
-struct NumberedEvent: Sendable {
-    var event: ServerSentEvent
-    var sequence: Int
-}
-
-/// What has arrived on one connection so far, for coalescing.
-final class Arrivals: Sendable {
-    struct Latest {
-        /// The number of the newest event of any type.
-        var any = 0
-        /// The number of the newest `features` event.
-        var features = 0
+/// What one connection's events left for the streamer: the newest
+/// `features` event's data and whether a `features-updated` came since the
+/// last take. The stream of arrivals holds one wake-up at most.
+final class EventMailbox: Sendable {
+    private struct Waiting {
+        var features: Data?
+        var updated = false
     }
 
-    private let value = Mutex(Latest())
+    private let waiting = Mutex(Waiting())
+    private let cancel = Mutex<(@Sendable () -> Void)?>(nil)
+    let arrivals: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
 
-    var latest: Latest { value.withLock { $0 } }
-
-    func record(_ event: ServerSentEvent) -> Int {
-        value.withLock { value in
-            value.any += 1
-            if event.type == "features" { value.features = value.any }
-            return value.any
-        }
-    }
-}
-
-/// Feeds a streaming response to the event parser, and the events to a stream;
-/// a stream the parser refuses (a line past its cap) is dropped.
-private final class EventReader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let continuation: AsyncStream<NumberedEvent>.Continuation
-    private let arrivals: Arrivals
-    /// The parser, and whether it refused the stream; touched on the session's delegate queue.
-    private let parsing = Mutex((parser: ServerSentEventParser(), refused: false))
-
-    init(continuation: AsyncStream<NumberedEvent>.Continuation, arrivals: Arrivals) {
-        self.continuation = continuation
-        self.arrivals = arrivals
+    init() {
+        (arrivals, wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+        wake.onTermination = { [weak self] _ in self?.onCancel?() }
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let (events, dropping) = parsing.withLock { state -> ([ServerSentEvent], Bool) in
-            guard !state.refused else { return ([], true) }
-            do {
-                return (try state.parser.feed(data), false)
-            } catch {
-                state.refused = true
-                return ([], true)
+    /// Ends the connection when the streamer stops listening.
+    var onCancel: (@Sendable () -> Void)? {
+        get { cancel.withLock { $0 } }
+        set { cancel.withLock { $0 = newValue } }
+    }
+
+    /// Leaves an event: a `features` event replaces the one waiting (that one was never decoded).
+    func put(_ event: ServerSentEvent) {
+        let woke = waiting.withLock { waiting -> Bool in
+            switch event.type {
+            case "features": waiting.features = Data(event.data.utf8)
+            case "features-updated": waiting.updated = true
+            default: return false
             }
+            return true
         }
-        for event in events { continuation.yield(NumberedEvent(event: event, sequence: arrivals.record(event))) }
-        if dropping {
-            dataTask.cancel()
-            continuation.finish()
+        if woke { wake.yield() }
+    }
+
+    /// Takes what is waiting; `keepingUpdate: false` leaves a `features-updated` for the next take.
+    func take(keepingUpdate: Bool = true) -> (features: Data?, updated: Bool) {
+        waiting.withLock { waiting in
+            defer {
+                waiting.features = nil
+                if keepingUpdate { waiting.updated = false }
+            }
+            return (waiting.features, keepingUpdate && waiting.updated)
         }
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        continuation.finish()
-    }
+    func finish() { wake.finish() }
 }

@@ -17,6 +17,9 @@ public final class TestHTTPServer: @unchecked Sendable {
         case hang
         /// Headers, then one byte of body every `interval` seconds, `count` times.
         case trickle(every: TimeInterval, count: Int)
+        /// A `200` with `headers`, then `chunk` again and again as fast as the
+        /// client takes it, for `seconds` or until the client goes.
+        case flood(headers: [String: String], chunk: Data, seconds: TimeInterval)
     }
 
     public let port: UInt16
@@ -83,6 +86,14 @@ public final class TestHTTPServer: @unchecked Sendable {
             )
         case .hang:
             Thread.sleep(forTimeInterval: 5)
+        case .flood(let headers, let chunk, let seconds):
+            var text = "HTTP/1.1 200 OK\r\nConnection: close\r\n"
+            for (name, value) in headers { text += "\(name): \(value)\r\n" }
+            guard write(client, Data((text + "\r\n").utf8)) else { return }
+            let end = Date().addingTimeInterval(seconds)
+            while running && Date() < end {
+                guard write(client, chunk) else { return }
+            }
         case .trickle(let interval, let count):
             write(client, Data("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n".utf8))
             for _ in 0..<count where running {

@@ -73,6 +73,14 @@ public struct HTTPPayloadFetcher: PayloadFetcher {
 }
 
 /// Whether the server offered server-sent events; shared by copies of a fetcher.
+extension HTTPPayloadFetcher {
+    /// Whether a redirect may go from one scheme to another: the same
+    /// scheme, or `http` to `https`.
+    static func allowsRedirect(from: String, to: String) -> Bool {
+        (from == to && ["http", "https"].contains(to)) || (from == "http" && to == "https")
+    }
+}
+
 public final class StreamingSupport: Sendable {
     private let enabled = Mutex(false)
 
@@ -161,10 +169,20 @@ private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked 
         newRequest request: URLRequest,
         completionHandler: @escaping (URLRequest?) -> Void
     ) {
+        let from = response.url?.scheme?.lowercased() ?? ""
+        // The scheme the server asked for: URLSession on Linux turns a `Location: file:///…`
+        // into a request on the same `http` host, so the request's own scheme hides it.
+        let location = response.value(forHTTPHeaderField: "Location").flatMap { URL(string: $0, relativeTo: response.url) }
+        let to = (location?.scheme ?? request.url?.scheme)?.lowercased() ?? ""
         let allowed = transfer.withLock { transfer in
             transfer.redirects += 1
             guard transfer.redirects <= maximumRedirects else {
                 transfer.failure = "more than \(maximumRedirects) redirects"
+                return false
+            }
+            // `file:` would be fetched as `http:` on the same host; `https` to `http` gives the key away in clear.
+            guard HTTPPayloadFetcher.allowsRedirect(from: from, to: to) else {
+                transfer.failure = "a redirect from \(from) to \(to.isEmpty ? "no scheme" : to) was refused"
                 return false
             }
             return true

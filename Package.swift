@@ -143,7 +143,7 @@ let package = Package(
         // What each fuzz target does with an input; `Tests/Fuzz/run` builds them with libFuzzer.
         .target(
             name: "LabFuzzTargets",
-            dependencies: ["GrowthBook", "GrowthBookNetwork", "Laboratory", "LaboratoryTesting"],
+            dependencies: ["GrowthBook", "GrowthBookNetwork", "Laboratory", "LaboratorySQLite", "LaboratoryTesting"],
             path: "Tests/FuzzTargets"
         ),
         // Replays every fuzz corpus file, crashes found once included, through its target.

@@ -11,6 +11,11 @@ import NIOSSL
 /// the app's memory. URLSession on Linux has no such brake: its delegate
 /// queue takes whatever the socket gives (measured: 250 MB more a second).
 enum EventStreamConnection {
+    /// One thread of its own for every stream of the process: an app that
+    /// also serves (`lab serve --growthbook`) keeps its server's event loops
+    /// apart from what it reads from upstream.
+    static let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+
     /// Why a connection gave no stream.
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -55,7 +60,7 @@ enum EventStreamConnection {
         let tls = try scheme == "https" ? NIOSSLContext(configuration: .makeClientConfiguration()) : nil
         // A host name for SNI; an address literal takes none.
         let serverName = host.contains(":") || host.allSatisfy({ $0.isNumber || $0 == "." }) ? nil : host
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let channel = try await ClientBootstrap(group: Self.group)
             .connectTimeout(.seconds(10))
             .connect(host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {

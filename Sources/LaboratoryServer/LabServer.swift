@@ -143,30 +143,15 @@ public struct LabServer: Sendable {
             headers[.contentType] = "application/json"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: state.payload)))
         }
-        router.get("/sub/:clientKey") { [limits] request, context in
+        router.get("/sub/:clientKey") { request, context in
             try authorize(key: context.parameters.get("clientKey"))
-            let headers: HTTPFields = [
-                .contentType: "text/event-stream", .cacheControl: "no-cache", .sseSupport: "enabled",
-            ]
-            guard request.method != .head else { return Response(status: .ok, headers: headers) }
             // Subscribed before the current payload is read: a change in between is sent, not lost.
-            let messages = hub.subscribe()
-            let first = hub.current.featuresEvent
-            let channel = context.channel
-            return Response(
-                status: .ok,
-                headers: headers,
-                body: ResponseBody { writer in
-                    let deadline = limits.streamWriteDeadline
-                    try await writer.write(first, closing: channel, after: deadline)
-                    for await message in messages {
-                        switch message {
-                        case .payload(let event): try await writer.write(event, closing: channel, after: deadline)
-                        case .ping: try await writer.write(Self.ping, closing: channel, after: deadline)
-                        }
-                    }
-                    try await writer.finish(nil)
-                }
+            return stream(
+                request,
+                context,
+                headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .sseSupport: "enabled"],
+                first: { hub.current.featuresEvent },
+                change: { featuresEvent, _ in featuresEvent }
             )
         }
         router.post("/ofrep/v1/evaluate/flags/:key") { request, context in
@@ -216,30 +201,14 @@ public struct LabServer: Sendable {
             response.headers[.eTag] = tag
             return response
         }
-        router.get(RouterPath(Self.ofrepEventsPath)) { [limits] request, context in
+        router.get(RouterPath(Self.ofrepEventsPath)) { request, context in
             if let refused = refuseOFREP(request, key: nil) { return refused }
-            let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache"]
-            guard request.method != .head else { return Response(status: .ok, headers: headers) }
             // OFREP's event stream (ADR-0008): a `refetchEvaluation` message on every change.
-            let messages = hub.subscribe()
-            let channel = context.channel
-            return Response(
-                status: .ok,
-                headers: headers,
-                body: ResponseBody { writer in
-                    let deadline = limits.streamWriteDeadline
-                    var number = 0
-                    for await message in messages {
-                        switch message {
-                        case .payload:
-                            number += 1
-                            let event = Self.refetchEvent(number: number, tag: hub.current.flagsTag)
-                            try await writer.write(event, closing: channel, after: deadline)
-                        case .ping: try await writer.write(Self.ping, closing: channel, after: deadline)
-                        }
-                    }
-                    try await writer.finish(nil)
-                }
+            return stream(
+                request,
+                context,
+                headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+                change: { _, number in Self.refetchEvent(number: number, tag: hub.current.flagsTag) }
             )
         }
         let intake = EventIntake(
@@ -255,6 +224,41 @@ public struct LabServer: Sendable {
             return try await intake.take(request, context: context)
         }
         return router
+    }
+
+    /// A server-sent event stream: `first()` as it opens, if given, then
+    /// `change(featuresEvent, number)` for the newest change each time one
+    /// comes (1, 2, …), and a comment every ping. Each write must go out
+    /// within the stream deadline or the connection is closed. `HEAD` gets
+    /// the headers alone, and subscribes to nothing.
+    private func stream(
+        _ request: Request,
+        _ context: ServerRequestContext,
+        headers: HTTPFields,
+        first: () -> ByteBuffer? = { nil },
+        change: @escaping @Sendable (ByteBuffer, Int) -> ByteBuffer
+    ) -> Response {
+        guard request.method != .head else { return Response(status: .ok, headers: headers) }
+        let messages = hub.subscribe()
+        let opening = first()
+        let (channel, deadline) = (context.channel, limits.streamWriteDeadline)
+        return Response(
+            status: .ok,
+            headers: headers,
+            body: ResponseBody { writer in
+                if let opening { try await writer.write(opening, closing: channel, after: deadline) }
+                var number = 0
+                for await message in messages {
+                    switch message {
+                    case .payload(let featuresEvent):
+                        number += 1
+                        try await writer.write(change(featuresEvent, number), closing: channel, after: deadline)
+                    case .ping: try await writer.write(Self.ping, closing: channel, after: deadline)
+                    }
+                }
+                try await writer.finish(nil)
+            }
+        )
     }
 
     /// Refuses a client key that is not one of `--client-key`, as GrowthBook's proxy does.

@@ -4,6 +4,7 @@ import Foundation
 import GrowthBook
 import Laboratory
 import GrowthBookNetwork
+import LaboratorySQLite
 import LaboratoryTesting
 #endif
 
@@ -15,7 +16,7 @@ public enum FuzzTargets {
     /// The targets by the name of their corpus folder.
     public static let all: [String: @Sendable (Data) -> Void] = [
         "catalog": catalog, "growthbook": growthBook, "sse": serverSentEvents, "overrides": overrides,
-        "activeset": activeSet,
+        "activeset": activeSet, "state": stateFile,
     ]
 
     /// Assignment values taken from the input (split at 0xFF bytes): kept

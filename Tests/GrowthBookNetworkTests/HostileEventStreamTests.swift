@@ -82,7 +82,9 @@ import Testing
         let storm =
             String(repeating: "event: features-updated\ndata: {}\n\n", count: 200)
             + String(repeating: "event: features\ndata: {\"features\": {}}\n\n", count: 200)
-        let server = try TestHTTPServer { _ in
+        let server = try TestHTTPServer { head in
+            // Only the streamer's own requests count: a client of another test may find this port reused.
+            guard head.hasPrefix("GET /sub/k ") else { return .response(status: 404, headers: [:], body: Data()) }
             let body = connections.next() == 1 ? storm : ": quiet\n\n"
             return .response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data(body.utf8))
         }

@@ -19,7 +19,9 @@ import Testing
 
     @Test func theStreamerAppliesPayloadsRefetchesAndReconnects() async throws {
         let connections = Counter()
-        let server = try TestHTTPServer { _ in
+        let server = try TestHTTPServer { head in
+            // Only the streamer's own requests count: a client of another test may find this port reused.
+            guard head.hasPrefix("GET /sub/k ") else { return .response(status: 404, headers: [:], body: Data()) }
             let body =
                 connections.next() == 1
                 ? "event: features\ndata: {\"features\": {}}\n\n"

@@ -1,4 +1,5 @@
 import Foundation
+import LabTestSupport
 import Testing
 
 /// The `/demo` page in a real browser: headless Chromium loads it from
@@ -31,5 +32,33 @@ struct DemoPageTests {
             usleep(50_000)
         } while Date() < deadline
         #expect(events.contains("\"variant\":\"ButtonColorBlue\""), "\(events)")
+    }
+
+    /// A served value is text, never style: `url(…)` as a colour made the page fetch it.
+    @Test func aValueThatIsCSSIsNotUsedAsStyle() throws {
+        let beacon = Box(0)
+        let server = try TestHTTPServer { _ in
+            beacon.value += 1
+            return .response(status: 200, headers: [:], body: Data())
+        }
+        defer { server.stop() }
+        let lab = try LabHarness()
+        let value = "url(http://127.0.0.1:\(server.port)/beacon)"
+        let catalog = try lab.write(
+            "css.json",
+            """
+            {"source": "Local", "experiments": [{"name": "Paint", "keys": ["subscribeButtonColor"], "baseline": "Url",
+              "variants": [{"name": "Url", "assignments": {"subscribeButtonColor": "\(value)"}}]}]}
+            """
+        )
+        let serving = try LabServe(lab, ["--catalog", catalog])
+        defer { serving.stop() }
+        let browser = try HeadlessChromium()
+        defer { browser.quit() }
+        try browser.open(serving.base + "/demo?key=demo")
+        let button = "document.getElementById('subscribe')"
+        #expect(browser.waitFor("\(button).dataset.color", toBe: value, timeout: 20))
+        #expect(browser.waitFor("getComputedStyle(\(button)).backgroundImage", toBe: "none", timeout: 20))
+        #expect(beacon.value == 0)
     }
 }

@@ -96,6 +96,11 @@ public final class LoopbackConnection: @unchecked Sendable {
         }
     }
 
+    /// Whether an answer has begun to arrive within `timeout` seconds (it stays to be read).
+    public func hasBytes(within timeout: TimeInterval) -> Bool {
+        !buffer.isEmpty || receive(timeout: timeout)
+    }
+
     /// Waits up to `timeout` seconds for bytes; `false` when none came or the connection ended.
     private func receive(timeout: TimeInterval) -> Bool {
         var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)

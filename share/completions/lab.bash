@@ -187,7 +187,7 @@ _lab() {
 _lab_console() {
     repeating_flags=()
     non_repeating_flags=(--serve --version -h --help)
-    repeating_options=(--catalog --attribute)
+    repeating_options=(--catalog --attribute --allow-host --allow-origin)
     non_repeating_options=(--state --growthbook --client-key --decryption-key --refresh-interval --host --port)
     __lab_offer_flags_options 0
 
@@ -218,6 +218,12 @@ _lab_console() {
         return
         ;;
     '--port')
+        return
+        ;;
+    '--allow-host')
+        return
+        ;;
+    '--allow-origin')
         return
         ;;
     esac
@@ -655,7 +661,7 @@ _lab_check() {
 _lab_serve() {
     repeating_flags=()
     non_repeating_flags=(--verbose --version -h --help)
-    repeating_options=(--catalog --attribute)
+    repeating_options=(--catalog --attribute --allow-host --allow-origin)
     non_repeating_options=(--state --growthbook --client-key --decryption-key --host --port --refresh-interval)
     __lab_offer_flags_options 0
 
@@ -677,6 +683,12 @@ _lab_serve() {
         return
         ;;
     '--attribute')
+        return
+        ;;
+    '--allow-host')
+        return
+        ;;
+    '--allow-origin')
         return
         ;;
     '--host')

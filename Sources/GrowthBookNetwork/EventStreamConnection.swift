@@ -35,7 +35,10 @@ enum EventStreamConnection {
             case .ended: return
             case .redirect(let next):
                 guard next.scheme?.lowercased() == url.scheme?.lowercased() else {
-                    throw Failure(description: "the stream redirected from \(url.scheme ?? "") to \(next.scheme ?? "another scheme"); refused")
+                    throw Failure(
+                        description:
+                            "the stream redirected from \(url.scheme ?? "") to \(next.scheme ?? "another scheme"); refused"
+                    )
                 }
                 url = next
             }

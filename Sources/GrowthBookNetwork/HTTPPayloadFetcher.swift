@@ -172,7 +172,9 @@ private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked 
         let from = response.url?.scheme?.lowercased() ?? ""
         // The scheme the server asked for: URLSession on Linux turns a `Location: file:///…`
         // into a request on the same `http` host, so the request's own scheme hides it.
-        let location = response.value(forHTTPHeaderField: "Location").flatMap { URL(string: $0, relativeTo: response.url) }
+        let location = response.value(forHTTPHeaderField: "Location").flatMap {
+            URL(string: $0, relativeTo: response.url)
+        }
         let to = (location?.scheme ?? request.url?.scheme)?.lowercased() ?? ""
         let allowed = transfer.withLock { transfer in
             transfer.redirects += 1

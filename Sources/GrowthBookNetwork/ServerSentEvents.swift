@@ -67,7 +67,10 @@ public struct ServerSentEventParser: Sendable {
         return events
     }
 
-    private mutating func feed(_ bytes: UnsafeRawBufferPointer, into events: inout [ServerSentEvent]) throws(LineTooLong) {
+    private mutating func feed(
+        _ bytes: UnsafeRawBufferPointer,
+        into events: inout [ServerSentEvent]
+    ) throws(LineTooLong) {
         var start = 0
         var index = 0
         while index < bytes.count {

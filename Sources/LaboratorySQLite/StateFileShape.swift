@@ -69,7 +69,8 @@ struct StateFileShape: Equatable {
             }
             if have.primaryKey != want.primaryKey {
                 let key = have.primaryKey.isEmpty ? "none" : have.primaryKey.joined(separator: ", ")
-                return "its table \(name) has the primary key (\(key)), not (\(want.primaryKey.joined(separator: ", ")))"
+                return
+                    "its table \(name) has the primary key (\(key)), not (\(want.primaryKey.joined(separator: ", ")))"
             }
         }
         return nil

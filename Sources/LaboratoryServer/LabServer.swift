@@ -265,7 +265,10 @@ public struct LabServer: Sendable {
     private func authorize(key: String?) throws {
         guard !clientKeys.isEmpty else { return }
         guard let key, clientKeys.contains(key) else {
-            throw HTTPError(.unauthorized, message: key.map { "unknown client key \"\($0)\"" } ?? "a client key is required")
+            throw HTTPError(
+                .unauthorized,
+                message: key.map { "unknown client key \"\($0)\"" } ?? "a client key is required"
+            )
         }
     }
 

@@ -28,7 +28,11 @@ struct ServerLoadBench: ParsableCommand {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let payload = folder + "/payload.json"
-        try LoadFixtures.payload(bytes: payloadMegabytes << 20).write(toFile: payload, atomically: true, encoding: .utf8)
+        try LoadFixtures.payload(bytes: payloadMegabytes << 20).write(
+            toFile: payload,
+            atomically: true,
+            encoding: .utf8
+        )
         guard let demo = DemoCatalog.locate() else { throw ValidationError("the demo catalog was not found") }
         let state = folder + "/state.sqlite"
         let server = try ServedProcess(state: state, arguments: ["--catalog", demo, "--growthbook", payload])
@@ -37,7 +41,7 @@ struct ServerLoadBench: ParsableCommand {
         print(String(format: "  at start:              %8.1f MB", Double(server.residentKilobytes()) / 1024))
 
         var crowd: [LoopbackConnection] = []
-        defer { crowd.forEach { $0.close() } }
+        defer { for connection in crowd { connection.close() } }
         for _ in 0..<idle { crowd.append(try LoopbackConnection(port: server.port)) }
         for _ in 0..<streams {
             let stream = try LoopbackConnection(port: server.port, receiveBuffer: 4096)
@@ -71,16 +75,32 @@ struct ServerLoadBench: ParsableCommand {
             let start = clock.now
             if normal.exchange(request).status == 200 {
                 let elapsed = clock.now - start
-                latencies.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3)
+                latencies.append(
+                    Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3
+                )
             } else {
                 failures += 1
             }
         }
         latencies.sort()
-        let percentile = { (p: Double) in latencies.isEmpty ? .nan : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
+        let percentile = { (p: Double) in
+            latencies.isEmpty ? .nan : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]
+        }
         print("  \(round) payload changes, \(latencies.count) requests answered, \(failures) failed")
-        print(String(format: "  normal client latency: p50 %6.2f ms, p99 %6.2f ms (goal < 50), max %6.2f ms", percentile(0.5), percentile(0.99), latencies.last ?? .nan))
+        print(
+            String(
+                format: "  normal client latency: p50 %6.2f ms, p99 %6.2f ms (goal < 50), max %6.2f ms",
+                percentile(0.5),
+                percentile(0.99),
+                latencies.last ?? .nan
+            )
+        )
         print(String(format: "  server memory now:     %8.1f MB", Double(server.residentKilobytes()) / 1024))
-        print(String(format: "  server memory peak:    %8.1f MB (goal < 300)", Double(server.peakResidentKilobytes()) / 1024))
+        print(
+            String(
+                format: "  server memory peak:    %8.1f MB (goal < 300)",
+                Double(server.peakResidentKilobytes()) / 1024
+            )
+        )
     }
 }

@@ -17,7 +17,9 @@ struct SubscribeScreen {
         let fontColor = snapshot.assignment(for: "subscribeScreenFontColor")?.value.stringValue ?? "blue"
         let fontSize = snapshot.assignment(for: "subscribeScreenFontSize")?.value.numberValue ?? 10
         // Values are the catalog's or a payload's: shown as text, never sent to the terminal as they are.
-        let image = TerminalText.field(snapshot.assignment(for: "subscribePromptImage")?.value.stringValue ?? "mountains.png")
+        let image = TerminalText.field(
+            snapshot.assignment(for: "subscribePromptImage")?.value.stringValue ?? "mountains.png"
+        )
         let buttonColor = snapshot.assignment(for: "subscribeButtonColor")?.value.stringValue ?? "red"
 
         let width = 46
@@ -45,7 +47,9 @@ struct SubscribeScreen {
         ]
         for key in Self.keys {
             if let assignment = snapshot.assignment(for: key) {
-                let shown = [assignment.value.description, assignment.experiment, assignment.variant].map(TerminalText.field)
+                let shown = [assignment.value.description, assignment.experiment, assignment.variant].map(
+                    TerminalText.field
+                )
                 lines.append("  \(key) = \(shown[0])   (\(shown[1]) / \(shown[2]))")
             } else {
                 lines.append("  \(key): baseline")

@@ -23,7 +23,8 @@ import Glibc
             case .features:
                 return Data(("event: features\ndata: " + LoadFixtures.payload(bytes: 200_000) + "\n\n").utf8)
             case .endlessLine: return Data(repeating: UInt8(ascii: "x"), count: 64 << 10)
-            case .updateStorm: return Data(String(repeating: "event: features-updated\ndata: {}\n\n", count: 1_000).utf8)
+            case .updateStorm:
+                return Data(String(repeating: "event: features-updated\ndata: {}\n\n", count: 1_000).utf8)
             }
         }
     }
@@ -45,7 +46,7 @@ import Glibc
         let floods = Flood.allCases
         let counts = floods.map { _ in Box(0) }
         let servers = try zip(floods, counts).map { try Self.upstream($0, fetches: $1) }
-        defer { servers.forEach { $0.stop() } }
+        defer { for server in servers { server.stop() } }
         let lab = try LabHarness()
         let apps = try servers.enumerated().map { index, server in
             try Subprocess.start(
@@ -78,7 +79,9 @@ import Glibc
         // A fetch at start and at most one a second for the storm, far fewer than the events.
         #expect(counts[2].value <= Int(Self.seconds) + 5, "\(counts[2].value) fetches")
         #expect(counts[2].value >= 2, "the storm made no fetch")
-        print("hostile upstream: peaks \(zip(floods, peaks).map { "\($0.rawValue) \($1 >> 10) MB" }), storm fetches \(counts[2].value)")
+        print(
+            "hostile upstream: peaks \(zip(floods, peaks).map { "\($0.rawValue) \($1 >> 10) MB" }), storm fetches \(counts[2].value)"
+        )
     }
 
     /// The most the process has been resident (`VmHWM`), in kilobytes; 0 once it has gone.

@@ -85,7 +85,7 @@ import Testing
         let served = try await LabServerTests.Served(growthBook: LoadFixtures.payload(bytes: 2 << 20))
         defer { served.stop() }
         var crowd: [LoopbackConnection] = []
-        defer { crowd.forEach { $0.close() } }
+        defer { for connection in crowd { connection.close() } }
         for _ in 0..<2_000 { crowd.append(try LoopbackConnection(port: served.port)) }
         for _ in 0..<500 {
             let stream = try LoopbackConnection(port: served.port, receiveBuffer: 4096)

@@ -71,7 +71,9 @@ import Testing
         defer { served.stop() }
         let connection = try LoopbackConnection(port: served.port)
         defer { connection.close() }
-        for (host, status) in [("evil.example", 421), ("evil.example:\(served.port)", 421), ("localhost:\(served.port)", 200)] {
+        for (host, status) in [
+            ("evil.example", 421), ("evil.example:\(served.port)", 421), ("localhost:\(served.port)", 200),
+        ] {
             let answer = connection.exchange("GET /api/features/key HTTP/1.1\r\nHost: \(host)\r\n\r\n")
             #expect(answer.status == status, "\(host)")
         }
@@ -96,7 +98,12 @@ import Testing
             (["Content-Type": "application/json"], 200),
         ]
         for (headers, status) in cases {
-            let answer = try await served.request("events/key", method: "POST", body: Data(event.utf8), headers: headers)
+            let answer = try await served.request(
+                "events/key",
+                method: "POST",
+                body: Data(event.utf8),
+                headers: headers
+            )
             #expect(answer.status == status, "\(headers)")
         }
         #expect(try store.latestEvents(limit: 100).count == before + 3)
@@ -109,12 +116,20 @@ import Testing
         let served = try await Served(limits: limits)
         defer { served.stop() }
         let event = #"{"experiment": "ButtonColor", "variant": "Blue", "reason": "clicked"}"#
-        let three = try await served.request("events/key", method: "POST", body: Data("[\(event),\(event),\(event)]".utf8))
+        let three = try await served.request(
+            "events/key",
+            method: "POST",
+            body: Data("[\(event),\(event),\(event)]".utf8)
+        )
         #expect(three.status == 200)
         let more = try await served.request("events/key", method: "POST", body: Data("[\(event)]".utf8))
         #expect(more.status == 429)
         #expect(Int(more.headers["retry-after"] ?? "") ?? 0 >= 1)
-        let huge = try await served.request("events/key", method: "POST", body: Data("[\(event),\(event),\(event),\(event)]".utf8))
+        let huge = try await served.request(
+            "events/key",
+            method: "POST",
+            body: Data("[\(event),\(event),\(event),\(event)]".utf8)
+        )
         #expect(huge.status == 413)
         #expect(try await served.request("api/features/key").status == 200)  // reads are not limited
     }
@@ -140,7 +155,7 @@ import Testing
         let served = try await Served(limits: limits)
         defer { served.stop() }
         var crowd: [LoopbackConnection] = []
-        defer { crowd.forEach { $0.close() } }
+        defer { for connection in crowd { connection.close() } }
         for _ in 0..<200 {
             let idle = try LoopbackConnection(port: served.port)
             idle.send("GET /api/features/key HTTP/1.1\r\nHost: 127.0.0.1\r\n")  // half a head, then nothing
@@ -179,7 +194,9 @@ import Testing
         }
         let chunked = try LoopbackConnection(port: served.port)
         defer { chunked.close() }
-        chunked.send("POST /events/key HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+        chunked.send(
+            "POST /events/key HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+        )
         let chunk = String(repeating: " ", count: 64 << 10)
         for _ in 0..<20 { chunked.send(String(chunk.utf8.count, radix: 16) + "\r\n" + chunk + "\r\n") }
         #expect(chunked.readAvailable(timeout: 20).hasPrefix("HTTP/1.1 413"))
@@ -252,7 +269,7 @@ import Testing
         while !locked.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
         let event = #"[{"experiment": "ButtonColor", "variant": "Blue", "reason": "clicked"}]"#
         var posts: [LoopbackConnection] = []
-        defer { posts.forEach { $0.close() } }
+        defer { for connection in posts { connection.close() } }
         for _ in 0..<8 {
             let post = try LoopbackConnection(port: served.port)
             post.send(

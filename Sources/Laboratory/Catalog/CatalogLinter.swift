@@ -119,7 +119,8 @@ public struct CatalogLinter: Sendable {
             guard holders.count > 1 else { continue }
             if Set(holders.map(\.experiment.subject)).count > 1 {
                 let subjects =
-                    holders.count == 2 ? "one is user-level, the other device-level" : "some are user-level, others device-level"
+                    holders.count == 2
+                    ? "one is user-level, the other device-level" : "some are user-level, others device-level"
                 diagnostics.append(conflict(holders, key: key, overlap: "on any token (\(subjects))"))
                 continue
             }
@@ -138,9 +139,10 @@ public struct CatalogLinter: Sendable {
             for (holder, range) in sorted {
                 if range.lower < reachEnd {
                     let shared = HalfOpenRange(lower: range.lower, upper: min(range.upper, reachEnd))
-                    overlap = overlap.map {
-                        HalfOpenRange(lower: min($0.lower, shared.lower), upper: max($0.upper, shared.upper))
-                    } ?? shared
+                    overlap =
+                        overlap.map {
+                            HalfOpenRange(lower: min($0.lower, shared.lower), upper: max($0.upper, shared.upper))
+                        } ?? shared
                 } else {
                     close()
                 }

@@ -19,7 +19,10 @@ struct EventIntake: Sendable {
         let host = request.head.authority
         guard access.allowsWrite(origin: request.headers[.origin], host: host) else {
             return LabServer.json(
-                ["error": "pages from \(request.headers[.origin] ?? "") may not post events; start the server with --allow-origin to let them"],
+                [
+                    "error":
+                        "pages from \(request.headers[.origin] ?? "") may not post events; start the server with --allow-origin to let them"
+                ],
                 status: .forbidden
             )
         }
@@ -61,7 +64,11 @@ struct EventIntake: Sendable {
             let recorded = try await writer.perform { [hub] in try hub.record(events) }
             return LabServer.json(["recorded": recorded])
         } catch is StateWriter.Full {
-            return Self.later("the state file is busy with other writes; try again shortly", status: .serviceUnavailable, after: 1)
+            return Self.later(
+                "the state file is busy with other writes; try again shortly",
+                status: .serviceUnavailable,
+                after: 1
+            )
         } catch let error as SQLiteStoreError {
             report("cannot record \(events.count) posted events: \(error)")
             let status: HTTPResponse.Status = error.isTransient ? .serviceUnavailable : .internalServerError

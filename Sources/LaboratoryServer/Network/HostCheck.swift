@@ -15,7 +15,10 @@ struct HostCheck: RouterMiddleware {
         let host = request.head.authority
         guard access.allows(host: host) else {
             return LabServer.json(
-                ["error": "this server does not answer to the host \"\(host ?? "")\"; start it with --allow-host to add one"],
+                [
+                    "error":
+                        "this server does not answer to the host \"\(host ?? "")\"; start it with --allow-host to add one"
+                ],
                 status: .misdirectedRequest
             )
         }

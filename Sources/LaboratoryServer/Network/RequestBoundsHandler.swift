@@ -40,7 +40,11 @@ final class RequestBoundsHandler: ChannelDuplexHandler, RemovableChannelHandler 
             if let coding = request.headerFields[.transferEncoding],
                 coding.trimmingCharacters(in: .whitespaces).lowercased() != "chunked"
             {
-                return refuse(.notImplemented, "Transfer-Encoding \(coding) is not supported: send the body plain or chunked", context)
+                return refuse(
+                    .notImplemented,
+                    "Transfer-Encoding \(coding) is not supported: send the body plain or chunked",
+                    context
+                )
             }
             if let length = request.headerFields[.contentLength].flatMap({ Int($0) }), length > maximumBodyBytes {
                 return refuse(.contentTooLarge, Self.tooLarge(maximumBodyBytes), context)

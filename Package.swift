@@ -161,7 +161,7 @@ let package = Package(
                 // To damage state files and hold their write lock as another process would.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
-            exclude: ["Interop"]  // the Python clients' scripts
+            exclude: ["Interop", "Scripts"]  // the Python clients' scripts, and shell scripts some tests run
         ),
     ],
     swiftLanguageModes: [.v6]

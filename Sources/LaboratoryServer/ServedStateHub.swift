@@ -126,20 +126,33 @@ public final class ServedStateHub: Sendable {
                 problems.forEach(report)
                 stale = reloaded > 0
             }
-            if let revision = try? laboratory.store.revision(), revision != built || stale {
+            if let revision = try? await onFileQueue({ try self.laboratory.store.revision() }),
+                revision != built || stale
+            {
                 do {
-                    try rebuild()
+                    try await onFileQueue { try self.rebuild() }
                 } catch {
                     report("cannot read \(laboratory.store.path): \(error); still serving what it said before")
                 }
                 // What the rebuild's own refresh wrote (the active set) needs no second one.
-                built = (try? laboratory.store.revision()) ?? revision
+                built = (try? await onFileQueue({ try self.laboratory.store.revision() })) ?? revision
             }
             if clock.now - lastPing >= ping {
                 broadcast(.ping)
                 lastPing = clock.now
             }
             try? await Task.sleep(for: interval)
+        }
+    }
+
+    /// Where the watch reads the state file and rebuilds: a rebuild may wait
+    /// for another process's write lock (its refresh records the active set),
+    /// and must not hold one of the few pool threads that answer requests.
+    private let fileQueue = DispatchQueue(label: "laboratory.server.state-file")
+
+    private func onFileQueue<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            fileQueue.async { continuation.resume(with: Result { try work() }) }
         }
     }
 

@@ -46,6 +46,8 @@ enum EventStreamConnection {
         throw Failure(description: "the stream redirected more than five times")
     }
 
+    private typealias Stream = NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
+
     private enum Outcome {
         case ended
         case redirect(URL)
@@ -61,24 +63,33 @@ enum EventStreamConnection {
         }
         let port = url.port ?? (scheme == "https" ? 443 : 80)
         let tls = try scheme == "https" ? NIOSSLContext(configuration: .makeClientConfiguration()) : nil
-        // A host name for SNI; an address literal takes none.
-        let serverName = host.contains(":") || host.allSatisfy({ $0.isNumber || $0 == "." }) ? nil : host
-        let channel = try await ClientBootstrap(group: Self.group)
-            .connectTimeout(.seconds(10))
-            .connect(host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    if let tls {
-                        try channel.pipeline.syncOperations.addHandler(
-                            try NIOSSLClientHandler(context: tls, serverHostname: serverName)
-                        )
-                    }
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    // A few parts at most wait to be consumed; past them the channel stops reading.
-                    return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(
-                        wrappingChannelSynchronously: channel,
-                        configuration: .init(backPressureStrategy: .init(lowWatermark: 2, highWatermark: 8))
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let address = try? SocketAddress(ipAddress: bare, port: port)
+        // A host name for SNI; an address takes none.
+        let serverName = address == nil ? bare : nil
+        let bootstrap = ClientBootstrap(group: Self.group).connectTimeout(.seconds(10))
+        let initializer: @Sendable (any Channel) -> EventLoopFuture<Stream> = { channel in
+            channel.eventLoop.makeCompletedFuture {
+                if let tls {
+                    try channel.pipeline.syncOperations.addHandler(
+                        try NIOSSLClientHandler(context: tls, serverHostname: serverName)
                     )
                 }
+                try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                // A few parts at most wait to be consumed; past them the channel stops reading.
+                return try Stream(
+                    wrappingChannelSynchronously: channel,
+                    configuration: .init(backPressureStrategy: .init(lowWatermark: 2, highWatermark: 8))
+                )
+            }
+        }
+        // An address is connected to as it is: resolving it would wait for a
+        // thread of Dispatch's pool, which a busy process may not have free.
+        let channel =
+            if let address {
+                try await bootstrap.connect(to: address, channelInitializer: initializer)
+            } else {
+                try await bootstrap.connect(host: bare, port: port, channelInitializer: initializer)
             }
         return try await channel.executeThenClose { inbound, outbound in
             var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: Self.target(of: url))

@@ -4,11 +4,13 @@ import Testing
 
 @testable import Laboratory
 
-/// Inputs that grow: doubling one must not quadruple the work. Each test
-/// times the smaller and the doubled input (the best of three runs each) and
-/// allows three times, not four: a quadratic step at these sizes takes
-/// seconds and fails at once, a linear one takes milliseconds. A termination
-/// bound, not a speed goal.
+/// Inputs that grow: the work must grow with them, not with their square.
+/// Each test times an input and one four times larger (the best of three
+/// runs each) and allows eight times the time, not sixteen: a quadratic step
+/// at these sizes takes seconds and fails at once, a linear one takes
+/// milliseconds, and four times the size leaves room for a loaded machine's
+/// noise that doubling did not (a linear step measured 3.07× for 2× once,
+/// with the whole suite running). A termination bound, not a speed goal.
 @Suite(.serialized) struct ScalingTests {
     static func seconds(_ work: () async throws -> Void) async rethrows -> Double {
         var best = Double.infinity
@@ -22,10 +24,10 @@ import Testing
         return best
     }
 
-    /// `doubled` over `single` as it should be for linear work; a floor of
-    /// 5 ms keeps the noise of tiny timings out of the ratio.
-    static func expectLinear(_ single: Double, _ doubled: Double, _ what: String) {
-        #expect(doubled <= 3 * max(single, 0.005), "\(what): \(single) s, doubled \(doubled) s")
+    /// `larger` (four times the input) over `single` as it should be for
+    /// linear work; a floor of 5 ms keeps the noise of tiny timings out of the ratio.
+    static func expectLinear(_ single: Double, _ larger: Double, _ what: String) {
+        #expect(larger <= 8 * max(single, 0.005), "\(what): \(single) s, four times the input \(larger) s")
     }
 
     private func load(_ payload: String) async throws -> GrowthBookSource {
@@ -50,14 +52,14 @@ import Testing
 
     @Test(arguments: [false, true])
     func aRuleWithManyVariationsMapsInLinearTime(repeatedNames: Bool) async throws {
-        let small = Self.rule(variations: 16_000, repeatedNames: repeatedNames)
+        let small = Self.rule(variations: 8_000, repeatedNames: repeatedNames)
         let large = Self.rule(variations: 32_000, repeatedNames: repeatedNames)
         let source = try await load(small)
-        #expect(source.experiments.first?.variants.count == 16_000)
-        #expect(Set(source.experiments.first?.variants.map(\.name) ?? []).count == 16_000)  // unique
+        #expect(source.experiments.first?.variants.count == 8_000)
+        #expect(Set(source.experiments.first?.variants.map(\.name) ?? []).count == 8_000)  // unique
         let single = try await Self.seconds { _ = try await load(small) }
-        let doubled = try await Self.seconds { _ = try await load(large) }
-        Self.expectLinear(single, doubled, "\(repeatedNames ? "repeated names" : "variations")")
+        let larger = try await Self.seconds { _ = try await load(large) }
+        Self.expectLinear(single, larger, "\(repeatedNames ? "repeated names" : "variations")")
     }
 
     @Test func repeatsOfANameGetTheFirstFreeNumber() {
@@ -80,10 +82,10 @@ import Testing
         #expect(errors.count == 1, "\(errors.prefix(3))")
         #expect(errors.first?.message.hasPrefix("1000 experiments share key \"shared\"") == true)
         #expect(errors.first?.message.hasSuffix("and 992 more") == true)
-        let small = Self.catalog(experiments: 4_000)
+        let small = Self.catalog(experiments: 2_000)
         let large = Self.catalog(experiments: 8_000)
         let single = await Self.seconds { _ = CatalogLinter().check(files: [small]) }
-        let doubled = await Self.seconds { _ = CatalogLinter().check(files: [large]) }
-        Self.expectLinear(single, doubled, "experiments sharing a key")
+        let larger = await Self.seconds { _ = CatalogLinter().check(files: [large]) }
+        Self.expectLinear(single, larger, "experiments sharing a key")
     }
 }

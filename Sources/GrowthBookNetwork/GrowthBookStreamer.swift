@@ -59,17 +59,21 @@ public struct GrowthBookStreamer: Sendable {
             await refetch()
         }
         while !Task.isCancelled {
-            var received = false
             let mailbox = EventMailbox()
-            let reader = Task { await read(into: mailbox) }
-            mailbox.onCancel = { reader.cancel() }
-            for await _ in mailbox.arrivals {
-                received = true
-                let waiting = mailbox.take()
-                if let features = waiting.features { payload(features) }
-                if waiting.updated { await refetchNoSooner(mailbox) }
+            // The reader is a child task, so it runs where this task runs (on the
+            // executor it prefers, if any) and ends when this one stops listening.
+            let received = await withTaskGroup(of: Void.self, returning: Bool.self) { group in
+                group.addTask { await read(into: mailbox) }
+                var received = false
+                for await _ in mailbox.arrivals {
+                    received = true
+                    let waiting = mailbox.take()
+                    if let features = waiting.features { payload(features) }
+                    if waiting.updated { await refetchNoSooner(mailbox) }
+                }
+                group.cancelAll()
+                return received
             }
-            reader.cancel()
             if received { backoff = initialBackoff }
             try? await Task.sleep(for: .seconds(backoff))
             backoff = min(backoff * 2, maximumBackoff)
@@ -102,19 +106,11 @@ final class EventMailbox: Sendable {
     }
 
     private let waiting = Mutex(Waiting())
-    private let cancel = Mutex<(@Sendable () -> Void)?>(nil)
     let arrivals: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 
     init() {
         (arrivals, wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
-        wake.onTermination = { [weak self] _ in self?.onCancel?() }
-    }
-
-    /// Ends the connection when the streamer stops listening.
-    var onCancel: (@Sendable () -> Void)? {
-        get { cancel.withLock { $0 } }
-        set { cancel.withLock { $0 = newValue } }
     }
 
     /// Leaves an event: a `features` event replaces the one waiting (that one was never decoded).

@@ -136,11 +136,17 @@ enum StateSchema {
                     detail: "its record of migrations (grdb_migrations) does not match its version \(userVersion)"
                 )
             }
-            let complete = try migrator.hasCompletedMigrations(db)
-            if complete, let mismatch = try StateFileShape(reading: db).mismatch() {
+            // Checked before migrating too: a migration reads the tables of the version it upgrades.
+            guard let expected = StateFileShape.expected(version: userVersion) else {
+                throw SQLiteStoreError.damaged(
+                    path: path,
+                    detail: "its version \(userVersion) is not one Laboratory wrote"
+                )
+            }
+            if let mismatch = try StateFileShape(reading: db).mismatch(against: expected) {
                 throw SQLiteStoreError.damaged(path: path, detail: mismatch)
             }
-            return !complete
+            return try !migrator.hasCompletedMigrations(db)
         }
         // A process creating the file right now may have made GRDB's migrations table and nothing else yet.
         let hasTables = try !tableNames(db).filter { $0 != "grdb_migrations" }.isEmpty

@@ -65,4 +65,25 @@ import Testing
         #expect(try store.forcedVariants().count == 1)
         #expect(StateFileShape.expected.tables["forced_variants"]?.primaryKey == ["source", "experiment"])
     }
+
+    /// The state fuzzer's find: a file of the first release whose `events.source`
+    /// was renamed was migrated, then trapped GRDB on the first read of events.
+    @Test func aFileOfAnEarlierReleaseIsCheckedBeforeItIsMigrated() throws {
+        let folder = NSTemporaryDirectory() + "lab-damaged-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/state.sqlite"
+        try FileManager.default.copyItem(atPath: StateFileUpgradeTests.fixture, toPath: path)
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "ALTER TABLE events RENAME COLUMN source TO origin")
+        }
+        try queue.close()
+        let before = try contents(path)
+        let error = #expect(throws: SQLiteStoreError.self) { try SQLiteStateStore(path: path) }
+        #expect(
+            error?.description.contains("its table events has no column source") == true,
+            "\(String(describing: error))"
+        )
+        #expect(try contents(path) == before)
+    }
 }

@@ -118,9 +118,9 @@ struct GrowthBookBench: ParsableCommand {
         )
 
         guard let python = try PythonSDK.locate() else { return }
-        let folder = NSTemporaryDirectory() + "lab-bench-growthbook-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = try ScratchFolder("growthbook")
+        defer { scratch.remove() }
+        let folder = scratch.path
         try data.write(to: URL(fileURLWithPath: folder + "/payload.json"))
         try Data(JSONValue.array(attributes).jsonText.utf8).write(to: URL(fileURLWithPath: folder + "/users.json"))
         guard

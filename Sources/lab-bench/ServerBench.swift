@@ -26,9 +26,9 @@ struct ServerBench: ParsableCommand {
     @Option(help: "Connections the throughput runs keep open at once.") var connections = 16
 
     func run() throws {
-        let folder = NSTemporaryDirectory() + "lab-bench-server-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = try ScratchFolder("server")
+        defer { scratch.remove() }
+        let folder = scratch.path
         let state = folder + "/state.sqlite"
         let server = try ServedProcess(state: state)
         defer { server.stop() }

@@ -24,9 +24,9 @@ struct ServerLoadBench: ParsableCommand {
     @Option(help: "Seconds the normal client asks for.") var seconds = 20.0
 
     func run() throws {
-        let folder = NSTemporaryDirectory() + "lab-bench-load-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = try ScratchFolder("load")
+        defer { scratch.remove() }
+        let folder = scratch.path
         let payload = folder + "/payload.json"
         try LoadFixtures.payload(bytes: payloadMegabytes << 20).write(
             toFile: payload,

@@ -86,4 +86,21 @@ import Testing
         )
         #expect(try contents(path) == before)
     }
+
+    /// The state fuzzer's second find: GRDB's date parser traps on a byte above
+    /// 0x7F in a time's text, so such a time is reported with its row instead.
+    @Test func aTimeWithABytePastASCIIIsReportedNotTrappedOn() throws {
+        let path = try damagedFile(
+            """
+            INSERT INTO events (time, device, source, experiment, variant, key, value, reason)
+                VALUES (CAST(x'323032362d31312d32332031323a32373a33342ec13938' AS TEXT), 'd', 'Local', 'E', 'V', 'k', 1, 'displayed');
+            INSERT INTO stabilization (source, time) VALUES ('Local', CAST(x'323032362d31312d3233203132ff' AS TEXT))
+            """
+        )
+        let store = try SQLiteStateStore(path: path)
+        let events = #expect(throws: SQLiteStoreError.self) { try store.latestEvents(limit: 10) }
+        #expect(events?.description.contains("not a time (row id:1)") == true, "\(String(describing: events))")
+        let stabilization = #expect(throws: SQLiteStoreError.self) { try store.stabilization(source: "Local") }
+        #expect(stabilization?.description.contains("column time of table stabilization") == true)
+    }
 }

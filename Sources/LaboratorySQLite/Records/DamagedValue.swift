@@ -1,3 +1,4 @@
+import Foundation
 internal import GRDB
 
 /// A stored value of a type no release writes there (bytes that are not
@@ -21,5 +22,25 @@ struct DamagedValue: Error, CustomStringConvertible {
                 description: "column \(column) of table \(table) holds \(value), not text (row id:\(id))"
             )
         }
+    }
+
+    /// The time in `column` (text as SQLite writes it, or Unix seconds).
+    /// Only ASCII text reaches GRDB's date parser: it subtracts "0" from a
+    /// signed byte, and a byte above 0x7F traps there (the state fuzzer found it).
+    static func time(_ row: Row, _ column: String, table: String) throws -> Date {
+        let value: DatabaseValue = row[column]
+        let readable: Bool
+        switch value.storage {
+        case .string(let text): readable = text.utf8.allSatisfy { $0 < 0x80 }
+        case .int64, .double: readable = true
+        case .blob, .null: readable = false
+        }
+        guard readable, let time = Date.fromDatabaseValue(value) else {
+            let id: DatabaseValue = row["id"]
+            throw DamagedValue(
+                description: "column \(column) of table \(table) holds \(value), not a time (row id:\(id))"
+            )
+        }
+        return time
     }
 }

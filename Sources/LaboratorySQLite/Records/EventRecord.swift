@@ -27,7 +27,7 @@ struct EventRecord: FetchableRecord, TableRecord {
     init(row: Row) throws {
         id = try row.decode(forColumn: "id")
         event = Event(
-            time: try row.decode(forColumn: "time"),
+            time: try DamagedValue.time(row, "time", table: "events"),
             device: try DamagedValue.text(row, "device", table: "events"),
             source: try DamagedValue.text(row, "source", table: "events"),
             experiment: try DamagedValue.text(row, "experiment", table: "events"),

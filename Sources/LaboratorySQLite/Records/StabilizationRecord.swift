@@ -5,7 +5,9 @@ internal import GRDB
 /// device, and the payload a remote source had then (served from then on).
 struct StabilizationRecord: FetchableRecord, PersistableRecord {
     static let databaseTableName = "stabilization"
-    static var databaseSelection: [any SQLSelectable] { [Column("source"), Column("time"), Column("payload")] }
+    static var databaseSelection: [any SQLSelectable] {
+        [Column("source"), Column("time"), Column("payload"), Column.rowID.forKey("id")]
+    }
 
     var source: String
     var time: Date
@@ -19,7 +21,7 @@ struct StabilizationRecord: FetchableRecord, PersistableRecord {
 
     init(row: Row) throws {
         source = try row.decode(atIndex: 0)
-        time = try row.decode(atIndex: 1)
+        time = try DamagedValue.time(row, "time", table: "stabilization")
         payload = try row.decode(atIndex: 2)
     }
 

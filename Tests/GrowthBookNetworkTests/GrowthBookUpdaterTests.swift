@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// The updater's schedule, with time advanced by hand, and its switch to streaming.
-@Suite struct GrowthBookUpdaterTests {
+@Suite(.timeLimit(.minutes(2))) struct GrowthBookUpdaterTests {
     final class Counter: Sendable {
         private let count = Mutex(0)
         var value: Int { count.withLock { $0 } }

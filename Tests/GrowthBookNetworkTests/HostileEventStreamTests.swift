@@ -6,7 +6,7 @@ import Testing
 
 /// Event streams built to exhaust memory or a core. Time bounds only prove
 /// termination: they are about a hundred times what the parser needs.
-@Suite struct HostileEventStreamTests {
+@Suite(.timeLimit(.minutes(2))) struct HostileEventStreamTests {
     @Test func linesEndInLFCRLFOrCRAndACRLFMaySplitAcrossChunks() throws {
         var parser = ServerSentEventParser()
         #expect(try parser.feed(Data("data: a\r".utf8)).isEmpty)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import GrowthBookNetwork
 
-@Suite struct ServerSentEventsTests {
+@Suite(.timeLimit(.minutes(2))) struct ServerSentEventsTests {
     @Test func parsesEventsAcrossChunksWithCommentsAndMultiLineData() throws {
         var parser = ServerSentEventParser()
         #expect(try parser.feed(Data(": keep-alive\r\nevent: features\r\ndata: {\"a\"".utf8)).isEmpty)

@@ -11,7 +11,7 @@ import Glibc
 /// a storm of `features-updated`. Each app (`lab-demo --growthbook`) runs a
 /// minute beside its upstream and must stay under 150 MB all along; the
 /// storm must cost a bounded number of fetches.
-@Suite struct HostileUpstreamTests {
+@Suite(.timeLimit(.minutes(5))) struct HostileUpstreamTests {
     /// How long each app is flooded; the minute in CI, less on request.
     static let seconds = Double(ProcessInfo.processInfo.environment["LAB_FLOOD_SECONDS"] ?? "") ?? 60
 

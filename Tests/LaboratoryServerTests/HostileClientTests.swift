@@ -8,7 +8,7 @@ import Testing
 /// Clients that misbehave on purpose: huge bodies, crowds of streams that
 /// come and go, a stream nobody reads. The server answers or drops each and
 /// keeps serving the others. Time bounds only prove termination.
-@Suite(.serialized) struct HostileClientTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct HostileClientTests {
     @Test func aFiftyMegabyteBodyIsRefusedAndTheServerGoesOn() async throws {
         let served = try await LabServerTests.Served()
         defer { served.stop() }

@@ -11,7 +11,7 @@ import Testing
 /// checked, writes as JSON at a bounded rate, connections and streams with
 /// deadlines, and writes that never hold up reads. Time bounds only prove
 /// termination, with a wide margin.
-@Suite(.serialized) struct ServerEdgeTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct ServerEdgeTests {
     typealias Served = LabServerTests.Served
 
     /// How each endpoint is asked, with a key given one way or another.

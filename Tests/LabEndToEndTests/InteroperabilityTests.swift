@@ -153,6 +153,32 @@ struct InteroperabilityTests {
         }
         #expect((answers["noSuchKey"] as? [String: Any])?["error"] as? String == "FLAG_NOT_FOUND")
     }
+
+    /// With a client key, the OFREP provider reads with `Authorization: Bearer`
+    /// and gets nothing without it.
+    @Test func theOFREPProviderSendsTheClientKeyAndIsRefusedWithoutIt() throws {
+        let lab = try LabHarness()
+        let serving = try LabServe(lab, ["--client-key", "sdk-qa"])
+        defer { serving.stop() }
+        let keyed = try PythonClients.run(
+            "ofrep_client.py",
+            [serving.base, "--api-key", "sdk-qa", "subscribeButtonColor:string"],
+            environment: lab.environment
+        )
+        let answer = try #require(keyed["subscribeButtonColor"] as? [String: Any])
+        #expect(answer["error"] as? String == "None", "\(answer)")
+        #expect(["red", "blue", "darkGray"].contains(answer["value"] as? String ?? ""), "\(answer)")
+        for arguments in [[serving.base], [serving.base, "--api-key", "sdk-wrong"]] {
+            let refused = try PythonClients.run(
+                "ofrep_client.py",
+                arguments + ["subscribeButtonColor:string"],
+                environment: lab.environment
+            )
+            let answer = try #require(refused["subscribeButtonColor"] as? [String: Any])
+            #expect(answer["value"] as? String == "missing", "\(arguments): \(answer)")
+            #expect(answer["error"] as? String != "None", "\(arguments): \(answer)")
+        }
+    }
 }
 
 /// The Python interpreter of `.build/python`, when the clients are installed there.

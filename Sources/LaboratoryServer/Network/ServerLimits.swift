@@ -7,8 +7,11 @@ import NIOCore
 /// defaults suit a staging box; tests shrink them to see each bound act.
 public struct ServerLimits: Sendable {
     /// How long a connection may sit without a request, or with a request
-    /// whose head or body has stopped arriving, before it is closed.
-    public var idleTimeout: Duration = .seconds(15)
+    /// whose head or body has stopped arriving, before it is closed. Long
+    /// enough that a client's pool seldom reuses a connection the server has
+    /// just closed (a POST on one fails: 15 s did, in a test under load);
+    /// crowds of idle peers are the shedding's to bound, not this timeout's.
+    public var idleTimeout: Duration = .seconds(60)
     /// Connections open at once; past it new ones wait in the listen backlog.
     public var maximumConnections: Int = ServerLimits.connectionsBelowDescriptorLimit()
     /// Above this many connections, each new one closes the connection that

@@ -48,12 +48,13 @@ public struct GrowthBookStreamer: Sendable {
         var backoff = initialBackoff
         let clock = ContinuousClock()
         var lastRefetch: ContinuousClock.Instant?
-        /// Fetches, waiting first if the last fetch was too recent; what
-        /// arrives meanwhile is answered by the same fetch.
+        /// Fetches, waiting first if the last fetch was too recent.
         func refetchNoSooner(_ mailbox: EventMailbox) async {
             if let lastRefetch, clock.now - lastRefetch < minimumRefetchInterval {
                 try? await Task.sleep(until: lastRefetch + minimumRefetchInterval, clock: clock)
-                if let features = mailbox.take(keepingUpdate: false).features { payload(features) }
+                // What arrived meanwhile: the newest payload is applied, and the fetch
+                // about to start answers every `features-updated` among it.
+                if let features = mailbox.take().features { payload(features) }
             }
             lastRefetch = clock.now
             await refetch()
@@ -126,14 +127,11 @@ final class EventMailbox: Sendable {
         if woke { wake.yield() }
     }
 
-    /// Takes what is waiting; `keepingUpdate: false` leaves a `features-updated` for the next take.
-    func take(keepingUpdate: Bool = true) -> (features: Data?, updated: Bool) {
+    /// Takes what is waiting, leaving nothing.
+    func take() -> (features: Data?, updated: Bool) {
         waiting.withLock { waiting in
-            defer {
-                waiting.features = nil
-                if keepingUpdate { waiting.updated = false }
-            }
-            return (waiting.features, keepingUpdate && waiting.updated)
+            defer { waiting = Waiting() }
+            return (waiting.features, waiting.updated)
         }
     }
 

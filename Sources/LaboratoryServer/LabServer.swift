@@ -89,10 +89,7 @@ public struct LabServer: Sendable {
                         RequestBoundsHandler(maximumBodyBytes: maximumBodyBytes),
                         IdleConnectionShedder(registry: registry),
                     ],
-                    idleTimeout: .nanoseconds(
-                        idleTimeout.components.seconds * 1_000_000_000 + idleTimeout.components.attoseconds
-                            / 1_000_000_000
-                    )
+                    idleTimeout: TimeAmount(idleTimeout)
                 )
             ),
             configuration: .init(

@@ -6,8 +6,7 @@ extension ResponseBodyWriter {
     /// within `deadline`: a client that stopped reading holds at most the
     /// one event being written, and its connection is given back.
     mutating func write(_ buffer: ByteBuffer, closing channel: any Channel, after deadline: Duration) async throws {
-        let nanoseconds = deadline.components.seconds * 1_000_000_000 + deadline.components.attoseconds / 1_000_000_000
-        let watchdog = channel.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) {
+        let watchdog = channel.eventLoop.scheduleTask(in: TimeAmount(deadline)) {
             channel.close(promise: nil)
         }
         defer { watchdog.cancel() }

@@ -82,9 +82,10 @@ import Testing
         let storm =
             String(repeating: "event: features-updated\ndata: {}\n\n", count: 200)
             + String(repeating: "event: features\ndata: {\"features\": {}}\n\n", count: 200)
+        let key = UUID().uuidString
         let server = try TestHTTPServer { head in
-            // Only the streamer's own requests count: a client of another test may find this port reused.
-            guard head.hasPrefix("GET /sub/k ") else { return .response(status: 404, headers: [:], body: Data()) }
+            // Only this test's streamer counts: another test's may find this port reused.
+            guard head.hasPrefix("GET /sub/\(key) ") else { return .response(status: 404, headers: [:], body: Data()) }
             let body = connections.next() == 1 ? storm : ": quiet\n\n"
             return .response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data(body.utf8))
         }
@@ -94,6 +95,7 @@ import Testing
         // A fetch takes a while, so the storm arrives while one is under way.
         let task = StreamerUnderTest.start(
             port: server.port,
+            key: key,
             payloads: payloads,
             refetches: refetches,
             refetchTakes: .milliseconds(50)

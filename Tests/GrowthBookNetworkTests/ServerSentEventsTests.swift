@@ -19,9 +19,10 @@ import Testing
 
     @Test func theStreamerAppliesPayloadsRefetchesAndReconnects() async throws {
         let connections = Counter()
+        let key = UUID().uuidString
         let server = try TestHTTPServer { head in
-            // Only the streamer's own requests count: a client of another test may find this port reused.
-            guard head.hasPrefix("GET /sub/k ") else { return .response(status: 404, headers: [:], body: Data()) }
+            // Only this test's streamer counts: another test's may find this port reused.
+            guard head.hasPrefix("GET /sub/\(key) ") else { return .response(status: 404, headers: [:], body: Data()) }
             let body =
                 connections.next() == 1
                 ? "event: features\ndata: {\"features\": {}}\n\n"
@@ -31,7 +32,7 @@ import Testing
         defer { server.stop() }
         let payloads = Counter()
         let refetches = Counter()
-        let task = StreamerUnderTest.start(port: server.port, payloads: payloads, refetches: refetches)
+        let task = StreamerUnderTest.start(port: server.port, key: key, payloads: payloads, refetches: refetches)
         defer { task.cancel() }
         let deadline = Date().addingTimeInterval(20)
         while (payloads.value == 0 || refetches.value == 0) && Date() < deadline {
@@ -60,12 +61,13 @@ enum StreamerUnderTest {
     /// (waiting on child processes) must not stall the stream.
     static func start(
         port: UInt16,
+        key: String,
         payloads: Counter,
         refetches: Counter,
         refetchTakes: Duration = .zero
     ) -> Task<Void, Never> {
         let streamer = GrowthBookStreamer(
-            url: GrowthBookStreamer.streamURL(host: URL(string: "http://127.0.0.1:\(port)")!, clientKey: "k"),
+            url: GrowthBookStreamer.streamURL(host: URL(string: "http://127.0.0.1:\(port)")!, clientKey: key),
             initialBackoff: 0.05,
             maximumBackoff: 0.2
         )

@@ -212,7 +212,7 @@ public struct LabServer: Sendable {
             hub: hub,
             access: access,
             limiter: EventRateLimiter(rate: limits.eventsPerSecond, burst: limits.eventBurst),
-            writer: StateWriter(capacity: limits.pendingWrites),
+            writer: StateFileQueue(label: "event-writes", capacity: limits.pendingWrites),
             maximumBodyBytes: limits.maximumBodyBytes,
             report: report
         )

@@ -126,16 +126,16 @@ public final class ServedStateHub: Sendable {
                 problems.forEach(report)
                 stale = reloaded > 0
             }
-            if let revision = try? await onFileQueue({ try self.laboratory.store.revision() }),
+            if let revision = try? await fileQueue.perform({ try self.laboratory.store.revision() }),
                 revision != built || stale
             {
                 do {
-                    try await onFileQueue { try self.rebuild() }
+                    try await fileQueue.perform { try self.rebuild() }
                 } catch {
                     report("cannot read \(laboratory.store.path): \(error); still serving what it said before")
                 }
                 // What the rebuild's own refresh wrote (the active set) needs no second one.
-                built = (try? await onFileQueue({ try self.laboratory.store.revision() })) ?? revision
+                built = (try? await fileQueue.perform({ try self.laboratory.store.revision() })) ?? revision
             }
             if clock.now - lastPing >= ping {
                 broadcast(.ping)
@@ -148,13 +148,8 @@ public final class ServedStateHub: Sendable {
     /// Where the watch reads the state file and rebuilds: a rebuild may wait
     /// for another process's write lock (its refresh records the active set),
     /// and must not hold one of the few pool threads that answer requests.
-    private let fileQueue = DispatchQueue(label: "laboratory.server.state-file")
-
-    private func onFileQueue<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-        try await withCheckedThrowingContinuation { continuation in
-            fileQueue.async { continuation.resume(with: Result { try work() }) }
-        }
-    }
+    /// The watch awaits each piece, so one waits at most.
+    private let fileQueue = StateFileQueue(label: "state-file", capacity: 1)
 
     /// A stream of what to send one `/sub/…` client; only the newest payload
     /// waits for a client that reads slowly, so none can make the server hoard.

@@ -66,6 +66,11 @@ import Testing
         #expect(StateFileShape.expected.tables["forced_variants"]?.primaryKey == ["source", "experiment"])
     }
 
+    /// The newest shape is written out for speed; it must be what the migrations make.
+    @Test func theWrittenOutShapeIsWhatTheMigrationsMake() {
+        #expect(StateFileShape.expected == StateFileShape.built(upTo: nil))
+    }
+
     /// The state fuzzer's find: a file of the first release whose `events.source`
     /// was renamed was migrated, then trapped GRDB on the first read of events.
     @Test func aFileOfAnEarlierReleaseIsCheckedBeforeItIsMigrated() throws {

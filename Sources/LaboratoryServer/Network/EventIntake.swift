@@ -10,7 +10,7 @@ struct EventIntake: Sendable {
     let hub: ServedStateHub
     let access: AccessPolicy
     let limiter: EventRateLimiter
-    let writer: StateWriter
+    let writer: StateFileQueue
     let maximumBodyBytes: Int
     /// Gets a line for each write that failed, as the hub's problems do.
     let report: @Sendable (String) -> Void
@@ -63,7 +63,7 @@ struct EventIntake: Sendable {
         do {
             let recorded = try await writer.perform { [hub] in try hub.record(events) }
             return LabServer.json(["recorded": recorded])
-        } catch is StateWriter.Full {
+        } catch is StateFileQueue.Full {
             return Self.later(
                 "the state file is busy with other writes; try again shortly",
                 status: .serviceUnavailable,

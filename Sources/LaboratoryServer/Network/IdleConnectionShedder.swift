@@ -28,8 +28,6 @@ final class ConnectionRegistry: Sendable {
         self.threshold = max(1, threshold)
     }
 
-    var count: Int { table.withLock { $0.open.count } }
-
     /// Notes a new connection; returns the idle ones to close to make room.
     func opened(_ channel: any Channel) -> [any Channel] {
         table.withLock { table in

@@ -1,30 +1,29 @@
 import Dispatch
 import Synchronization
 
-/// Runs the server's writes to the state file on a thread of their own.
+/// Runs work on the state file on a thread of its own: the server's writes
+/// of posted events, and the hub's reads and rebuilds (one queue each).
 ///
 /// A write waits while another process holds the file's write lock (up to
 /// SQLite's busy timeout). Done on a request's thread, that wait stalls every
-/// request sharing the thread; here it stalls only the writes queued behind
-/// it, the request awaits without holding a thread, and reads, which serve
+/// request sharing the thread; here it stalls only the work queued behind
+/// it, the caller awaits without holding a thread, and reads, which serve
 /// from memory, never wait. The queue is bounded: past `capacity` waiting
-/// writes a new one is refused at once (503 with `Retry-After`).
-final class StateWriter: Sendable {
-    private let queue = DispatchQueue(label: "laboratory.server.state-writer")
+/// pieces of work a new one is refused at once (for writes, 503 with `Retry-After`).
+final class StateFileQueue: Sendable {
+    private let queue: DispatchQueue
     private let capacity: Int
     private let pending = Mutex(0)
 
     /// The queue was full; nothing was written.
     struct Full: Error {}
 
-    init(capacity: Int) {
+    init(label: String, capacity: Int) {
+        queue = DispatchQueue(label: "laboratory.server." + label)
         self.capacity = max(1, capacity)
     }
 
-    /// Writes waiting or under way.
-    var waiting: Int { pending.withLock { $0 } }
-
-    /// Runs `work` on the writer's thread once the writes before it are done.
+    /// Runs `work` on the queue's thread once the work before it is done.
     func perform<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
         let admitted = pending.withLock { count in
             guard count < capacity else { return false }

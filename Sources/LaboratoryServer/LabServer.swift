@@ -81,12 +81,13 @@ public struct LabServer: Sendable {
         let registry = ConnectionRegistry(threshold: limits.sheddingThreshold)
         let maximumBodyBytes = limits.maximumBodyBytes
         let idleTimeout = limits.idleTimeout
+        let bodyDeadline = limits.bodyDeadline
         let app = Application(
             router: router(),
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: [
-                        RequestBoundsHandler(maximumBodyBytes: maximumBodyBytes),
+                        RequestBoundsHandler(maximumBodyBytes: maximumBodyBytes, bodyDeadline: bodyDeadline),
                         IdleConnectionShedder(registry: registry),
                     ],
                     idleTimeout: TimeAmount(idleTimeout)

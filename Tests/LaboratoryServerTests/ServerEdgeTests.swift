@@ -148,6 +148,29 @@ import Testing
         #expect(try await served.request("api/features/key").status == 200)
     }
 
+    /// A byte every 200 ms restarts the idle timeout each time; the body's
+    /// deadline, counted from its head, ends it all the same.
+    @Test func aBodyThatTricklesInIsCutAtItsDeadline() async throws {
+        var limits = ServerLimits()
+        limits.bodyDeadline = .seconds(1)
+        let served = try await Served(limits: limits)
+        defer { served.stop() }
+        let trickler = try LoopbackConnection(port: served.port)
+        defer { trickler.close() }
+        trickler.send(
+            "POST /events/key HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+        )
+        let deadline = Date().addingTimeInterval(25)
+        var answered = false
+        while !answered && Date() < deadline {
+            guard trickler.send([UInt8(ascii: " ")]) else { break }
+            answered = trickler.hasBytes(within: 0.2)
+        }
+        let answer = trickler.readAvailable(timeout: 20)
+        #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer)")
+        #expect(try await served.request("api/features/key").status == 200)
+    }
+
     @Test func aCrowdOfIdleConnectionsLeavesRoomForARequest() async throws {
         var limits = ServerLimits()
         limits.maximumConnections = 64

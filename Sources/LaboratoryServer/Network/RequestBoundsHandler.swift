@@ -14,7 +14,11 @@ import NIOHTTPTypes
 ///   what is left of the body is never read, so a client that sent
 ///   `Connection: close` learns at once instead of waiting for its timeout;
 /// - a transfer coding other than `chunked` (`gzip, chunked`) gets `501`:
-///   reading such a body as plain would store compressed bytes as JSON.
+///   reading such a body as plain would store compressed bytes as JSON;
+/// - a body not complete within the deadline of its head gets `408` and the
+///   connection is closed: a peer that trickles a byte at a time would
+///   otherwise keep the connection busy (and never shed) for ever, as each
+///   byte restarts the idle timeout.
 final class RequestBoundsHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -22,14 +26,22 @@ final class RequestBoundsHandler: ChannelDuplexHandler, RemovableChannelHandler 
     typealias OutboundOut = HTTPResponsePart
 
     private let maximumBodyBytes: Int
+    private let bodyDeadline: Duration
     private var bodyBytes = 0
+    /// Closes the connection if the current request's body is not in by its deadline.
+    private var bodyWatchdog: Scheduled<Void>?
     /// A request was refused: the rest of what the peer sends is dropped until the connection closes.
     private var refused = false
     /// The router began an answer to the current request.
     private var answering = false
 
-    init(maximumBodyBytes: Int) {
+    init(maximumBodyBytes: Int, bodyDeadline: Duration) {
         self.maximumBodyBytes = maximumBodyBytes
+        self.bodyDeadline = bodyDeadline
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        bodyWatchdog?.cancel()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -55,13 +67,17 @@ final class RequestBoundsHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 }
                 context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
             }
+            bodyWatchdog = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(bodyDeadline)) {
+                self.refuse(.requestTimeout, "the request's body did not arrive in time", context)
+            }
         case .body(let buffer):
             bodyBytes += buffer.readableBytes
             if bodyBytes > maximumBodyBytes {
                 return refuse(.contentTooLarge, Self.tooLarge(maximumBodyBytes), context)
             }
         case .end:
-            break
+            bodyWatchdog?.cancel()
+            bodyWatchdog = nil
         }
         context.fireChannelRead(data)
     }
@@ -82,6 +98,7 @@ final class RequestBoundsHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// Answers `status` unless an answer is under way, then closes.
     private func refuse(_ status: HTTPResponse.Status, _ message: String, _ context: ChannelHandlerContext) {
         refused = true
+        bodyWatchdog?.cancel()
         guard !answering else {
             context.close(promise: nil)
             return

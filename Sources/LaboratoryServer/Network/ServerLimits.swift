@@ -12,6 +12,9 @@ public struct ServerLimits: Sendable {
     /// just closed (a POST on one fails: 15 s did, in a test under load);
     /// crowds of idle peers are the shedding's to bound, not this timeout's.
     public var idleTimeout: Duration = .seconds(60)
+    /// How long a request's body may take to arrive after its head, however
+    /// steadily it trickles in.
+    public var bodyDeadline: Duration = .seconds(30)
     /// Connections open at once; past it new ones wait in the listen backlog.
     public var maximumConnections: Int = ServerLimits.connectionsBelowDescriptorLimit()
     /// Above this many connections, each new one closes the connection that

@@ -46,6 +46,8 @@ public struct LocalLaboratory: Sendable {
     /// `nil` when the wiring has no debug source, as in release builds.
     public let debug: DebugSource?
     public let manager: AssignmentsManager
+    /// Forces, unforces, resets and imports through ``debug``: `nil` with it.
+    public let steering: Steering?
 
     /// Opens the state file and builds the sources; each catalog is read
     /// again from its path on ``AssignmentsManager/update()``.
@@ -100,7 +102,10 @@ public struct LocalLaboratory: Sendable {
             growthBook = nil
         }
         sources = locals + (growthBook.map { [$0] } ?? []) + remotes(store, device)
-        debug = debugSource ? DebugSource(sources: sources, store: store) : nil
+        // The device's attributes decide which scoped forced variants it gets.
+        var attributes = connection?.attributes ?? [:]
+        if let userID, attributes["userId"] == nil { attributes["userId"] = userID }
+        debug = debugSource ? DebugSource(sources: sources, store: store, attributes: attributes) : nil
         manager = AssignmentsManager(
             sources: debug.map { [$0] } ?? sources,
             store: store,
@@ -108,6 +113,7 @@ public struct LocalLaboratory: Sendable {
             device: device,
             clock: clock
         )
+        steering = debug.map { [manager] in Steering(debug: $0, manager: manager, store: store, clock: clock) }
         if let app { try store.recordAppWiring(AppWiring(app: app, hasDebugSource: debugSource)) }
         if let connection, let fetcher, let source = growthBook {
             let manager = manager

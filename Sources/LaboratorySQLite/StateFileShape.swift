@@ -38,12 +38,16 @@ struct StateFileShape: Equatable {
             primaryKey: ["id"]
         ),
         "file_state": Table(columns: ["revision", "activeDigest"], primaryKey: []),
-        "forced_variants": Table(columns: ["source", "experiment", "variant"], primaryKey: ["source", "experiment"]),
+        "forced_variants": Table(
+            columns: ["source", "experiment", "scope", "variant", "tester", "forcedAt"],
+            primaryKey: ["source", "experiment", "scope"]
+        ),
         "payloads": Table(columns: ["source", "data", "etag", "fetchedAt"], primaryKey: ["source"]),
         "stabilization": Table(columns: ["source", "time", "payload"], primaryKey: ["source"]),
         "sticky_buckets": Table(columns: ["source", "key", "document"], primaryKey: ["source", "key"]),
     ])
     // Files of earlier versions are rare: their shapes are read off the migrations when one is opened.
+    private static let expectedVersion4 = built(upTo: "file version 4")
     private static let expectedVersion3 = built(upTo: "file version 3")
     private static let expectedVersion2 = built(upTo: "file version 2")
 
@@ -52,6 +56,7 @@ struct StateFileShape: Equatable {
     static func expected(version: Int) -> StateFileShape? {
         switch version {
         case StateSchema.version: return expected
+        case 4: return expectedVersion4
         case 3: return expectedVersion3
         case 2: return expectedVersion2
         case 1:

@@ -16,8 +16,10 @@ enum StateSchema {
     /// table per kind of row (no `meta` key-value table, sticky buckets and the
     /// payload kept at stabilization in their own tables), tables named as the
     /// vocabulary names them (`draws`, `forced_variants`); 4: apps record
-    /// whether their wiring applies forced variants (`app_wirings`).
-    static let version = 4
+    /// whether their wiring applies forced variants (`app_wirings`); 5: a
+    /// forced variant has a scope (whom it applies to), a tester (who set it)
+    /// and a time, and an experiment holds one per scope.
+    static let version = 5
 
     /// The migrations, oldest first. The first is the schema of file version
     /// 2 as releases before the migrator wrote it: it creates it in a new
@@ -49,6 +51,27 @@ enum StateSchema {
                         hasDebugSource INTEGER NOT NULL CHECK (hasDebugSource IN (0, 1))
                     );
                     PRAGMA user_version = 4;
+                    """
+            )
+        }
+        migrator.registerMigration("file version 5") { db in
+            // SQLite cannot change a primary key in place: the table is built anew and the rows moved.
+            try db.execute(
+                sql: """
+                    CREATE TABLE forced_variants_scoped (
+                        source TEXT NOT NULL,
+                        experiment TEXT NOT NULL,
+                        scope TEXT NOT NULL, -- Scope.storedForm: name=value pairs, sorted; empty for everyone
+                        variant TEXT, -- NULL forces the experiment inactive
+                        tester TEXT, -- who set it; NULL for rows of earlier releases
+                        forcedAt REAL, -- Unix time; NULL for rows of earlier releases
+                        PRIMARY KEY (source, experiment, scope)
+                    );
+                    INSERT INTO forced_variants_scoped (source, experiment, scope, variant)
+                        SELECT source, experiment, '', variant FROM forced_variants;
+                    DROP TABLE forced_variants;
+                    ALTER TABLE forced_variants_scoped RENAME TO forced_variants;
+                    PRAGMA user_version = 5;
                     """
             )
         }

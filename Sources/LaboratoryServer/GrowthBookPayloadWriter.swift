@@ -12,19 +12,29 @@ import Laboratory
 ///   baseline's and, where an experiment gives this device a variant, one
 ///   experiment rule named after the experiment that puts every user in that
 ///   variant (all weight on it, coverage 1), so the SDK's tracking callback
-///   still fires with Laboratory's experiment and variant names.
+///   still fires with Laboratory's experiment and variant names, followed by
+///   a force rule of the same value for SDKs that set no `id`.
+/// - A scoped forced variant of a catalog experiment becomes the same pair
+///   of rules conditioned on its scope (hashed on one of its attributes),
+///   ahead of the rest; a scoped `Inactive` a force rule of the baseline's value.
 enum GrowthBookPayloadWriter {
     /// The payload's `features`, `savedGroups` and `contextualBandits`: everything but the date.
+    /// - Parameter scoped: by key, the scoped forced variants of the
+    ///   catalog experiments that assign it, the first to win first.
     static func content(
         deviceFlags: [ServedFlag],
         experiments: [String: Experiment],
+        scoped: [String: [ScopedChoice]] = [:],
         shared: [SharedFeatures],
         passedThrough: Set<String>
     ) -> JSONValue {
         var features: [JSONValue.Member] = []
         for flag in deviceFlags {
             features.append(
-                JSONValue.Member(flag.key, feature(for: flag, experiment: experiments[flag.experiment ?? ""]))
+                JSONValue.Member(
+                    flag.key,
+                    feature(for: flag, experiment: experiments[flag.experiment ?? ""], scoped: scoped[flag.key] ?? [])
+                )
             )
         }
         var savedGroups: [JSONValue.Member] = []
@@ -53,58 +63,99 @@ enum GrowthBookPayloadWriter {
         return Data(JSONValue.object(members).jsonText.utf8)
     }
 
-    /// One catalog key as a feature: the baseline's value, and this device's
-    /// variant pinned for everyone.
-    private static func feature(for flag: ServedFlag, experiment: Experiment?) -> JSONValue {
+    /// A scoped forced variant of a catalog experiment, with the experiment.
+    struct ScopedChoice: Sendable {
+        var forcedVariant: ForcedVariant
+        var experiment: Experiment
+    }
+
+    /// One catalog key as a feature: the baseline's value, the scoped forced
+    /// variants first, and this device's variant pinned for everyone.
+    private static func feature(for flag: ServedFlag, experiment: Experiment?, scoped: [ScopedChoice]) -> JSONValue {
         let baseline = experiment?.variant(named: experiment?.baseline ?? "")
         var defaultValue = JSONValue(baseline?.assignments[flag.key] ?? flag.value)
         var rules: [JSONValue] = []
+        for choice in scoped {
+            let condition = ForcedRuleRewriter.condition(choice.forcedVariant.scope)
+            let hashAttribute = choice.forcedVariant.scope.sortedAttributes.first?.name ?? "id"
+            let chosen = choice.experiment
+            guard let name = choice.forcedVariant.variant else {
+                // Inactive for these users: the baseline, and no experiment to track.
+                let value = chosen.variant(named: chosen.baseline)?.assignments[flag.key] ?? flag.value
+                rules.append(forceRule(JSONValue(value), condition: condition))
+                continue
+            }
+            guard let index = chosen.variants.firstIndex(where: { $0.name == name }),
+                let value = chosen.variants[index].assignments[flag.key]
+            else { continue }
+            rules.append(
+                pinnedRule(chosen, key: flag.key, index: index, condition: condition, hashAttribute: hashAttribute)
+            )
+            rules.append(forceRule(JSONValue(value), condition: condition))
+        }
         let served = flag.reason != .default && flag.reason != .disabled
         if served, let experiment, let index = experiment.variants.firstIndex(where: { $0.name == flag.variant }) {
-            rules.append(
-                .object([
-                    JSONValue.Member("key", .string(experiment.name)),
-                    JSONValue.Member(
-                        "variations",
-                        .array(experiment.variants.map { JSONValue($0.assignments[flag.key] ?? flag.value) })
-                    ),
-                    JSONValue.Member(
-                        "weights",
-                        .array(experiment.variants.indices.map { .number($0 == index ? 1 : 0) })
-                    ),
-                    JSONValue.Member("coverage", .number(1)),
-                    JSONValue.Member("hashAttribute", .string("id")),
-                    JSONValue.Member(
-                        "meta",
-                        .array(
-                            experiment.variants.map {
-                                .object([
-                                    JSONValue.Member("key", .string($0.name)),
-                                    JSONValue.Member("name", .string($0.name)),
-                                ])
-                            }
-                        )
-                    ),
-                    // A version of this variant alone: a sticky bucket from
-                    // another choice does not win, and nobody is excluded.
-                    JSONValue.Member(
-                        "bucketVersion",
-                        .number(
-                            Double(
-                                ForcedRuleRewriter.bucketVersion(
-                                    experiment: experiment.name,
-                                    variant: flag.variant,
-                                    index: index
-                                )
-                            )
-                        )
-                    ),
-                ])
-            )
+            rules.append(pinnedRule(experiment, key: flag.key, index: index, condition: nil, hashAttribute: "id"))
+            rules.append(forceRule(JSONValue(flag.value), condition: nil))
         } else if served {
             // A variant the catalog no longer names: its value, as a plain force.
             defaultValue = JSONValue(flag.value)
         }
         return .object([JSONValue.Member("defaultValue", defaultValue), JSONValue.Member("rules", .array(rules))])
+    }
+
+    /// A force rule: everyone (in `condition`) gets `value`; nothing is tracked.
+    private static func forceRule(_ value: JSONValue, condition: JSONValue?) -> JSONValue {
+        .object((condition.map { [JSONValue.Member("condition", $0)] } ?? []) + [JSONValue.Member("force", value)])
+    }
+
+    /// An experiment rule named after the experiment that puts every user
+    /// (in `condition`) in variant `index`, so the SDK's tracking callback
+    /// fires with Laboratory's names.
+    private static func pinnedRule(
+        _ experiment: Experiment,
+        key: String,
+        index: Int,
+        condition: JSONValue?,
+        hashAttribute: String
+    ) -> JSONValue {
+        let fallback = experiment.variants[index].assignments[key] ?? .string("")
+        var members = [
+            JSONValue.Member("key", .string(experiment.name)),
+            JSONValue.Member(
+                "variations",
+                .array(experiment.variants.map { JSONValue($0.assignments[key] ?? fallback) })
+            ),
+            JSONValue.Member("weights", .array(experiment.variants.indices.map { .number($0 == index ? 1 : 0) })),
+            JSONValue.Member("coverage", .number(1)),
+            JSONValue.Member("hashAttribute", .string(hashAttribute)),
+            JSONValue.Member(
+                "meta",
+                .array(
+                    experiment.variants.map {
+                        .object([
+                            JSONValue.Member("key", .string($0.name)),
+                            JSONValue.Member("name", .string($0.name)),
+                        ])
+                    }
+                )
+            ),
+            // A version of this variant alone: a sticky bucket from
+            // another choice does not win, and nobody is excluded.
+            JSONValue.Member(
+                "bucketVersion",
+                .number(
+                    Double(
+                        ForcedRuleRewriter.bucketVersion(
+                            experiment: experiment.name,
+                            variant: experiment.variants[index].name,
+                            index: index
+                        )
+                    )
+                )
+            ),
+        ]
+        if let condition { members.insert(JSONValue.Member("condition", condition), at: 1) }
+        return .object(members)
     }
 }

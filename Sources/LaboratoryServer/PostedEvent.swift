@@ -17,12 +17,14 @@ struct PostedEvent: Decodable {
     }
 
     /// Reads and checks a whole body: a JSON array of events, each naming an
-    /// experiment and variant the state file knows (by name, or by the variant's
-    /// index as GrowthBook's tracking callbacks give it). An exposure of an
+    /// experiment and variant the state file knows by any name an SDK
+    /// reports for it: the variant's name, its `meta` key (GrowthBook's
+    /// `result.key`, in `aliases`), or its index. An exposure of an
     /// experiment QA forced now is marked forced: it is not experiment data.
     static func events(
         in body: Data,
         experiments: [String: (source: String, experiment: Experiment)],
+        aliases: [String: [String: String]] = [:],
         forced: Set<String> = [],
         device: String,
         at time: Date
@@ -46,6 +48,7 @@ struct PostedEvent: Decodable {
             }
             let variant =
                 experiment.variant(named: event.variant)
+                ?? aliases[experiment.name]?[event.variant].flatMap(experiment.variant(named:))
                 ?? Int(event.variant).flatMap {
                     experiment.variants.indices.contains($0) ? experiment.variants[$0] : nil
                 }

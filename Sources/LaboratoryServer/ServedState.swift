@@ -26,6 +26,12 @@ public struct ServedState: Sendable {
     let experiments: [String: (source: String, experiment: Experiment)]
     /// The experiments a person forced (a variant or Inactive), by name.
     let forcedExperiments: Set<String>
+    /// Every name an SDK reports for a variation that is not the variant's
+    /// own (a GrowthBook `meta` key such as `"ctl"`), by experiment: alias → variant.
+    let variantAliases: [String: [String: String]]
+    /// Catalog key → its scoped forced variants, the first to win first:
+    /// what an OFREP context in one of the scopes gets.
+    private let scopedByKey: [String: [GrowthBookPayloadWriter.ScopedChoice]]
     /// Key → the shared features that decide it for any user (passed through).
     private let sharedByKey: [String: SharedFeatures]
 
@@ -71,6 +77,17 @@ public struct ServedState: Sendable {
             }
         }
         deviceKeys.removeAll { sharedByKey[$0] != nil }
+        var scopedByKey: [String: [GrowthBookPayloadWriter.ScopedChoice]] = [:]
+        for entry in entries where !sharedSources.contains(entry.source) {
+            for forced in entry.scopedForcedVariants {
+                for key in entry.experiment.keys where sharedByKey[key] == nil {
+                    scopedByKey[key, default: []].append(.init(forcedVariant: forced, experiment: entry.experiment))
+                }
+            }
+        }
+        for key in scopedByKey.keys { scopedByKey[key]!.sort { $0.forcedVariant.precedes($1.forcedVariant) } }
+        self.scopedByKey = scopedByKey
+        variantAliases = Self.aliases(shared)
 
         // Indexed once: a rebuild over thousands of keys must not scan the active list per key.
         let activeByExperiment = Dictionary(
@@ -102,6 +119,7 @@ public struct ServedState: Sendable {
         let content = GrowthBookPayloadWriter.content(
             deviceFlags: deviceKeys.map { flags[$0]! },
             experiments: experiments.mapValues(\.experiment),
+            scoped: scopedByKey,
             shared: shared,
             passedThrough: Set(sharedKeys)
         )
@@ -128,10 +146,48 @@ public struct ServedState: Sendable {
     /// when the context is empty or the key belongs to a catalog, whose
     /// variants are this device's.
     public func flag(_ key: String, context: JSONValue?) -> ServedFlag? {
-        guard let attributes = Self.attributes(of: context), let source = sharedByKey[key] else { return flags[key] }
+        guard let attributes = Self.attributes(of: context) else { return flags[key] }
+        guard let source = sharedByKey[key] else {
+            return scopedFlag(key, attributes: attributes) ?? flags[key]
+        }
         return source.evaluate(key, attributes: attributes).map {
             ServedFlag(key: key, source: source.source, evaluation: $0)
         }
+    }
+
+    /// A catalog key's flag for a user in the scope of one of its forced
+    /// variants (`STATIC`, or `DISABLED` for Inactive), or `nil` for a user in none.
+    private func scopedFlag(_ key: String, attributes: JSONValue) -> ServedFlag? {
+        guard let choices = scopedByKey[key], let members = attributes.members else { return nil }
+        var user: [String: String] = [:]
+        for member in members {
+            switch member.value {
+            case .string(let text): user[member.key] = text
+            case .number, .bool: user[member.key] = JavaScriptSemantics.string(member.value)
+            default: break
+            }
+        }
+        guard let choice = choices.first(where: { $0.forcedVariant.scope.matches(user) }) else { return nil }
+        let experiment = choice.experiment
+        let variant = choice.forcedVariant.variant ?? experiment.baseline
+        return ServedFlag(
+            key: key,
+            value: experiment.variant(named: variant)?.assignments[key] ?? .string(""),
+            variant: variant,
+            experiment: experiment.name,
+            source: choice.forcedVariant.source,
+            forced: true,
+            reason: choice.forcedVariant.variant == nil ? .disabled : .static
+        )
+    }
+
+    /// Every source's GrowthBook `meta` keys that differ from the variant names.
+    private static func aliases(_ shared: [SharedFeatures]) -> [String: [String: String]] {
+        var aliases: [String: [String: String]] = [:]
+        for source in shared {
+            aliases.merge(source.variantAliases()) { mine, _ in mine }
+        }
+        return aliases
     }
 
     /// A context's attributes for GrowthBook, or `nil` for no context or an empty one.

@@ -86,31 +86,35 @@ public final class InMemoryStateStore: StateStore, Sendable {
 
     public func forcedVariants() throws -> [ForcedVariant] {
         state.withLock { state in
-            state.forced.values.sorted { ($0.source, $0.experiment) < ($1.source, $1.experiment) }
+            state.forced.values.sorted {
+                ($0.source, $0.experiment, $0.scope.storedForm) < ($1.source, $1.experiment, $1.scope.storedForm)
+            }
         }
     }
 
     public func setForcedVariant(_ forcedVariant: ForcedVariant) throws {
         state.withLock { state in
-            let id = Self.key(forcedVariant.source, forcedVariant.experiment)
-            guard state.forced[id] != forcedVariant else { return }
+            let id = Self.key(forcedVariant.source, forcedVariant.experiment, forcedVariant.scope)
+            if let stored = state.forced[id], stored.isSameChoice(as: forcedVariant) { return }
             state.forced[id] = forcedVariant
             state.revision += 1
         }
     }
 
-    public func removeForcedVariant(source: String, experiment: String) throws {
+    public func removeForcedVariant(source: String, experiment: String, scope: Scope) throws {
         state.withLock { state in
-            if state.forced.removeValue(forKey: Self.key(source, experiment)) != nil {
+            if state.forced.removeValue(forKey: Self.key(source, experiment, scope)) != nil {
                 state.revision += 1
             }
         }
     }
 
-    public func removeForcedVariants(source: String?) throws {
+    public func removeForcedVariants(source: String?, scope: Scope?) throws {
         state.withLock { state in
             let before = state.forced.count
-            state.forced = state.forced.filter { source != nil && $0.value.source != source }
+            state.forced = state.forced.filter {
+                (source != nil && $0.value.source != source) || (scope != nil && $0.value.scope != scope)
+            }
             if state.forced.count != before { state.revision += 1 }
         }
     }
@@ -119,7 +123,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
         state.withLock { state in
             var after = replacing ? [:] : state.forced
             for forcedVariant in forcedVariants {
-                after[Self.key(forcedVariant.source, forcedVariant.experiment)] = forcedVariant
+                after[Self.key(forcedVariant.source, forcedVariant.experiment, forcedVariant.scope)] = forcedVariant
             }
             guard after != state.forced else { return }
             state.forced = after
@@ -193,7 +197,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
         state.withLock { $0.revision }
     }
 
-    private static func key(_ source: String, _ experiment: String) -> String {
-        "\(source)\u{0}\(experiment)"
+    private static func key(_ source: String, _ experiment: String, _ scope: Scope) -> String {
+        "\(source)\u{0}\(experiment)\u{0}\(scope.storedForm)"
     }
 }

@@ -56,7 +56,7 @@ import Testing
         let reason = try lab.run("events", "--reason", "dispalyed")
         #expect(reason.status == 64 && reason.stderr.contains(#"did you mean "displayed"?"#), "\(reason.stderr)")
         let version = try lab.runRaw(["--version"])
-        #expect(version.status == 0 && version.stdout.contains("state file version 4"), "\(version.stdout)")
+        #expect(version.status == 0 && version.stdout.contains("state file version 5"), "\(version.stdout)")
     }
 
     @Test func assignmentsJSONListsTheConflictsTheTablePrints() throws {

@@ -115,11 +115,16 @@ import Testing
         #expect(world.pending == [.force(source: "Local", experiment: "ButtonColor", variant: "ButtonColorBlue")])
         #expect(world.state.route == .experiments)
         try await world.settle()
+        let forced = try world.store.forcedVariants()
+        #expect(forced.count == 1)
         #expect(
-            try world.store.forcedVariants() == [
-                ForcedVariant(source: "Local", experiment: "ButtonColor", variant: "ButtonColorBlue")
-            ]
+            forced.first.map {
+                $0.isSameChoice(
+                    as: ForcedVariant(source: "Local", experiment: "ButtonColor", variant: "ButtonColorBlue")
+                )
+            } == true
         )
+        #expect(forced.first?.forcedAt != nil)
         let row = try #require(world.lines.first { $0.hasPrefix(" ButtonColor ") })
         #expect(row.contains(" Blue "))
         #expect(row.contains(" F "))

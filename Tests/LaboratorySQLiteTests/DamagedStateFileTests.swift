@@ -29,8 +29,9 @@ import Testing
     @Test(arguments: [
         ("DROP TABLE forced_variants", "its table forced_variants is missing"),
         (
-            "DROP TABLE forced_variants; CREATE TABLE forced_variants (source TEXT, experiment TEXT, variant TEXT)",
-            "its table forced_variants has the primary key (none), not (source, experiment)"
+            "DROP TABLE forced_variants; CREATE TABLE forced_variants "
+                + "(source TEXT, experiment TEXT, scope TEXT, variant TEXT, tester TEXT, forcedAt REAL)",
+            "its table forced_variants has the primary key (none), not (source, experiment, scope)"
         ),
         (
             "DROP TABLE draws; CREATE VIEW draws AS SELECT 1 AS source",
@@ -44,7 +45,7 @@ import Testing
             "CREATE VIEW forever AS WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT x FROM n",
             "it has a view \"forever\""
         ),
-        ("DROP TABLE grdb_migrations", "its record of migrations (grdb_migrations) does not match its version 4"),
+        ("DROP TABLE grdb_migrations", "its record of migrations (grdb_migrations) does not match its version 5"),
         ("ALTER TABLE events DROP COLUMN valueType", "its table events has no column valueType"),
     ])
     func aDamagedFileIsRefusedAndLeftAsItWas(_ damage: String, _ reason: String) throws {
@@ -63,7 +64,7 @@ import Testing
         let path = try damagedFile("SELECT 1")
         let store = try SQLiteStateStore(path: path)
         #expect(try store.forcedVariants().count == 1)
-        #expect(StateFileShape.expected.tables["forced_variants"]?.primaryKey == ["source", "experiment"])
+        #expect(StateFileShape.expected.tables["forced_variants"]?.primaryKey == ["source", "experiment", "scope"])
     }
 
     /// The newest shape is written out for speed; it must be what the migrations make.

@@ -86,7 +86,7 @@ import Testing
         try store.setForcedVariant(ForcedVariant(source: "Local", experiment: "E", variant: "B"))
         let afterRequest = try store.revision()
         #expect(afterRequest > start)
-        try store.removeForcedVariant(source: "Local", experiment: "Missing")
+        try store.removeForcedVariant(source: "Local", experiment: "Missing", scope: .everyone)
         #expect(try store.revision() == afterRequest)
         _ = try store.settleDraws(source: "Local", experiments: ["E"], at: Date()) { _, _ in .keep }
         #expect(try store.revision() == afterRequest)

@@ -61,6 +61,48 @@ import Testing
         #expect(try migrations(path) == StateSchema.migrator.migrations)
     }
 
+    /// Version 5 gives forced variants a scope, a tester and a time; a
+    /// version 4 file's forced variants become everyone's, set by nobody known.
+    @Test func version5KeepsEveryForcedVariantAsEveryones() throws {
+        let folder = NSTemporaryDirectory() + "lab-upgrade-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/state.sqlite"
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try StateSchema.migrator.migrate(queue, upTo: "file version 4")
+            try queue.write { db in
+                try db.execute(
+                    sql: """
+                        INSERT INTO forced_variants (source, experiment, variant) VALUES
+                            ('Local', 'ButtonColor', 'ButtonColorBlue'), ('Local', 'ProfileRedesign', NULL)
+                        """
+                )
+            }
+        }
+        let store = try SQLiteStateStore(path: path)
+        #expect(
+            try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 5
+        )
+        #expect(
+            try store.forcedVariants() == [
+                ForcedVariant(source: "Local", experiment: "ButtonColor", variant: "ButtonColorBlue"),
+                ForcedVariant(source: "Local", experiment: "ProfileRedesign", variant: nil),
+            ]
+        )
+        // Now one per scope: a scoped one sits beside everyone's.
+        let scoped = ForcedVariant(
+            source: "Local",
+            experiment: "ButtonColor",
+            variant: "ButtonColorDarkGray",
+            scope: Scope(attributes: ["id": "qa-phone-7"]),
+            tester: "ana",
+            forcedAt: Date(timeIntervalSince1970: 1_800_000_000)
+        )
+        try store.setForcedVariant(scoped)
+        #expect(try store.forcedVariants().count == 3)
+        #expect(try store.forcedVariants().contains(scoped))
+    }
+
     /// Version 2 kept attributes, sticky buckets and the stabilized payload as
     /// key-value rows; version 3 gives each its table and moves them there.
     @Test func version3MovesKeyValueRowsIntoTheirOwnTables() throws {

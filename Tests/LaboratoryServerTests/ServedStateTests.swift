@@ -239,4 +239,78 @@ import Testing
         activity.advance(to: start + 500)
         #expect(activity.requestsLastMinute == 0)
     }
+
+    // MARK: - Scoped forced variants and the seams with real SDKs
+
+    /// Evaluates the served payload as a GrowthBook SDK would for a user, with what it tracks.
+    private static func evaluate(
+        _ state: ServedState,
+        _ key: String,
+        _ attributes: [String: String]
+    ) throws -> (value: JSONValue, tracked: String?) {
+        let payload = try GrowthBookPayload(state.payload, decrypt: nil)
+        var evaluator = GrowthBookEvaluator(
+            context: GrowthBookContext(attributes: context(attributes), features: payload.decodedFeatures)
+        )
+        let result = evaluator.evaluateFeature(key)
+        let tracked = result.experimentResult.map { _ in
+            "\(result.experiment?["key"]?.stringValue ?? "")/\(result.experimentResult?.key ?? "")"
+        }
+        return (result.value, tracked)
+    }
+
+    @Test func aScopedForcedVariantReachesItsUsersOnlyTrackedAndStatic() throws {
+        let world = try World()
+        let phone = try Scope(parsing: ["id=qa-phone-7"])
+        try world.debug.force(variant: "Blue", of: "ButtonColor", scope: phone, tester: "ana")
+        let state = try world.served()
+        // This device (no attributes) and every other user keep the draw, Red.
+        #expect(state.flags["buttonColor"]?.variant == "Red")
+        let phoneGets = try Self.evaluate(state, "buttonColor", ["id": "qa-phone-7"])
+        #expect(phoneGets.value == .string("blue") && phoneGets.tracked == "ButtonColor/Blue")
+        let otherGets = try Self.evaluate(state, "buttonColor", ["id": "someone-else"])
+        #expect(otherGets.value == .string("red") && otherGets.tracked == "ButtonColor/Red")
+        // OFREP: a context in the scope gets the variant as STATIC, others as before.
+        let flag = try #require(state.flag("buttonColor", context: Self.context(["targetingKey": "qa-phone-7"])))
+        #expect(flag.value == "blue" && flag.reason == .static && flag.forced)
+        let other = try #require(state.flag("buttonColor", context: Self.context(["targetingKey": "qa-phone-8"])))
+        #expect(other.value == "red" && other.reason == .split && !other.forced)
+        // A scoped Inactive: the baseline for its users, nothing tracked.
+        try world.debug.forceInactive(experiment: "ButtonColor", scope: phone)
+        let inactive = try world.served()
+        let phoneNow = try Self.evaluate(inactive, "buttonColor", ["id": "qa-phone-7"])
+        #expect(phoneNow.value == .string("red") && phoneNow.tracked == nil)
+        let disabled = inactive.flag("buttonColor", context: Self.context(["targetingKey": "qa-phone-7"]))
+        #expect(disabled?.reason == .disabled)
+    }
+
+    @Test func anSDKThatSetsNoIDGetsWhatThisDeviceGets() throws {
+        let world = try World()
+        try world.debug.force(variant: "Blue", of: "ButtonColor")
+        let state = try world.served()
+        for attributes in [[:], ["deviceId": "phone-1"]] as [[String: String]] {
+            #expect(try Self.evaluate(state, "buttonColor", attributes).value == .string("blue"), "\(attributes)")
+        }
+        // With an id, the experiment rule comes first, so the tracking callback fires.
+        #expect(try Self.evaluate(state, "buttonColor", ["id": "u"]).tracked == "ButtonColor/Blue")
+    }
+
+    @Test func exposuresMayNameAVariationByItsMetaKey() throws {
+        let world = try SharedWorld(
+            payload: SharedWorld.payload.replacingOccurrences(of: #""key": "1""#, with: #""key": "warm""#)
+        )
+        let state = try world.served()
+        #expect(state.variantAliases["headline-test"] == ["0": "Plain", "warm": "Warm"])
+        // What a GrowthBook tracking callback has at hand: `result.key`, the meta key.
+        let body =
+            #"[{"experiment": "headline-test", "variant": "warm"}, {"experiment": "ButtonColor", "variant": "Blue"}]"#
+        let events = try PostedEvent.events(
+            in: Data(body.utf8),
+            experiments: state.experiments,
+            aliases: state.variantAliases,
+            device: "d",
+            at: Date()
+        )
+        #expect(events.map(\.variant) == ["Warm", "Blue"])
+    }
 }

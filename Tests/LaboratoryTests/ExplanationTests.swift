@@ -58,7 +58,7 @@ import Testing
         let world = try World([catalog], token: 0.7)
         try world.debug.force(variant: "Blue", of: "Ranged")
         let steps = try explain(world, "Ranged")
-        #expect(steps.contains("forced: forced to Blue through the debug source"))
+        #expect(steps.contains("forced: forced to Blue through the debug source, for everyone"))
         #expect(steps.last == "result: the app gets Blue: color = Blue-color")
     }
 
@@ -66,7 +66,9 @@ import Testing
         let store = InMemoryStateStore()
         try store.setForcedVariant(ForcedVariant(source: "Local", experiment: "Ranged", variant: "Purple"))
         let steps = try explain(try World([catalog], token: 0.3, store: store), "Ranged")
-        #expect(steps.contains("forced: the forced variant Purple is stale (no such variant) and ignored"))
+        #expect(
+            steps.contains("forced: the forced variant Purple (for everyone) is stale (no such variant) and ignored")
+        )
         #expect(steps.last == "result: the app gets Red: color = Red-color")
     }
 

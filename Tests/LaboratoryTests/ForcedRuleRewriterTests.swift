@@ -96,9 +96,10 @@ import Testing
         #expect(rules(self.shared([force("checkout-test", "Blue")]), "buttonColor").first == rule)
         let control = try #require(rules(self.shared([force("checkout-test", "Control")]), "buttonColor").first)
         #expect(control["bucketVersion"] != rule["bucketVersion"])
-        // The rule it overtook is still there, after it.
-        #expect(rules(shared, "buttonColor").count == 2)
-        #expect(rules(shared, "buttonColor")[1]["force"] == .string("green"))
+        // A force rule of its value follows, for SDKs that set no `id`; the rule it overtook is still there, after it.
+        #expect(rules(shared, "buttonColor").count == 3)
+        #expect(rules(shared, "buttonColor")[1] == .object([.init("force", .string("blue"))]))
+        #expect(rules(shared, "buttonColor")[2]["force"] == .string("green"))
         // What the SDK sees still passes every check.
         let text = JSONValue.object([.init("features", .object(shared.features))]).jsonText
         _ = try GrowthBookPayload(Data(text.utf8), decrypt: nil)
@@ -143,5 +144,73 @@ import Testing
         let shared = shared([force("checkout-test", "Control")])
         let device = try #require(shared.evaluate("buttonColor"))
         #expect(device.value == "red" && device.variant == "Control" && device.forced)
+    }
+
+    // MARK: - Scopes
+
+    private func user(_ members: [String: String]) -> JSONValue {
+        .object(members.sorted { $0.key < $1.key }.map { JSONValue.Member($0.key, .string($0.value)) })
+    }
+
+    @Test func aScopedForcedVariantReachesExactlyTheUsersOfItsScope() throws {
+        let scope = Scope(attributes: ["id": "user-4"])
+        let shared = shared([
+            ForcedVariant(source: "GrowthBook", experiment: "checkout-test", variant: "Blue", scope: scope)
+        ])
+        let unforced = self.shared([])
+        for user in Self.users {
+            let result = try #require(shared.evaluate("buttonColor", attributes: user))
+            if user["id"] == .string("user-4") {
+                // Whatever the targeting said: the condition, coverage and namespace are the scope's now.
+                #expect(result.value == "blue" && result.variant == "Blue" && result.forced)
+                #expect(result.decision == .experiment)
+            } else {
+                #expect(result == unforced.evaluate("buttonColor", attributes: user))
+            }
+        }
+        // The scope's rules come first, hashed on the scope's attribute.
+        let first = try #require(rules(shared, "buttonColor").first)
+        #expect(first["condition"] == .object([.init("id", .string("user-4"))]))
+        #expect(first["hashAttribute"] == .string("id"))
+        // A scope on another attribute reaches users whatever `id` they have, or none.
+        let byDevice = Scope(attributes: ["deviceId": "qa-phone-7"])
+        let other = self.shared([
+            ForcedVariant(source: "GrowthBook", experiment: "checkout-test", variant: "Blue", scope: byDevice)
+        ])
+        for attributes in [["deviceId": "qa-phone-7"], ["deviceId": "qa-phone-7", "id": "someone"]] {
+            let result = try #require(other.evaluate("buttonColor", attributes: user(attributes)))
+            #expect(result.value == "blue" && result.forced, "\(attributes)")
+        }
+    }
+
+    @Test func moreAttributesBeatFewerAndScopedBeatsUnscoped() throws {
+        let phone = Scope(attributes: ["id": "user-3"])
+        let phoneOnIOS = Scope(attributes: ["id": "user-3", "os": "ios"])
+        let shared = shared([
+            ForcedVariant(source: "GrowthBook", experiment: "checkout-test", variant: "Control"),
+            ForcedVariant(source: "GrowthBook", experiment: "checkout-test", variant: "Blue", scope: phone),
+            ForcedVariant(source: "GrowthBook", experiment: "checkout-test", variant: nil, scope: phoneOnIOS),
+        ])
+        // Everyone else: the unscoped Control.
+        #expect(try #require(shared.evaluate("buttonColor", attributes: user(["id": "user-9"]))).variant == "Control")
+        // The phone: its own Blue over everyone's Control.
+        #expect(try #require(shared.evaluate("buttonColor", attributes: user(["id": "user-3"]))).variant == "Blue")
+        // The phone on iOS: Inactive (more attributes) keeps it out of every rule of the experiment, the
+        // scoped Blue and the unscoped Control alike; the feature's other rules still apply.
+        for country in ["NL", "US"] {
+            let result = try #require(
+                shared.evaluate("buttonColor", attributes: user(["id": "user-3", "os": "ios", "country": country]))
+            )
+            #expect(result.decision != .experiment && result.value == (country == "NL" ? "green" : "red"))
+        }
+        let text = JSONValue.object([.init("features", .object(shared.features))]).jsonText
+        _ = try GrowthBookPayload(Data(text.utf8), decrypt: nil)
+    }
+
+    @Test func anSDKWithoutTheHashAttributeGetsTheForcedValueToo() throws {
+        let shared = shared([force("checkout-test", "Blue")])
+        // No `id`: the experiment rule is skipped, the force rule after it gives the same value.
+        let result = try #require(shared.evaluate("buttonColor", attributes: user(["plan": "free"])))
+        #expect(result.value == "blue" && result.variant == "Blue" && result.forced && result.decision == .rule)
     }
 }

@@ -144,13 +144,68 @@ import Testing
         let replaced = ForcedVariant(source: "S", experiment: "B", variant: "B2")
         #expect(try Self.raisesRevision(store) { try other.setForcedVariant(replaced) })
         #expect(try store.forcedVariants() == [a, replaced, t])
-        #expect(try Self.raisesRevision(store) { try store.removeForcedVariant(source: "S", experiment: "A") })
-        #expect(try !Self.raisesRevision(store) { try store.removeForcedVariant(source: "S", experiment: "A") })
-        #expect(try Self.raisesRevision(store) { try other.removeForcedVariants(source: "T") })
+        #expect(
+            try Self.raisesRevision(store) {
+                try store.removeForcedVariant(source: "S", experiment: "A", scope: .everyone)
+            }
+        )
+        #expect(
+            try !Self.raisesRevision(store) {
+                try store.removeForcedVariant(source: "S", experiment: "A", scope: .everyone)
+            }
+        )
+        #expect(try Self.raisesRevision(store) { try other.removeForcedVariants(source: "T", scope: nil) })
         #expect(try store.forcedVariants() == [replaced])
-        #expect(try Self.raisesRevision(store) { try other.removeForcedVariants(source: nil) })
-        #expect(try !Self.raisesRevision(store) { try other.removeForcedVariants(source: nil) })
+        #expect(try Self.raisesRevision(store) { try other.removeForcedVariants(source: nil, scope: nil) })
+        #expect(try !Self.raisesRevision(store) { try other.removeForcedVariants(source: nil, scope: nil) })
         #expect(try store.forcedVariants().isEmpty)
+    }
+
+    @Test(arguments: kinds)
+    func anExperimentHoldsOneForcedVariantPerScopeWithItsTesterAndTime(_ kind: Kind) throws {
+        let (store, other) = try kind.open()
+        let time = Date(timeIntervalSince1970: 1_800_000_000.25)
+        let everyone = ForcedVariant(source: "S", experiment: "E", variant: "E1", tester: "ana", forcedAt: time)
+        let phoneA = Scope(attributes: ["id": "qa-phone-7"])
+        let both = Scope(attributes: ["id": "qa-phone-7", "os": "ios"])
+        let forA = ForcedVariant(
+            source: "S",
+            experiment: "E",
+            variant: "E2",
+            scope: phoneA,
+            tester: "bo",
+            forcedAt: time
+        )
+        let forBoth = ForcedVariant(
+            source: "S",
+            experiment: "E",
+            variant: nil,
+            scope: both,
+            tester: "bo",
+            forcedAt: time
+        )
+        for forced in [forBoth, forA, everyone] {
+            #expect(try Self.raisesRevision(store) { try store.setForcedVariant(forced) })
+        }
+        // Everyone first, then the scopes by their text; tester and time read back as written.
+        #expect(try other.forcedVariants() == [everyone, forA, forBoth])
+        // The same choice set again later changes nothing; another tester's does.
+        var later = forA
+        later.forcedAt = time.addingTimeInterval(60)
+        #expect(try !Self.raisesRevision(store) { try other.setForcedVariant(later) })
+        later.tester = "cy"
+        #expect(try Self.raisesRevision(store) { try other.setForcedVariant(later) })
+        #expect(try store.forcedVariants() == [everyone, later, forBoth])
+        // Unforcing one scope leaves the others.
+        #expect(
+            try Self.raisesRevision(store) { try other.removeForcedVariant(source: "S", experiment: "E", scope: both) }
+        )
+        #expect(try store.forcedVariants() == [everyone, later])
+        // Reset of one scope drops only its forced variants, in every source.
+        try store.setForcedVariant(ForcedVariant(source: "T", experiment: "X", variant: "X1", scope: phoneA))
+        #expect(try Self.raisesRevision(store) { try other.removeForcedVariants(source: nil, scope: phoneA) })
+        #expect(try store.forcedVariants() == [everyone])
+        #expect(try !Self.raisesRevision(store) { try other.removeForcedVariants(source: "S", scope: phoneA) })
     }
 
     @Test(arguments: kinds)

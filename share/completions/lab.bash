@@ -187,7 +187,7 @@ _lab() {
 _lab_console() {
     repeating_flags=()
     non_repeating_flags=(--serve --version -h --help)
-    repeating_options=(--catalog --attribute --allow-host --allow-origin)
+    repeating_options=(--catalog --attribute --allow-host --allow-origin --as)
     non_repeating_options=(--state --growthbook --client-key --decryption-key --refresh-interval --host --port)
     __lab_offer_flags_options 0
 
@@ -224,6 +224,9 @@ _lab_console() {
         return
         ;;
     '--allow-origin')
+        return
+        ;;
+    '--as')
         return
         ;;
     esac
@@ -292,7 +295,7 @@ _lab_experiments() {
 _lab_explain() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
-    repeating_options=(--catalog --attribute)
+    repeating_options=(--catalog --attribute --for)
     non_repeating_options=(--state --growthbook --client-key --decryption-key --source)
     __lab_offer_flags_options 1
 
@@ -319,13 +322,16 @@ _lab_explain() {
     '--source')
         return
         ;;
+    '--for')
+        return
+        ;;
     esac
 }
 
 _lab_force() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
-    repeating_options=(--catalog --attribute)
+    repeating_options=(--catalog --attribute --for)
     non_repeating_options=(--state --growthbook --client-key --decryption-key --source)
     __lab_offer_flags_options 2
 
@@ -352,13 +358,16 @@ _lab_force() {
     '--source')
         return
         ;;
+    '--for')
+        return
+        ;;
     esac
 }
 
 _lab_unforce() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
-    repeating_options=(--catalog --attribute)
+    repeating_options=(--catalog --attribute --for)
     non_repeating_options=(--state --growthbook --client-key --decryption-key --source)
     __lab_offer_flags_options 1
 
@@ -385,13 +394,16 @@ _lab_unforce() {
     '--source')
         return
         ;;
+    '--for')
+        return
+        ;;
     esac
 }
 
 _lab_reset() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
-    repeating_options=(--catalog --attribute)
+    repeating_options=(--catalog --attribute --for)
     non_repeating_options=(--state --growthbook --client-key --decryption-key --source)
     __lab_offer_flags_options 0
 
@@ -416,6 +428,9 @@ _lab_reset() {
         return
         ;;
     '--source')
+        return
+        ;;
+    '--for')
         return
         ;;
     esac

@@ -4,13 +4,45 @@ public struct DebugEntry: Sendable, Hashable {
     public var experiment: Experiment
     /// What the source itself runs on this device, forced or not.
     public var natural: ActiveVariant?
-    /// The variant a person forced for this experiment, if any (stale ones included).
+    /// The forced variant that decides this experiment on this device: of
+    /// those whose scope matches the device, the one that precedes the others;
+    /// a stale one only when every match is stale (it is then ignored, and
+    /// explanations say so); `nil` when none matches.
     public var forcedVariant: ForcedVariant?
+    /// Every forced variant of this experiment, for any scope, the one that
+    /// would win first (``ForcedVariant/precedes(_:)``).
+    public var forcedVariants: [ForcedVariant]
+    /// The attributes the scopes were matched against: this device's.
+    public var attributes: [String: String]
+
+    public init(
+        source: String,
+        experiment: Experiment,
+        natural: ActiveVariant?,
+        forcedVariants: [ForcedVariant] = [],
+        attributes: [String: String] = [:]
+    ) {
+        self.source = source
+        self.experiment = experiment
+        self.natural = natural
+        self.forcedVariants = forcedVariants.sorted { $0.precedes($1) }
+        self.attributes = attributes
+        let matching = self.forcedVariants.filter { $0.scope.matches(attributes) }
+        forcedVariant = matching.first { !Self.isStale($0, in: experiment) } ?? matching.first
+    }
+
+    private static func isStale(_ forced: ForcedVariant, in experiment: Experiment) -> Bool {
+        forced.variant.map { experiment.variant(named: $0) == nil } ?? false
+    }
+
+    /// Whether `forced` names a variant this experiment no longer has.
+    public func isStale(_ forced: ForcedVariant) -> Bool {
+        Self.isStale(forced, in: experiment)
+    }
 
     /// Whether the forced variant names a variant the experiment no longer has.
     public var isStale: Bool {
-        guard let variant = forcedVariant?.variant else { return false }
-        return experiment.variant(named: variant) == nil
+        forcedVariant.map { Self.isStale($0, in: experiment) } ?? false
     }
 
     /// Whether a (non-stale) forced variant decides this experiment.
@@ -21,5 +53,17 @@ public struct DebugEntry: Sendable, Hashable {
         guard let forcedVariant, !isStale else { return natural }
         guard let name = forcedVariant.variant, let variant = experiment.variant(named: name) else { return nil }
         return ActiveVariant(source: source, experiment: experiment, variant: variant, forced: true)
+    }
+
+    /// The forced variants for some users only, that still name a variant
+    /// of the experiment (or Inactive): what `lab serve` writes into rules
+    /// conditioned on their scopes, the first to win first.
+    public var scopedForcedVariants: [ForcedVariant] {
+        forcedVariants.filter { !$0.scope.isEveryone && !Self.isStale($0, in: experiment) }
+    }
+
+    /// The forced variant a user with `attributes` gets, if any, stale ones left out.
+    public func forcedVariant(for attributes: [String: String]) -> ForcedVariant? {
+        forcedVariants.first { $0.scope.matches(attributes) && !Self.isStale($0, in: experiment) }
     }
 }

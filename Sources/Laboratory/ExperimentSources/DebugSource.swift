@@ -5,7 +5,9 @@ import Synchronization
 ///
 /// It lists *all* experiments of the wrapped sources, active or not, and
 /// applies the forced variants stored in the state file: a variant, or
-/// `Inactive` (the Tweaks screen's choice that deactivates an experiment). A
+/// `Inactive` (the Tweaks screen's choice that deactivates an experiment),
+/// for everyone or for a ``Scope``: this device gets those whose scope its
+/// attributes match, the one that precedes the others winning. A
 /// forced variant of an experiment or variant that no longer exists is stale:
 /// it is not applied, and ``staleForcedVariants()`` reports it. Forced variants
 /// persist across runs and are seen by every process that opens the same state.
@@ -18,10 +20,14 @@ public final class DebugSource: ExperimentSource, Sendable {
     public let sources: [any ExperimentSource]
     let store: any StateStore
 
+    /// The attributes this device is evaluated with, which scopes are matched against.
+    private let attributes: Mutex<[String: String]>
+
     /// The last entries and what they were built from. Sources hand back the
     /// same arrays while nothing changed, so comparing them is cheap, and
     /// rebuilding thousands of entries on every refresh is not.
     private struct Memo {
+        var attributes: [String: String]
         var forcedVariants: [ForcedVariant]
         var experiments: [[Experiment]]
         var natural: [[ActiveVariant]]
@@ -30,10 +36,16 @@ public final class DebugSource: ExperimentSource, Sendable {
 
     private let memo = Mutex<Memo?>(nil)
 
-    public init(sources: [any ExperimentSource], store: any StateStore) {
+    /// - Parameter attributes: the device's attributes (a user id, what a
+    ///   GrowthBook connection sends), which decide the scoped forced variants it gets.
+    public init(sources: [any ExperimentSource], store: any StateStore, attributes: [String: String] = [:]) {
         self.sources = sources
         self.store = store
+        self.attributes = Mutex(attributes)
     }
+
+    /// The attributes scoped forced variants are matched against.
+    public var deviceAttributes: [String: String] { attributes.withLock { $0 } }
 
     public var experiments: [Experiment] {
         sources.flatMap(\.experiments)
@@ -43,7 +55,10 @@ public final class DebugSource: ExperimentSource, Sendable {
         sources.flatMap(\.leaves)
     }
 
+    /// Takes attributes a person set: the wrapped sources take them, and
+    /// scoped forced variants are matched against them from now on.
     public func useAttributes(_ attributes: [String: String]) {
+        self.attributes.withLock { $0.merge(attributes) { _, new in new } }
         for source in sources { source.useAttributes(attributes) }
     }
 
@@ -54,16 +69,17 @@ public final class DebugSource: ExperimentSource, Sendable {
     /// Every experiment of every wrapped source with what it would run and what it runs.
     public func entries() throws -> [DebugEntry] {
         let forcedVariants = try store.forcedVariants()
+        let attributes = deviceAttributes
         let experiments = sources.map(\.experiments)
         let natural = try sources.map { try $0.activeVariants() }
         if let memo = memo.withLock({ $0 }), memo.forcedVariants == forcedVariants, memo.experiments == experiments,
-            memo.natural == natural
+            memo.natural == natural, memo.attributes == attributes
         {
             return memo.entries
         }
-        var forcedByID: [String: ForcedVariant] = [:]
+        var forcedByID: [String: [ForcedVariant]] = [:]
         for forcedVariant in forcedVariants {
-            forcedByID[Self.id(forcedVariant.source, forcedVariant.experiment)] = forcedVariant
+            forcedByID[Self.id(forcedVariant.source, forcedVariant.experiment), default: []].append(forcedVariant)
         }
         var entries: [DebugEntry] = []
         for (index, source) in sources.enumerated() {
@@ -72,19 +88,25 @@ public final class DebugSource: ExperimentSource, Sendable {
                 uniquingKeysWith: { first, _ in first }
             )
             for experiment in experiments[index] {
-                let forcedVariant = forcedByID[Self.id(source.name, experiment.name)]
                 entries.append(
                     DebugEntry(
                         source: source.name,
                         experiment: experiment,
                         natural: active[experiment.name],
-                        forcedVariant: forcedVariant
+                        forcedVariants: forcedByID[Self.id(source.name, experiment.name)] ?? [],
+                        attributes: attributes
                     )
                 )
             }
         }
         memo.withLock {
-            $0 = Memo(forcedVariants: forcedVariants, experiments: experiments, natural: natural, entries: entries)
+            $0 = Memo(
+                attributes: attributes,
+                forcedVariants: forcedVariants,
+                experiments: experiments,
+                natural: natural,
+                entries: entries
+            )
         }
         return entries
     }
@@ -115,11 +137,21 @@ public final class DebugSource: ExperimentSource, Sendable {
         }
     }
 
-    /// Forces `variant` of `experiment`; `Inactive` deactivates it instead.
+    /// Forces `variant` of `experiment` for `scope`; `Inactive` deactivates it instead.
     /// Names that differ only in case from one variant (or `Inactive`) are taken as it.
+    /// - Parameters:
+    ///   - tester: who forces it, recorded with it.
+    ///   - time: when, recorded with it: the newest wins among equal scopes.
     /// - Returns: the forced variant stored, with the names as the catalog spells them.
     @discardableResult
-    public func force(variant: String, of experiment: String, in source: String? = nil) throws -> ForcedVariant {
+    public func force(
+        variant: String,
+        of experiment: String,
+        in source: String? = nil,
+        scope: Scope = .everyone,
+        tester: String? = nil,
+        at time: Date? = nil
+    ) throws -> ForcedVariant {
         let (sourceName, found) = try locate(experiment: experiment, in: source)
         let choices =
             found.variants.map(\.name) + (found.variant(named: Self.inactiveChoice) == nil ? [Self.inactiveChoice] : [])
@@ -129,7 +161,10 @@ public final class DebugSource: ExperimentSource, Sendable {
             let forcedVariant = ForcedVariant(
                 source: sourceName,
                 experiment: found.name,
-                variant: isInactive ? nil : name
+                variant: isInactive ? nil : name,
+                scope: scope,
+                tester: tester,
+                forcedAt: time
             )
             try store.setForcedVariant(forcedVariant)
             return forcedVariant
@@ -143,31 +178,97 @@ public final class DebugSource: ExperimentSource, Sendable {
         }
     }
 
-    /// Forces `experiment` inactive: the app gets its baseline.
-    public func forceInactive(experiment: String, in source: String? = nil) throws {
+    /// Forces `experiment` inactive for `scope`: those users get its baseline.
+    public func forceInactive(
+        experiment: String,
+        in source: String? = nil,
+        scope: Scope = .everyone,
+        tester: String? = nil,
+        at time: Date? = nil
+    ) throws {
         let (sourceName, found) = try locate(experiment: experiment, in: source)
-        try store.setForcedVariant(ForcedVariant(source: sourceName, experiment: found.name, variant: nil))
+        try store.setForcedVariant(
+            ForcedVariant(
+                source: sourceName,
+                experiment: found.name,
+                variant: nil,
+                scope: scope,
+                tester: tester,
+                forcedAt: time
+            )
+        )
     }
 
-    /// Unforces `experiment`, so its source decides again.
+    /// Unforces `experiment` for `scope`, so its source decides again there.
     ///
-    /// Works for stale forced variants too, as long as the name is unambiguous.
-    public func unforce(experiment: String, in source: String? = nil) throws {
-        let matching = try store.forcedVariants().filter {
-            $0.experiment == experiment && (source == nil || $0.source == source)
+    /// Works for stale forced variants too, as long as the name is
+    /// unambiguous; names are matched as ``locate(experiment:in:)`` matches them.
+    /// - Returns: the forced variant dropped.
+    @discardableResult
+    public func unforce(
+        experiment: String,
+        in source: String? = nil,
+        scope: Scope = .everyone
+    ) throws
+        -> ForcedVariant
+    {
+        let forcedVariants = try store.forcedVariants()
+        let sourceName = try source.map { try resolve(source: $0, alsoAmong: forcedVariants.map(\.source)) }
+        let candidates = forcedVariants.filter { sourceName == nil || $0.source == sourceName }
+        var wanted = experiment
+        switch NameMatch.find(experiment, in: Array(Set(candidates.map(\.experiment)))) {
+        case .found(let name): wanted = name
+        case .missing:
+            // Not forced: say how the name would read if it were.
+            if case .missing(let suggestions) = NameMatch.find(
+                experiment,
+                in: sources.filter { sourceName == nil || $0.name == sourceName }.flatMap { $0.experiments.map(\.name) }
+            ), !suggestions.isEmpty {
+                throw DebugSourceError.unknownExperiment(experiment, source: sourceName, suggestions: suggestions)
+            }
         }
+        let ofExperiment = candidates.filter { $0.experiment == wanted }
+        let matching = ofExperiment.filter { $0.scope == scope }
         guard !matching.isEmpty else {
-            throw DebugSourceError.noRequest(experiment: experiment, source: source)
+            throw DebugSourceError.noRequest(
+                experiment: wanted,
+                source: sourceName,
+                scope: scope,
+                otherScopes: ofExperiment.map(\.scope)
+            )
         }
         if matching.count > 1 {
-            throw DebugSourceError.ambiguous(experiment: experiment, sources: matching.map(\.source))
+            throw DebugSourceError.ambiguous(experiment: wanted, sources: matching.map(\.source))
         }
-        try store.removeForcedVariant(source: matching[0].source, experiment: experiment)
+        try store.removeForcedVariant(source: matching[0].source, experiment: wanted, scope: scope)
+        return matching[0]
     }
 
-    /// Drops every forced variant, or those of one source.
-    public func reset(source: String? = nil) throws {
-        try store.removeForcedVariants(source: source)
+    /// Drops every forced variant, or those of one source, of one scope, or of both.
+    /// - Returns: the forced variants dropped.
+    @discardableResult
+    public func reset(source: String? = nil, scope: Scope? = nil) throws -> [ForcedVariant] {
+        let forcedVariants = try store.forcedVariants()
+        let sourceName = try source.map { try resolve(source: $0, alsoAmong: forcedVariants.map(\.source)) }
+        let dropped = forcedVariants.filter {
+            (sourceName == nil || $0.source == sourceName) && (scope == nil || $0.scope == scope)
+        }
+        try store.removeForcedVariants(source: sourceName, scope: scope)
+        return dropped
+    }
+
+    /// The name of the wrapped source a person meant: the name, or the one
+    /// that differs only in case; others are refused with the nearest names.
+    /// - Parameter others: names that count too (a forced variant's source
+    ///   that is no longer loaded can still be unforced).
+    public func resolve(source: String, alsoAmong others: [String] = []) throws -> String {
+        var names = sources.map(\.name)
+        for name in others where !names.contains(name) { names.append(name) }
+        switch NameMatch.find(source, in: names) {
+        case .found(let name): return name
+        case .missing(let suggestions):
+            throw DebugSourceError.unknownSource(source, known: names, suggestions: suggestions)
+        }
     }
 
     public func update() async throws {
@@ -199,14 +300,7 @@ public final class DebugSource: ExperimentSource, Sendable {
     /// A name that differs only in case from one experiment is taken as it;
     /// an unknown one is refused with the nearest names suggested.
     public func locate(experiment: String, in source: String? = nil) throws -> (String, Experiment) {
-        var sourceName = source
-        if let source {
-            switch NameMatch.find(source, in: sources.map(\.name)) {
-            case .found(let name): sourceName = name
-            case .missing(let suggestions):
-                throw DebugSourceError.unknownSource(source, known: sources.map(\.name), suggestions: suggestions)
-            }
-        }
+        let sourceName = try source.map { try resolve(source: $0) }
         let candidates = sources.filter { sourceName == nil || $0.name == sourceName }
         let names = candidates.flatMap { $0.experiments.map(\.name) }
         var wanted = experiment

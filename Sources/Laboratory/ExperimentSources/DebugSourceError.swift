@@ -4,7 +4,8 @@ public enum DebugSourceError: Error, Equatable, CustomStringConvertible {
     case unknownExperiment(String, source: String?, suggestions: [String] = [])
     case unknownVariant(String, experiment: String, known: [String], suggestions: [String] = [])
     case ambiguous(experiment: String, sources: [String])
-    case noRequest(experiment: String, source: String?)
+    /// Nothing forced for the experiment in that scope; `otherScopes` are the scopes it is forced for.
+    case noRequest(experiment: String, source: String?, scope: Scope = .everyone, otherScopes: [Scope] = [])
 
     public var description: String {
         switch self {
@@ -20,8 +21,13 @@ public enum DebugSourceError: Error, Equatable, CustomStringConvertible {
         case .ambiguous(let experiment, let sources):
             return
                 "experiment \"\(experiment)\" is in several sources (\(sources.joined(separator: ", "))); name one with --source"
-        case .noRequest(let experiment, let source):
-            return "no forced variant for \"\(experiment)\"" + (source.map { " in source \"\($0)\"" } ?? "")
+        case .noRequest(let experiment, let source, let scope, let otherScopes):
+            let base =
+                "no forced variant for \"\(experiment)\"" + (source.map { " in source \"\($0)\"" } ?? "")
+                + (scope.isEveryone ? "" : " for \(scope)")
+            guard !otherScopes.isEmpty else { return base }
+            let scopes = otherScopes.map { $0.isEveryone ? "everyone" : "--for \($0)" }
+            return base + "; it is forced for " + scopes.joined(separator: ", ")
         }
     }
 }

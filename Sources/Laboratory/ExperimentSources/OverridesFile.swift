@@ -7,10 +7,13 @@ import GrowthBook
 /// ```json
 /// {"version": 2, "attributes": {"userId": "qa-7"},
 ///  "forcedVariants": [{"source": "Local", "experiment": "ButtonColor", "variant": "ButtonColorBlue"},
-///                     {"source": "Local", "experiment": "ProfileRedesign", "variant": null}]}
+///                     {"source": "Local", "experiment": "ProfileRedesign", "variant": null,
+///                      "scope": {"id": "qa-phone-7"}, "tester": "ana", "forcedAt": "2026-11-24T09:30:00.000Z"}]}
 /// ```
-/// A `null` variant forces the experiment inactive. Version 1 files, written
-/// by releases up to 0.5, name the list `requests`; they are still read.
+/// A `null` variant forces the experiment inactive; `scope` (whom it applies
+/// to, everyone when absent), `tester` and `forcedAt` are optional, so files
+/// of earlier releases read as they did. Version 1 files, written by
+/// releases up to 0.5, name the list `requests`; they are still read.
 public struct OverridesFile: Codable, Sendable, Hashable {
     public static let currentVersion = 2
     /// The versions this release reads.
@@ -134,8 +137,50 @@ extension OverridesFile {
                     "\"variant\" of \(name) must be a string, or null for Inactive; found \(node.kindName)"
                 )
             }
+            var scope = Scope.everyone
+            if let node = element[member: "scope"] {
+                guard case .object(let members) = node.kind else {
+                    throw fail(node, "\"scope\" of \(name) must be an object of strings, found \(node.kindName)")
+                }
+                var attributes: [String: String] = [:]
+                for member in members {
+                    guard case .string(let value) = member.value.kind else {
+                        throw fail(
+                            member.value,
+                            "scope attribute \"\(member.name)\" of \(name) must be a string, found \(member.value.kindName)"
+                        )
+                    }
+                    attributes[member.name] = value
+                }
+                do {
+                    scope = try Scope(validating: attributes)
+                } catch {
+                    throw fail(node, "\"scope\" of \(name): \(error)")
+                }
+            }
+            var tester: String?
+            if let node = element[member: "tester"] {
+                guard case .string(let value) = node.kind else {
+                    throw fail(node, "\"tester\" of \(name) must be a string, found \(node.kindName)")
+                }
+                tester = value
+            }
+            var forcedAt: Date?
+            if let node = element[member: "forcedAt"] {
+                guard case .string(let text) = node.kind, let time = ForcedVariant.time(from: text) else {
+                    throw fail(node, "\"forcedAt\" of \(name) must be an ISO 8601 time (2026-11-24T09:30:00Z)")
+                }
+                forcedAt = time
+            }
             forcedVariants.append(
-                ForcedVariant(source: try string("source"), experiment: try string("experiment"), variant: variant)
+                ForcedVariant(
+                    source: try string("source"),
+                    experiment: try string("experiment"),
+                    variant: variant,
+                    scope: scope,
+                    tester: tester,
+                    forcedAt: forcedAt
+                )
             )
         }
         self.init(attributes: attributes, forcedVariants: forcedVariants)

@@ -18,6 +18,14 @@ import GrowthBook
 /// - A forced rule moves to the front of its feature, as a forced variant wins
 ///   over the other experiments that assign the key; forcing `Inactive` removes
 ///   the rule.
+/// - A forced experiment rule is followed by a force rule of the same value,
+///   so an SDK that sets no hash attribute (no `id`) gets the forced value
+///   too, as `lab assignments` shows it; one that does gets the experiment
+///   rule first, and its tracking callback fires.
+/// - A scoped forced variant (``Scope``) becomes the same rules with the
+///   scope as their condition, ahead of everything else, the one that
+///   precedes first; a scoped `Inactive` keeps its users out of the rules of
+///   that experiment after it (`$not` the scope).
 ///
 /// A forced variant the payload no longer has (a stale one) changes nothing.
 public enum ForcedRuleRewriter {
@@ -34,9 +42,15 @@ public enum ForcedRuleRewriter {
         deviceAttributes: JSONValue
     ) -> SharedFeatures {
         var forced: [String: String?] = [:]
+        var scoped: [String: [ForcedVariant]] = [:]
         for forcedVariant in forcedVariants where forcedVariant.source == source {
-            forced[forcedVariant.experiment] = forcedVariant.variant
+            if forcedVariant.scope.isEveryone {
+                forced[forcedVariant.experiment] = forcedVariant.variant
+            } else {
+                scoped[forcedVariant.experiment, default: []].append(forcedVariant)
+            }
         }
+        for name in scoped.keys { scoped[name]!.sort { $0.precedes($1) } }
         let experimentsByName = Dictionary(
             experiments.experimentRules.map { ($0.name, $0) },
             uniquingKeysWith: { first, _ in first }
@@ -48,8 +62,11 @@ public enum ForcedRuleRewriter {
         var features: [JSONValue.Member] = []
         var origins: [String: [SharedFeatures.RuleOrigin?]] = [:]
         for member in experiments.payload.features {
+            // Scoped rules, with the forced variant each stands for, to be ordered by precedence.
+            var scopedFront: [(rules: [JSONValue], origin: SharedFeatures.RuleOrigin, forced: ForcedVariant)] = []
             var front: [(JSONValue, SharedFeatures.RuleOrigin)] = []
             var rest: [(JSONValue, SharedFeatures.RuleOrigin?)] = []
+            let defaultValue = member.value["defaultValue"] ?? .null
             for (index, rule) in (member.value["rules"]?.elements ?? []).enumerated() {
                 let experiment: Experiment?
                 if rule["force"] != nil {
@@ -63,26 +80,59 @@ public enum ForcedRuleRewriter {
                     rest.append((rule, nil))
                     continue
                 }
+                // Walked in precedence order: a scoped Inactive keeps its users out of what comes after it.
+                var inactiveScopes: [Scope] = []
+                for forcedVariant in scoped[experiment.name] ?? [] {
+                    guard let variant = forcedVariant.variant else {
+                        inactiveScopes.append(forcedVariant.scope)
+                        continue
+                    }
+                    guard
+                        let rewritten = rewritten(rule, to: variant, of: experiment, defaultValue: defaultValue)
+                    else { continue }
+                    let condition = Self.condition(forcedVariant.scope, excluding: inactiveScopes)
+                    scopedFront.append(
+                        (
+                            rewritten.map { conditioned($0, condition, hashAttribute: forcedVariant.scope) },
+                            SharedFeatures.RuleOrigin(experiment: experiment, forcedVariant: variant),
+                            forcedVariant
+                        )
+                    )
+                }
                 guard let forcedVariant = forced[experiment.name] else {
-                    rest.append((rule, SharedFeatures.RuleOrigin(experiment: experiment, forcedVariant: nil)))
+                    rest.append(
+                        (
+                            excluding(rule, inactiveScopes),
+                            SharedFeatures.RuleOrigin(experiment: experiment, forcedVariant: nil)
+                        )
+                    )
                     continue
                 }
                 guard let variant = forcedVariant else { continue }  // Inactive: the rule goes
-                guard
-                    let rewritten = rewritten(
-                        rule,
-                        to: variant,
-                        of: experiment,
-                        defaultValue: member.value["defaultValue"] ?? .null
+                guard let rewritten = rewritten(rule, to: variant, of: experiment, defaultValue: defaultValue) else {
+                    rest.append(
+                        (
+                            excluding(rule, inactiveScopes),
+                            SharedFeatures.RuleOrigin(experiment: experiment, forcedVariant: nil)
+                        )
                     )
-                else {
-                    rest.append((rule, SharedFeatures.RuleOrigin(experiment: experiment, forcedVariant: nil)))
                     continue
                 }
-                front.append((rewritten, SharedFeatures.RuleOrigin(experiment: experiment, forcedVariant: variant)))
+                let origin = SharedFeatures.RuleOrigin(experiment: experiment, forcedVariant: variant)
+                for rule in rewritten { front.append((excluding(rule, inactiveScopes), origin)) }
             }
-            let rules = front.map(\.0) + rest.map(\.0)
-            origins[member.key] = front.map(\.1) + rest.map(\.1)
+            let ordered = scopedFront.enumerated().sorted {
+                $0.element.forced.precedes($1.element.forced)
+                    || (!$1.element.forced.precedes($0.element.forced) && $0.offset < $1.offset)
+            }.map(\.element)
+            var rules: [JSONValue] = []
+            var ruleOrigins: [SharedFeatures.RuleOrigin?] = []
+            for entry in ordered {
+                rules += entry.rules
+                ruleOrigins += entry.rules.map { _ in entry.origin }
+            }
+            rules += front.map(\.0) + rest.map(\.0)
+            origins[member.key] = ruleOrigins + front.map(\.1) + rest.map(\.1)
             features.append(JSONValue.Member(member.key, replacing("rules", with: .array(rules), in: member.value)))
         }
         return SharedFeatures(
@@ -95,18 +145,22 @@ public enum ForcedRuleRewriter {
         )
     }
 
-    /// The rule that gives everyone `variant`, or `nil` when the experiment has no such variant.
+    /// The rules that give everyone `variant`, or `nil` when the experiment
+    /// has no such variant: a force rule's value, or an experiment rule with
+    /// all weight on it followed by a force rule of its value (for SDKs that
+    /// lack the hash attribute).
     private static func rewritten(
         _ rule: JSONValue,
         to variant: String,
         of experiment: Experiment,
         defaultValue: JSONValue
-    ) -> JSONValue? {
+    ) -> [JSONValue]? {
         let id = rule["id"].map { [JSONValue.Member("id", $0)] } ?? []
         if let force = rule["force"] {
             switch variant {
-            case GrowthBookExperiments.ruleVariant: return .object(id + [JSONValue.Member("force", force)])
-            case GrowthBookExperiments.defaultVariant: return .object(id + [JSONValue.Member("force", defaultValue)])
+            case GrowthBookExperiments.ruleVariant: return [.object(id + [JSONValue.Member("force", force)])]
+            case GrowthBookExperiments.defaultVariant:
+                return [.object(id + [JSONValue.Member("force", defaultValue)])]
             default: return nil
             }
         }
@@ -129,6 +183,51 @@ public enum ForcedRuleRewriter {
             JSONValue.Member(
                 "bucketVersion",
                 .number(Double(bucketVersion(experiment: experiment.name, variant: variant, index: index)))
+            )
+        )
+        return [.object(members), .object([JSONValue.Member("force", variations[index])])]
+    }
+
+    /// A scope as a GrowthBook condition (each attribute equal to its
+    /// value), with the users of `excluded` scopes kept out.
+    public static func condition(_ scope: Scope, excluding excluded: [Scope] = []) -> JSONValue {
+        let match = JSONValue.object(scope.sortedAttributes.map { JSONValue.Member($0.name, .string($0.value)) })
+        guard !excluded.isEmpty else { return match }
+        return .object([JSONValue.Member("$and", .array([match] + excluded.map(notIn)))])
+    }
+
+    /// `{"$not": scope}`: the users outside a scope.
+    private static func notIn(_ scope: Scope) -> JSONValue {
+        .object([JSONValue.Member("$not", condition(scope))])
+    }
+
+    /// `rule` for the users of a scope only: its condition replaced, and an
+    /// experiment rule hashed on an attribute the scope has, so every user in
+    /// the scope is bucketed (and tracked) whichever attributes the SDK sets.
+    private static func conditioned(_ rule: JSONValue, _ condition: JSONValue, hashAttribute scope: Scope) -> JSONValue
+    {
+        var members = (rule.members ?? []).filter { $0.key != "condition" && $0.key != "hashAttribute" }
+        members.append(JSONValue.Member("condition", condition))
+        if rule["variations"] != nil, let attribute = scope.sortedAttributes.first {
+            members.append(JSONValue.Member("hashAttribute", .string(attribute.name)))
+            members.removeAll { $0.key == "fallbackAttribute" }
+        }
+        return .object(members)
+    }
+
+    /// `rule` with the users of `scopes` kept out, its own condition kept.
+    private static func excluding(_ rule: JSONValue, _ scopes: [Scope]) -> JSONValue {
+        guard !scopes.isEmpty else { return rule }
+        var members = rule.members ?? []
+        var parts = scopes.map(notIn)
+        if let index = members.firstIndex(where: { $0.key == "condition" }) {
+            parts.insert(members[index].value, at: 0)
+            members.remove(at: index)
+        }
+        members.append(
+            JSONValue.Member(
+                "condition",
+                parts.count == 1 ? parts[0] : .object([JSONValue.Member("$and", .array(parts))])
             )
         )
         return .object(members)

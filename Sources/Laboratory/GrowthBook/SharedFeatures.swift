@@ -71,6 +71,25 @@ public struct SharedFeatures: Sendable {
         public var forced: Bool
     }
 
+    /// The names an SDK reports for variations besides the variant names
+    /// the experiments took (those come from `meta[].name` first): each
+    /// `meta[].key` that differs, by experiment, alias → variant.
+    public func variantAliases() -> [String: [String: String]] {
+        var aliases: [String: [String: String]] = [:]
+        for member in features {
+            guard let origins = origins[member.key], let rules = member.value["rules"]?.elements else { continue }
+            for (rule, origin) in zip(rules, origins) {
+                guard let origin, let meta = rule["meta"]?.elements else { continue }
+                for (index, info) in meta.enumerated() where index < origin.experiment.variants.count {
+                    guard let key = info["key"].map(JavaScriptSemantics.string) else { continue }
+                    let name = origin.experiment.variants[index].name
+                    if key != name { aliases[origin.experiment.name, default: [:]][key] = name }
+                }
+            }
+        }
+        return aliases
+    }
+
     /// The keys of the features, in payload order.
     public var keys: [String] { features.map(\.key) }
 

@@ -25,6 +25,52 @@ public struct Explanation: Sendable, Hashable, Codable {
     /// missing here gets the app's own baseline.
     public var assignments: [Assignment]
 
+    /// The steps on forcing: which forced variant decides (by whom, for
+    /// whom, and why it wins over the others that match), and the ones
+    /// for other users that do not apply here.
+    static func forcingSteps(_ entry: DebugEntry) -> [Step] {
+        var steps: [Step] = []
+        func by(_ forced: ForcedVariant) -> String {
+            let scope = forced.scope.isEveryone ? "for everyone" : "for \(forced.scope)"
+            let who = forced.tester.map { ", set by \($0)" } ?? ""
+            return scope + who
+        }
+        if let forcedVariant = entry.forcedVariant {
+            if entry.isStale {
+                steps.append(
+                    Step(
+                        label: "forced",
+                        detail: "the forced variant \(forcedVariant.variant ?? "") (\(by(forcedVariant))) is stale "
+                            + "(no such variant) and ignored"
+                    )
+                )
+            } else {
+                let choice = forcedVariant.variant.map { "forced to \($0)" } ?? "forced inactive"
+                steps.append(Step(label: "forced", detail: "\(choice) through the debug source, \(by(forcedVariant))"))
+                for other in entry.forcedVariants where other != forcedVariant && other.scope.matches(entry.attributes)
+                {
+                    steps.append(
+                        Step(
+                            label: "forced",
+                            detail: "also matches: \(other.variant ?? DebugSource.inactiveChoice) \(by(other)); "
+                                + (entry.isStale(other)
+                                    ? "it is stale (no such variant) and ignored"
+                                    : "it loses because \(forcedVariant.reasonItPrecedes(other))")
+                        )
+                    )
+                }
+            }
+        }
+        let elsewhere = entry.forcedVariants.filter { !$0.scope.matches(entry.attributes) }
+        if !elsewhere.isEmpty {
+            let list = elsewhere.map { "\($0.variant ?? DebugSource.inactiveChoice) for \($0.scope)" }
+            steps.append(
+                Step(label: "forced", detail: "not for this user: " + list.joined(separator: "; "))
+            )
+        }
+        return steps
+    }
+
     /// Explains one experiment from what the debug source and manager know.
     ///
     /// - Parameters:
@@ -68,20 +114,7 @@ public struct Explanation: Sendable, Hashable, Codable {
                 ?? "\(entry.source) does not run it here"
         )
 
-        if let forcedVariant = entry.forcedVariant {
-            if entry.isStale {
-                step(
-                    "forced",
-                    "the forced variant \(forcedVariant.variant ?? "") is stale (no such variant) and ignored"
-                )
-            } else {
-                step(
-                    "forced",
-                    forcedVariant.variant.map { "forced to \($0) through the debug source" }
-                        ?? "forced inactive through the debug source"
-                )
-            }
-        }
+        steps += Self.forcingSteps(entry)
         for conflict in snapshot.conflicts(involving: entry.source, experiment.name) {
             let wins = conflict.winner.source == entry.source && conflict.winner.experiment == experiment.name
             let other = wins ? conflict.loser : conflict.winner

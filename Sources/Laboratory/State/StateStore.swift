@@ -53,17 +53,18 @@ public protocol StateStore: Sendable {
     /// stabilization again (`lab stabilize --undo`).
     func unstabilize(source: String) throws
 
-    /// The forced variants, sorted by source and experiment.
+    /// The forced variants, sorted by source, experiment and scope (everyone first).
     func forcedVariants() throws -> [ForcedVariant]
 
-    /// Forces a variant, replacing any other forced for its experiment.
+    /// Forces a variant, replacing the one forced for its experiment and
+    /// scope; the same choice again (``ForcedVariant/isSameChoice(as:)``) changes nothing.
     func setForcedVariant(_ forcedVariant: ForcedVariant) throws
 
-    /// Unforces one experiment.
-    func removeForcedVariant(source: String, experiment: String) throws
+    /// Unforces one experiment for one scope.
+    func removeForcedVariant(source: String, experiment: String, scope: Scope) throws
 
-    /// Drops every forced variant, or only those of one source.
-    func removeForcedVariants(source: String?) throws
+    /// Drops forced variants: every one, those of one source, of one scope, or of both.
+    func removeForcedVariants(source: String?, scope: Scope?) throws
 
     /// Sets many forced variants in one step (an overrides file); with `replacing`,
     /// every other forced variant is dropped first.

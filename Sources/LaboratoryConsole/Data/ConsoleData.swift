@@ -68,6 +68,8 @@ public struct ConsoleData: Sendable, Equatable {
     public var userID: String?
     /// How each app that opened the state file is wired: whether forcing reaches it.
     public var appWirings: [AppWiring] = []
+    /// Whom this console forces for (`--as`): shown in the title bar.
+    public var scope: Scope = .everyone
     /// How sources that explain themselves (GrowthBook) decide each
     /// experiment, step by step, by source then experiment.
     public var decisionSteps: [String: [String: [Explanation.Step]]] = [:]

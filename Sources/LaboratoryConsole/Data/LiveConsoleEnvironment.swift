@@ -7,6 +7,11 @@ import Synchronization
 public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
     private let manager: AssignmentsManager
     private let debug: DebugSource
+    private let steering: Steering
+    /// Whom this console forces for (`--as`): everyone by default.
+    private let scope: Scope
+    /// Who the changes are recorded as.
+    private let tester: String?
     private let store: any StateStore
     private let log: any EventLog
     private let origin: String
@@ -34,11 +39,18 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
     /// What the last load saw; load() and hasChanged() run on background tasks.
     private let seen = Mutex(Seen())
 
+    /// - Parameters:
+    ///   - scope: whom forcing applies to (`--as`); the debug source should
+    ///     have taken its attributes, so the screens show what those users get.
+    ///   - tester: who the changes are recorded as.
     public init(
         manager: AssignmentsManager,
         debug: DebugSource,
         store: any StateStore,
         log: any EventLog,
+        scope: Scope = .everyone,
+        tester: String? = nil,
+        clock: any WallClock = SystemClock(),
         files: OverridesFileAccess,
         origin: String = "",
         eventLimit: Int = 500,
@@ -52,6 +64,9 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
         self.catalogs = catalogs
         self.manager = manager
         self.debug = debug
+        self.scope = scope
+        self.tester = tester
+        steering = Steering(debug: debug, manager: manager, store: store, clock: clock)
         self.store = store
         self.log = log
         self.origin = origin
@@ -101,6 +116,7 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
             if !steps.isEmpty { data.decisionSteps[source.name] = steps }
         }
         data.appWirings = try store.appWirings()
+        data.scope = scope
         data.server = server?()
         seen.withLock {
             $0 = Seen(revision: revision, newestEvent: events.first?.id, statuses: statuses, server: data.server)
@@ -126,24 +142,21 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
 
     public func perform(_ effect: ConsoleEffect) async throws -> String {
         switch effect {
-        case .force(let source, let experiment, let variant?):
-            try debug.force(variant: variant, of: experiment, in: source)
-            try manager.refresh()
-            return try "Forced \(experiment) to \(variant)." + whereForcingIsIgnored()
-        case .force(let source, let experiment, nil):
-            try debug.forceInactive(experiment: experiment, in: source)
-            try manager.refresh()
-            return try "Forced \(experiment) inactive." + whereForcingIsIgnored()
+        case .force(let source, let experiment, let variant):
+            return try steering.force(
+                variant ?? DebugSource.inactiveChoice,
+                of: experiment,
+                in: source,
+                scope: scope,
+                tester: tester
+            ).summary
         case .unforce(let source, let experiment):
-            try debug.unforce(experiment: experiment, in: source)
-            try manager.refresh()
-            return "\(experiment) is no longer forced."
+            return try steering.unforce(experiment, in: source, scope: scope).summary
         case .reset(let source):
-            try debug.reset(source: source)
-            try manager.refresh()
-            return source.map { "Dropped the forced variants of \($0)." } ?? "Dropped all forced variants."
+            // A console scoped to some users drops only their forced variants.
+            return try steering.reset(source: source, scope: scope.isEveryone ? nil : scope).summary
         case .exportOverrides(let path):
-            let file = try debug.exportOverrides()
+            let file = try steering.exportOverrides()
             do {
                 // It holds user ids: private to the user (0600), as `lab overrides export` writes it.
                 try files.writePrivate(file.encoded(), path)
@@ -160,28 +173,16 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
                 throw ConsoleEnvironmentError(String(describing: error))
             }
             do {
-                try debug.importOverrides(file, replacing: false)
+                return try steering.importOverrides(file, replacing: false, tester: tester, from: path).summary
             } catch let error as OverridesError {
                 throw ConsoleEnvironmentError("\(path): " + error.problems.joined(separator: "; "))
             }
-            try manager.refresh()
-            return try
-                "Imported \(file.forcedVariants.count) forced variant\(file.forcedVariants.count == 1 ? "" : "s") from \(path)."
-                + whereForcingIsIgnored()
         case .update:
             let results = await manager.update()
             let failures = results.filter { if case .error = $0.value { true } else { false } }
             if failures.isEmpty { return "Updated \(results.count) source\(results.count == 1 ? "" : "s")." }
             return failures.keys.sorted().map { "\($0): \(results[$0]!.summary)" }.joined(separator: "; ")
         }
-    }
-}
-
-extension LiveConsoleEnvironment {
-    /// A warning to add to a force's message when an app that opened the
-    /// state file has no debug source, so the force changes nothing there.
-    private func whereForcingIsIgnored() throws -> String {
-        AppWiring.ignoringForcedVariants(try store.appWirings()).map { " Warning: \($0)." } ?? ""
     }
 }
 

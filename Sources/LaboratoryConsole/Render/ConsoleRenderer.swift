@@ -69,6 +69,8 @@ public enum ConsoleRenderer {
         pieces.append("device " + String(state.data.device.id.prefix(8)))
         if state.data.sources.contains(where: { $0.stabilizedAt != nil }) { pieces.append("stabilized") }
         pieces.append(String(format: "token %.4f", state.data.token.value))
+        // Whom forcing here reaches: kept longest, as forcing for the wrong users is the costly mistake.
+        if !state.data.scope.isEveryone { pieces.append("as \(state.data.scope)") }
         if state.pendingEffects > 0 || state.data.sources.contains(where: { $0.status == .updating }) {
             pieces.insert("working…", at: pieces.count - 1)
         }

@@ -1,3 +1,5 @@
+import Laboratory
+
 /// One line of a list: what it leads to and the text of its columns.
 public struct ListRow: Sendable, Equatable {
     /// What choosing the row does.
@@ -20,6 +22,8 @@ public struct ListRow: Sendable, Equatable {
         case server
         /// An app that opened the state file, and whether forcing reaches it; nothing to open.
         case app(String)
+        /// A forced variant in Settings' list: opens its experiment's variants.
+        case forcedVariant(source: String, experiment: String, scope: Scope)
     }
 
     /// A name the filter searches that the row's columns do not show in full.
@@ -65,6 +69,7 @@ extension ListRow.Target {
         case .event(let id): return "Event \(id)"
         case .update(let source), .status(let source), .reset(let source): return source
         case .app(let name): return name
+        case .forcedVariant(_, let experiment, let scope): return experiment + Steering.phrase(scope)
         case .header, .category, .resetAll, .exportOverrides, .importOverrides, .server: return nil
         }
     }

@@ -169,8 +169,44 @@ public enum RowBuilder {
                 ListRow(.importOverrides, ["Import", "apply a file from a colleague (checked first)"]),
             ].map { ($0, $0.columns) }
         )
-        return sources(data, state: state) + [overrides] + apps(data.appWirings)
+        return sources(data, state: state) + forcedVariants(data, state: state) + [overrides] + apps(data.appWirings)
             + (data.server.map { [server($0)] } ?? [])
+    }
+
+    /// Every forced variant, for whom, who set it and when: on a server a
+    /// team shares, this is how a tester sees what the others force.
+    private static func forcedVariants(_ data: ConsoleData, state: ConsoleState) -> [RowSection] {
+        let all = data.entries.flatMap { entry in entry.forcedVariants.map { (entry, $0) } }
+            .sorted {
+                ($0.1.experiment, $0.1.source, $0.1.scope) < ($1.1.experiment, $1.1.source, $1.1.scope)
+            }
+        guard !all.isEmpty else { return [] }
+        let rows = all.map { entry, forced -> (row: ListRow, names: [String]) in
+            var detail = forced.experiment + " → "
+            detail += forced.variant.map { VariantName.shown($0, under: forced.experiment) } ?? "Inactive"
+            detail += forced.scope.isEveryone ? " for everyone" : " for \(forced.scope)"
+            if let tester = forced.tester { detail += " · by \(tester)" }
+            if let time = forced.forcedAt { detail += " at \(TimeText.clock(time, timeZone: state.timeZone))" }
+            if entry.isStale(forced) { detail += " · stale" }
+            let applies = entry.forcedVariant == forced && !entry.isStale(forced)
+            let row = ListRow(
+                .forcedVariant(source: forced.source, experiment: forced.experiment, scope: forced.scope),
+                ["Forced", detail],
+                role: entry.isStale(forced) ? .error : applies ? .forced : .plain,
+                hiddenNames: forced.tester.map { [ListRow.HiddenName("tester", $0)] } ?? []
+            )
+            return (row, [forced.experiment, forced.variant ?? "Inactive", forced.scope.description])
+        }
+        return [
+            RowSection(
+                header: ListRow(
+                    .header,
+                    ["FORCED", "\(CategorySummary.plural(all.count, "forced variant")), for whom, by whom"],
+                    role: .header
+                ),
+                items: rows
+            )
+        ]
     }
 
     /// The apps that opened the state file, and whether what is forced here reaches them.

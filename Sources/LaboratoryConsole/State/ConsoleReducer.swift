@@ -228,7 +228,7 @@ public enum ConsoleReducer {
             push(route, &state)
         case .resetAll:
             askToReset(&state)
-        case .experiment(let source, let name):
+        case .experiment(let source, let name), .forcedVariant(let source, let name, _):
             openVariants(source: source, experiment: name, &state)
         case .assignment(let key):
             if let assignment = state.data.snapshot.assignment(for: key) {

@@ -8,36 +8,43 @@ extension SQLiteStateStore {
     }
 
     private static func forcedVariants(_ db: Database) throws -> [ForcedVariant] {
-        try ForcedVariantRecord.order(Column("source"), Column("experiment")).fetchAll(db).map(\.forcedVariant)
+        try ForcedVariantRecord.order(Column("source"), Column("experiment"), Column("scope")).fetchAll(db)
+            .map(\.forcedVariant)
     }
 
     public func setForcedVariant(_ forcedVariant: ForcedVariant) throws {
         try write { db in
-            let key = ["source": forcedVariant.source, "experiment": forcedVariant.experiment]
-            // The same forced variant again changes nothing, so watchers are not woken.
-            if try ForcedVariantRecord.fetchOne(db, key: key)?.forcedVariant == forcedVariant { return }
+            let key = ForcedVariantRecord.key(
+                source: forcedVariant.source,
+                experiment: forcedVariant.experiment,
+                scope: forcedVariant.scope
+            )
+            // The same choice again changes nothing, so watchers are not woken.
+            if let stored = try ForcedVariantRecord.fetchOne(db, key: key)?.forcedVariant,
+                stored.isSameChoice(as: forcedVariant)
+            {
+                return
+            }
             try ForcedVariantRecord(forcedVariant).insert(db, onConflict: .replace)
             try Self.bumpRevision(db)
         }
     }
 
-    public func removeForcedVariant(source: String, experiment: String) throws {
+    public func removeForcedVariant(source: String, experiment: String, scope: Scope) throws {
         try write { db in
-            if try ForcedVariantRecord.deleteOne(db, key: ["source": source, "experiment": experiment]) {
+            let key = ForcedVariantRecord.key(source: source, experiment: experiment, scope: scope)
+            if try ForcedVariantRecord.deleteOne(db, key: key) {
                 try Self.bumpRevision(db)
             }
         }
     }
 
-    public func removeForcedVariants(source: String?) throws {
+    public func removeForcedVariants(source: String?, scope: Scope?) throws {
         try write { db in
-            let removed =
-                if let source {
-                    try ForcedVariantRecord.filter(Column("source") == source).deleteAll(db)
-                } else {
-                    try ForcedVariantRecord.deleteAll(db)
-                }
-            if removed > 0 { try Self.bumpRevision(db) }
+            var rows = ForcedVariantRecord.all()
+            if let source { rows = rows.filter(Column("source") == source) }
+            if let scope { rows = rows.filter(Column("scope") == scope.storedForm) }
+            if try rows.deleteAll(db) > 0 { try Self.bumpRevision(db) }
         }
     }
 

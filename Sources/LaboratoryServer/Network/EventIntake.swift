@@ -35,11 +35,13 @@ struct EventIntake: Sendable {
         var request = request
         let body = try await LabServer.collect(&request, upTo: maximumBodyBytes)
         let events: [Event]
+        let served = hub.current
         do {
             events = try PostedEvent.events(
                 in: Data(buffer: body),
-                experiments: hub.current.experiments,
-                forced: hub.current.forcedExperiments,
+                experiments: served.experiments,
+                aliases: served.variantAliases,
+                forced: served.forcedExperiments,
                 device: hub.deviceID,
                 at: Date()
             )

@@ -22,16 +22,37 @@ struct ConsoleCommand: ParsableCommand {
     @Option(help: "With --serve: the address to listen on.") var host = "127.0.0.1"
     @Option(help: "With --serve: the port to listen on (0: any free port).") var port = 3100
     @OptionGroup var access: ServerAccessOptions
+    @Option(
+        name: .customLong("as"),
+        help: ArgumentHelp(
+            "Force only for the users with this attribute, and show what they get (repeatable, or joined "
+                + "with commas: id=qa-phone-7,os=ios); the title bar shows it. Without it, forcing is for everyone.",
+            valueName: "name=value"
+        )
+    )
+    var scopeMatches: [String] = []
+
+    /// The console's scope, from `--as`.
+    private var scope: Scope {
+        (try? Scope(parsing: scopeMatches)) ?? .everyone
+    }
 
     func validate() throws {
         guard (1...86_400).contains(refreshInterval) else {
             throw ValidationError("--refresh-interval must be from 1 to 86400 seconds (a day), not \(refreshInterval)")
         }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, not \(port)") }
+        do {
+            _ = try Scope(parsing: scopeMatches)
+        } catch {
+            throw ValidationError("--as: \(error)")
+        }
     }
 
     func run() throws {
         let session = try LabSession.open(global, refreshInterval: refreshInterval)
+        // The screens show what the scope's users get: its attributes are theirs.
+        session.debug.useAttributes(scope.attributes)
         let server = try serve ? startServer(session) : nil
         defer { server?.stop() }
         let catalogs = CatalogWatcher(laboratory: session.laboratory)
@@ -43,6 +64,8 @@ struct ConsoleCommand: ParsableCommand {
             debug: session.debug,
             store: session.store,
             log: session.store,
+            scope: scope,
+            tester: session.tester,
             files: .disk,
             origin: global.statePath,
             server: serverInfo(server),

@@ -12,10 +12,13 @@ struct ExplainCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The experiment.") var experiment: String
     @Option(help: "The source of the experiment, when several have one of that name.") var source: String?
+    @OptionGroup(title: "Explain for a user") var scope: ScopeOption
     @Flag(help: "Print one JSON document.") var json = false
 
     func run() throws {
         let session = try LabSession.open(global)
+        // For a user of the scope: its attributes are theirs, so their scoped forced variants apply.
+        session.debug.useAttributes(scope.scope.attributes)
         let explanation = try session.run { () throws -> Explanation in
             let snapshot = try session.manager.refresh()
             let (sourceName, found) = try session.debug.locate(experiment: experiment, in: source)

@@ -12,20 +12,14 @@ struct ForceCommand: ParsableCommand {
     @Argument(help: "The experiment.") var experiment: String
     @Argument(help: "The variant, or \(DebugSource.inactiveChoice).") var variant: String
     @Option(help: "The source of the experiment, when several have one of that name.") var source: String?
+    @OptionGroup var scope: ScopeOption
     @Flag(help: "Print one JSON document: the message and the assignments the app now gets.") var json = false
 
     func run() throws {
         let session = try LabSession.open(global)
-        let (forcedVariant, snapshot) = try session.run {
-            let forcedVariant = try session.debug.force(variant: variant, of: experiment, in: source)
-            return (forcedVariant, try session.manager.refresh())
+        let outcome = try session.run {
+            try session.steering.force(variant, of: experiment, in: source, scope: scope.scope, tester: session.tester)
         }
-        try session.warnWhereForcingIsIgnored()
-        try ChangeDocument.print(
-            forcedVariant.variant.map { "Forced \(forcedVariant.experiment) to \($0)." }
-                ?? "Forced \(forcedVariant.experiment) inactive.",
-            snapshot: snapshot,
-            json: json
-        )
+        try ChangeDocument.print(outcome, json: json)
     }
 }

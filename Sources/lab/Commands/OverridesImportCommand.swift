@@ -32,22 +32,16 @@ struct OverridesImportCommand: ParsableCommand {
             throw ExitCode(ExitStatus.dataError)
         }
         let session = try LabSession.open(global)
-        let snapshot: AssignmentsSnapshot
+        let outcome: Steering.Outcome
         do {
-            snapshot = try session.run {
-                try session.debug.importOverrides(file, replacing: replace)
-                return try session.manager.refresh()
+            outcome = try session.run {
+                try session.steering.importOverrides(file, replacing: replace, tester: session.tester, from: path)
             }
         } catch let error as OverridesError {
             printError("\(path): \(error)")
             throw ExitCode.failure
         }
-        if !file.forcedVariants.isEmpty { try session.warnWhereForcingIsIgnored() }
-        try ChangeDocument.print(
-            "Applied \(file.forcedVariants.count) forced variant\(file.forcedVariants.count == 1 ? "" : "s") from \(path)\(replace ? ", replacing the others" : "").",
-            snapshot: snapshot,
-            json: json
-        )
+        try ChangeDocument.print(outcome, json: json)
     }
 
 }

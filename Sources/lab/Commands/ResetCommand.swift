@@ -4,23 +4,17 @@ import ArgumentParser
 struct ResetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reset",
-        abstract: "Drop all forced variants (or those of one source)."
+        abstract: "Drop all forced variants (or those of one source, or one scope)."
     )
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "Drop only the forced variants of this source.") var source: String?
+    @OptionGroup var scope: ScopeOption
     @Flag(help: "Print one JSON document: the message and the assignments the app now gets.") var json = false
 
     func run() throws {
         let session = try LabSession.open(global)
-        let snapshot = try session.run {
-            try session.debug.reset(source: source)
-            return try session.manager.refresh()
-        }
-        try ChangeDocument.print(
-            source.map { "Dropped the forced variants of \($0)." } ?? "Dropped all forced variants.",
-            snapshot: snapshot,
-            json: json
-        )
+        let outcome = try session.run { try session.steering.reset(source: source, scope: scope.givenScope) }
+        try ChangeDocument.print(outcome, json: json)
     }
 }

@@ -10,14 +10,12 @@ struct UnforceCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The experiment.") var experiment: String
     @Option(help: "The source of the experiment, when several have one of that name.") var source: String?
+    @OptionGroup var scope: ScopeOption
     @Flag(help: "Print one JSON document: the message and the assignments the app now gets.") var json = false
 
     func run() throws {
         let session = try LabSession.open(global)
-        let snapshot = try session.run {
-            try session.debug.unforce(experiment: experiment, in: source)
-            return try session.manager.refresh()
-        }
-        try ChangeDocument.print("\(experiment) is no longer forced.", snapshot: snapshot, json: json)
+        let outcome = try session.run { try session.steering.unforce(experiment, in: source, scope: scope.scope) }
+        try ChangeDocument.print(outcome, json: json)
     }
 }

@@ -18,6 +18,9 @@ struct ExperimentReport: Encodable {
     var active: Bool
     var variant: String?
     var forced: Bool
+    /// Every forced variant of the experiment, for any scope, with who set it
+    /// and when, the one that would win first.
+    var forcedVariants: [ForcedVariant]
     var variants: [String]
     var tokenRange: HalfOpenRange?
     var conflicts: [ConflictReport]
@@ -38,6 +41,7 @@ struct ExperimentReport: Encodable {
         active = effective != nil
         variant = effective?.variant.name
         forced = entry.isForced
+        forcedVariants = entry.forcedVariants
         variants = entry.experiment.variants.map(\.name)
         tokenRange = entry.experiment.activeTokenRange
         subject = entry.experiment.subject
@@ -60,6 +64,9 @@ struct ExperimentReport: Encodable {
         if let winner { notes.append("resolved: \(winner)") }
         if basis == .whitelisted { notes.append("whitelisted") }
         if forced { notes.append(active ? "forced" : "forced inactive") }
+        for scoped in forcedVariants where !scoped.scope.isEveryone {
+            notes.append("\(scoped.variant ?? DebugSource.inactiveChoice) for \(scoped.scope)")
+        }
         if let tokenRange, !forced {
             notes.append("range \(tokenRange)" + (tokenRange.contains(token) ? "" : ", token outside"))
         }

@@ -6,6 +6,13 @@ struct ChangeDocument: Encodable {
     var message: String
     var assignments: [Assignment]
 
+    /// Prints what a change through the steering service did: its
+    /// sentence (warnings on standard error), or the JSON document.
+    static func print(_ outcome: Steering.Outcome, json: Bool) throws {
+        for warning in outcome.warnings { printError("warning: \(warning); forcing changes nothing there") }
+        try print(outcome.message, snapshot: outcome.snapshot, json: json)
+    }
+
     /// Prints the sentence, or the JSON document.
     static func print(_ message: String, snapshot: AssignmentsSnapshot, json: Bool) throws {
         if json {

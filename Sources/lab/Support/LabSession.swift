@@ -16,6 +16,10 @@ struct LabSession {
     let attributes: [String: String]
     /// The source over the `--growthbook` payload, as the session built it.
     let growthBook: GrowthBookSource?
+    /// Forces, unforces, resets and imports, as the console and the server do.
+    let steering: Steering
+    /// Who the changes of this session are recorded as: the local user.
+    var tester: String { LocalTester.name }
 
     var store: SQLiteStateStore { laboratory.store }
     var device: Device { laboratory.device }
@@ -76,15 +80,17 @@ struct LabSession {
         }
         let stored = try reportingStateErrors { try laboratory.store.attributeOverrides() }
         let attributes = stored.merging(options.attributes) { _, given in given }
-        if options.attributes["userId"] == nil, let user = attributes["userId"] {
-            for local in laboratory.locals { local.setUserID(user) }
+        guard let debug = laboratory.debug, let steering = laboratory.steering else {
+            preconditionFailure("lab's wiring always has a debug source")
         }
-        guard let debug = laboratory.debug else { preconditionFailure("lab's wiring always has a debug source") }
+        // The local sources take `userId`; the debug source matches scoped forced variants against all of them.
+        debug.useAttributes(attributes)
         return LabSession(
             laboratory: laboratory,
             debug: debug,
             attributes: attributes,
-            growthBook: growthBook
+            growthBook: growthBook,
+            steering: steering
         )
     }
 
@@ -158,15 +164,6 @@ struct LabSession {
         } catch let error as DebugSourceError {
             printError(error.description)
             throw ExitCode.failure
-        }
-    }
-
-    /// Warns on standard error when an app that opened the state file has
-    /// no debug source, so the variants just forced change nothing there.
-    func warnWhereForcingIsIgnored() throws {
-        let wirings = try run { try store.appWirings() }
-        if let apps = AppWiring.ignoringForcedVariants(wirings) {
-            printError("warning: \(apps); forcing changes nothing there")
         }
     }
 

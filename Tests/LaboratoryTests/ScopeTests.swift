@@ -59,7 +59,9 @@ import Testing
         // A forced variant of an earlier release has no time: older than any.
         #expect(one.precedes(unknownTime))
         #expect(
-            [everyone, one, two, newer, unknownTime].sorted { $0.precedes($1) } == [two, newer, one, unknownTime, everyone]
+            [everyone, one, two, newer, unknownTime].sorted { $0.precedes($1) } == [
+                two, newer, one, unknownTime, everyone,
+            ]
         )
         #expect(one.reasonItPrecedes(everyone) == "a scoped forced variant beats an unscoped one")
         #expect(two.reasonItPrecedes(one) == "more attributes (2) beat fewer (1)")

@@ -48,12 +48,22 @@ import Testing
         #expect(try world.value("color") == "B-color")
         // More attributes win over newer ones; Inactive is a choice like any other.
         world.clock.advance(by: -10)
-        _ = try steering.force("Inactive", of: "E", scope: Scope(attributes: ["id": "qa-phone-7", "os": "ios"]), tester: "dee")
+        let both = Scope(attributes: ["id": "qa-phone-7", "os": "ios"])
+        _ = try steering.force("Inactive", of: "E", scope: both, tester: "dee")
         #expect(try world.value("color") == nil)
         let steps = Explanation.forcingSteps(try #require(try world.debug.entries().first))
         #expect(steps.first?.detail == "forced inactive through the debug source, for id=qa-phone-7,os=ios, set by dee")
-        #expect(steps.map(\.detail).contains("also matches: B for id=qa-phone-7, set by cy; it loses because more attributes (2) beat fewer (1)"))
-        #expect(steps.map(\.detail).contains("also matches: B for everyone, set by ana; it loses because a scoped forced variant beats an unscoped one"))
+        let details = steps.map(\.detail)
+        #expect(
+            details.contains(
+                "also matches: B for id=qa-phone-7, set by cy; it loses because more attributes (2) beat fewer (1)"
+            )
+        )
+        #expect(
+            details.contains(
+                "also matches: B for everyone, set by ana; it loses because a scoped forced variant beats an unscoped one"
+            )
+        )
     }
 
     @Test func unforcingAndResettingTouchOnlyTheirScope() throws {
@@ -62,9 +72,14 @@ import Testing
         let phone = Scope(attributes: ["id": "qa-phone-7"])
         _ = try steering.force("B", of: "E", tester: "ana")
         _ = try steering.force("A", of: "E", scope: phone, tester: "bo")
-        #expect(throws: DebugSourceError.noRequest(experiment: "E", source: nil, scope: Scope(attributes: ["id": "x"]), otherScopes: [.everyone, phone])) {
-            try steering.unforce("E", scope: Scope(attributes: ["id": "x"]))
-        }
+        let stranger = Scope(attributes: ["id": "x"])
+        let notForced = DebugSourceError.noRequest(
+            experiment: "E",
+            source: nil,
+            scope: stranger,
+            otherScopes: [.everyone, phone]
+        )
+        #expect(throws: notForced) { try steering.unforce("E", scope: stranger) }
         #expect(try steering.unforce("e", scope: phone).message == "E is no longer forced for id=qa-phone-7.")
         #expect(try world.store.forcedVariants().map(\.scope) == [.everyone])
         _ = try steering.force("A", of: "E", scope: phone, tester: "bo")

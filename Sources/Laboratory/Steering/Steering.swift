@@ -86,9 +86,12 @@ public final class Steering: Sendable {
 
     /// Applies an overrides file, all or nothing; forced variants without a
     /// tester or time are recorded as `tester`'s, now.
-    public func importOverrides(_ file: OverridesFile, replacing: Bool, tester: String?, from name: String) throws
-        -> Outcome
-    {
+    public func importOverrides(
+        _ file: OverridesFile,
+        replacing: Bool,
+        tester: String?,
+        from name: String
+    ) throws -> Outcome {
         var file = file
         let now = clock.now()
         for index in file.forcedVariants.indices {

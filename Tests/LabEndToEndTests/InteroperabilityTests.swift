@@ -179,6 +179,93 @@ struct InteroperabilityTests {
             #expect(answer["error"] as? String != "None", "\(arguments): \(answer)")
         }
     }
+
+    /// Team steering at the seams: one `lab serve`, an SDK per user. A
+    /// variant forced for user A reaches A's SDK (and its tracking callback)
+    /// and no one else's; an SDK that sets no `id` gets what `lab assignments`
+    /// shows; the OFREP provider with A's targeting key gets it as STATIC.
+    @Test func aScopedForceReachesOnlyItsUsersSDK() throws {
+        let lab = try LabHarness()
+        let expected =
+            try LabHarness.json(try lab.run("assignments", "--json").stdout)["assignments"] as? [[String: Any]] ?? []
+        let drawn = try #require(
+            expected.first { $0["key"] as? String == "subscribeButtonColor" }?["value"] as? String
+        )
+        let (variant, value) = drawn == "darkGray" ? ("ButtonColorBlue", "blue") : ("ButtonColorDarkGray", "darkGray")
+        let serving = try LabServe(lab)
+        defer { serving.stop() }
+        // One process per SDK, as on separate devices: the SDK keeps one stream per process.
+        let users = ["A": ["id": "qa-phone-a"], "B": ["id": "qa-phone-b"], "none": ["deviceId": "no-id-here"]]
+        var watchers: [String: Subprocess.Running] = [:]
+        defer { for watcher in watchers.values { kill(watcher.pid, SIGKILL) } }
+        for (name, attributes) in users {
+            let config: [String: Any] = [
+                "base": serving.base, "clientKey": "key-\(name)", "attributes": attributes,
+                "feature": "subscribeButtonColor",
+            ]
+            watchers[name] = try Subprocess.start(
+                PythonClients.python,
+                [
+                    PythonClients.scripts + "growthbook_watcher.py",
+                    String(decoding: try JSONSerialization.data(withJSONObject: config), as: UTF8.self),
+                ],
+                environment: lab.environment
+            )
+        }
+        var before: [String: String] = [:]
+        for (name, watcher) in watchers {
+            let ready = try #require(
+                Poll.until(seconds: 30) {
+                    let text = (try? String(contentsOfFile: watcher.stdoutPath, encoding: .utf8)) ?? ""
+                    return text.split(separator: "\n").first.map(String.init)
+                },
+                "\(name)'s SDK never loaded its features"
+            )
+            before[name] = try LabHarness.json(ready)["value"] as? String
+        }
+        #expect(before == ["A": drawn, "B": drawn, "none": drawn], "every SDK starts with what lab assignments shows")
+        let forcedAt = Date().timeIntervalSince1970
+        #expect(try lab.run("force", "ButtonColor", variant, "--for", "id=qa-phone-a").status == 0)
+        var results: [String: [String: Any]] = [:]
+        for (name, watcher) in watchers {
+            let output = watcher.wait().stdout.split(separator: "\n").last.map(String.init) ?? ""
+            results[name] = try LabHarness.json(output)
+        }
+        watchers = [:]
+        for name in users.keys {
+            #expect(results[name]?["rulesChangedAt"] is Double, "\(name) never got the new payload: \(results)")
+        }
+        let arrived = try #require(results["A"]?["valueChangedAt"] as? Double, "A never got it: \(results)")
+        #expect(arrived - forcedAt < 5)  // about 0.1 s in practice; this proves it arrives
+        #expect(results["A"]?["value"] as? String == value)
+        // B and the SDK without an id keep what they had, which is what this device shows.
+        #expect(results["B"]?["value"] as? String == drawn && results["none"]?["value"] as? String == drawn)
+        let tracked = results.mapValues { $0["tracked"] as? [[String: Any]] ?? [] }
+        #expect(
+            tracked["A"]?.contains { $0["experiment"] as? String == "ButtonColor" && $0["key"] as? String == variant }
+                == true,
+            "\(tracked)"
+        )
+        #expect(tracked["B"]?.allSatisfy { $0["key"] as? String != variant } == true, "\(tracked)")
+        // OFREP: A's targeting key gets the forced variant as STATIC; B's does not.
+        for (key, wanted, reasonIsStatic) in [("qa-phone-a", value, true), ("qa-phone-b", drawn, false)] {
+            let answers = try PythonClients.run(
+                "ofrep_client.py",
+                [serving.base, "--context", #"{"targetingKey": "\#(key)"}"#, "subscribeButtonColor:string"],
+                environment: lab.environment
+            )
+            let answer = try #require(answers["subscribeButtonColor"] as? [String: Any])
+            #expect(answer["value"] as? String == wanted, "\(key): \(answer)")
+            #expect((answer["reason"] as? String)?.contains("STATIC") == reasonIsStatic, "\(key): \(answer)")
+        }
+        // Settings' list, `lab experiments`: the forced variant says for whom and who set it.
+        let experiments = try LabHarness.json(try lab.run("experiments", "--json").stdout)
+        let rows = experiments["experiments"] as? [[String: Any]] ?? []
+        let button = try #require(rows.first { $0["name"] as? String == "ButtonColor" })
+        let forced = try #require((button["forcedVariants"] as? [[String: Any]])?.first)
+        #expect(forced["scope"] as? [String: String] == ["id": "qa-phone-a"])
+        #expect((forced["tester"] as? String)?.isEmpty == false)
+    }
 }
 
 /// The Python interpreter of `.build/python`, when the clients are installed there.

@@ -34,6 +34,9 @@ public struct LabServer: Sendable {
     public var demoPage: Data?
     /// Which hosts and origins may reach the server.
     public var access: AccessPolicy
+    /// The testers who may steer, by token (`--tokens`); `nil` lets only a
+    /// loopback server steer without one.
+    public var tokens: SteeringTokens?
     public var limits: ServerLimits
     /// Gets a line for each failure a client cannot be told of in full (a write that failed).
     public var report: @Sendable (String) -> Void
@@ -47,6 +50,7 @@ public struct LabServer: Sendable {
         log: (@Sendable (String) -> Void)? = nil,
         demoPage: Data? = nil,
         access: AccessPolicy? = nil,
+        tokens: SteeringTokens? = nil,
         limits: ServerLimits = ServerLimits(),
         report: @escaping @Sendable (String) -> Void = { _ in }
     ) {
@@ -57,6 +61,7 @@ public struct LabServer: Sendable {
         self.clientKeys = clientKeys
         self.log = log
         self.access = access ?? Self.access(listening: host)
+        self.tokens = tokens
         self.limits = limits
         self.report = report
     }
@@ -221,6 +226,7 @@ public struct LabServer: Sendable {
             try authorize(key: context.parameters.get("clientKey"))
             return try await intake.take(request, context: context)
         }
+        addSteering(to: router)
         return router
     }
 
@@ -229,15 +235,16 @@ public struct LabServer: Sendable {
     /// comes (1, 2, …), and a comment every ping. Each write must go out
     /// within the stream deadline or the connection is closed. `HEAD` gets
     /// the headers alone, and subscribes to nothing.
-    private func stream(
+    func stream(
         _ request: Request,
         _ context: ServerRequestContext,
         headers: HTTPFields,
+        messages subscribe: @autoclosure () -> AsyncStream<ServedStateHub.StreamMessage>? = nil,
         first: () -> ByteBuffer? = { nil },
         change: @escaping @Sendable (ByteBuffer, Int) -> ByteBuffer
     ) -> Response {
         guard request.method != .head else { return Response(status: .ok, headers: headers) }
-        let messages = hub.subscribe()
+        let messages = subscribe() ?? hub.subscribe()
         let opening = first()
         let (channel, deadline) = (context.channel, limits.streamWriteDeadline)
         return Response(

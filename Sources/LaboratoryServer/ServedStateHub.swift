@@ -11,10 +11,14 @@ import Synchronization
 /// (the way the console notices other processes) and rebuilds the
 /// ``ServedState`` only when it moved, so requests never evaluate anything.
 public final class ServedStateHub: Sendable {
-    private let laboratory: LocalLaboratory
+    let laboratory: LocalLaboratory
     private let debug: DebugSource
     private let served: Mutex<ServedState>
     private let streams = Mutex<[UUID: AsyncStream<StreamMessage>.Continuation]>([:])
+    /// The steering API's change streams: state changes and new events.
+    private let changeStreams = Mutex<[UUID: AsyncStream<StreamMessage>.Continuation]>([:])
+    /// Forces, unforces, resets and imports for the steering API.
+    let steering: Steering
     private let activity = Mutex(Activity())
 
     /// What goes down a `/sub/…` stream: a new payload (its `features`
@@ -59,8 +63,9 @@ public final class ServedStateHub: Sendable {
     /// Serves `laboratory`, which must have a debug source: serving forced
     /// variants to other apps is what the hub is for.
     public init(laboratory: LocalLaboratory, report: @escaping @Sendable (String) -> Void = { _ in }) throws {
-        guard let debug = laboratory.debug else { throw NoDebugSource() }
+        guard let debug = laboratory.debug, let steering = laboratory.steering else { throw NoDebugSource() }
         self.laboratory = laboratory
+        self.steering = steering
         self.debug = debug
         self.report = report
         catalogs = CatalogWatcher(laboratory: laboratory)
@@ -118,6 +123,7 @@ public final class ServedStateHub: Sendable {
         // The hub's own record of the revision: the manager may have refreshed
         // for someone else (an update of a remote source) since it last built.
         var built = try? laboratory.store.revision()
+        var newestEvent = try? await fileQueue.perform { try self.laboratory.store.latestEvents(limit: 1).first?.id }
         while !Task.isCancelled {
             var stale = false
             if clock.now - lastCatalogLook >= catalogInterval {
@@ -136,9 +142,17 @@ public final class ServedStateHub: Sendable {
                 }
                 // What the rebuild's own refresh wrote (the active set) needs no second one.
                 built = (try? await fileQueue.perform({ try self.laboratory.store.revision() })) ?? revision
+                broadcastChange(Self.changeEvent("state", ["revision": built ?? revision]))
+            }
+            if let newest = try? await fileQueue.perform({
+                try self.laboratory.store.latestEvents(limit: 1).first?.id
+            }), newest != newestEvent {
+                newestEvent = newest
+                broadcastChange(Self.changeEvent("events", ["newest": newest]))
             }
             if clock.now - lastPing >= ping {
                 broadcast(.ping)
+                broadcastChange(.ping)
                 lastPing = clock.now
             }
             try? await Task.sleep(for: interval)
@@ -163,6 +177,28 @@ public final class ServedStateHub: Sendable {
         streams.withLock { $0[id] = continuation }
         activity.withLock { $0.openStreams += 1 }
         return stream
+    }
+
+    /// A stream of the steering API's changes: a `state` event when the
+    /// state file changes (a force from anyone, an update), an `events`
+    /// event when new events arrive; only the newest waits for a slow reader.
+    public func subscribeToChanges() -> AsyncStream<StreamMessage> {
+        let id = UUID()
+        let (stream, continuation) = AsyncStream<StreamMessage>.makeStream(bufferingPolicy: .bufferingNewest(2))
+        continuation.onTermination = { [weak self] _ in
+            self?.changeStreams.withLock { _ = $0.removeValue(forKey: id) }
+        }
+        changeStreams.withLock { $0[id] = continuation }
+        return stream
+    }
+
+    private func broadcastChange(_ message: StreamMessage) {
+        for continuation in changeStreams.withLock({ Array($0.values) }) { continuation.yield(message) }
+    }
+
+    private static func changeEvent(_ name: String, _ data: [String: Int64]) -> StreamMessage {
+        let members = data.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }
+        return .payload(ByteBuffer(string: "event: \(name)\ndata: {\(members.joined(separator: ","))}\n\n"))
     }
 
     private func broadcast(_ message: StreamMessage) {
@@ -193,4 +229,8 @@ public final class ServedStateHub: Sendable {
 
     /// This state file's device id, for events posted without one.
     var deviceID: String { laboratory.device.id }
+
+    /// Where steering reads and writes the state file: off the threads that answer requests.
+    let steeringQueue = StateFileQueue(label: "steering", capacity: 32)
+
 }

@@ -37,12 +37,14 @@ import FoundationNetworking
             clientKeys: Set<String> = [],
             growthBook: String? = nil,
             limits: ServerLimits = ServerLimits(),
-            access: AccessPolicy? = nil
+            access: AccessPolicy? = nil,
+            tokens: SteeringTokens? = nil,
+            catalog: String = LabServerTests.catalog
         ) async throws {
             folder = NSTemporaryDirectory() + "lab-serve-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try Data(LabServerTests.catalog.utf8).write(to: URL(fileURLWithPath: folder + "/c.json"))
-            let laboratory = try Self.laboratory(folder, growthBook: growthBook)
+            try Data(catalog.utf8).write(to: URL(fileURLWithPath: folder + "/c.json"))
+            let laboratory = try Self.laboratory(folder, growthBook: growthBook, catalog: catalog)
             let hub = try ServedStateHub(laboratory: laboratory)
             self.hub = hub
             let server = LabServer(
@@ -52,6 +54,7 @@ import FoundationNetworking
                 clientKeys: clientKeys,
                 demoPage: Data("<html>demo</html>".utf8),
                 access: access,
+                tokens: tokens,
                 limits: limits
             )
             let (ports, continuation) = AsyncStream<Int>.makeStream()
@@ -67,8 +70,12 @@ import FoundationNetworking
             base = URL(string: "http://127.0.0.1:\(port)")!
         }
 
-        static func laboratory(_ folder: String, growthBook: String? = nil) throws -> LocalLaboratory {
-            let catalog = try CatalogDecoder().decode(Data(LabServerTests.catalog.utf8), file: "c.json")
+        static func laboratory(
+            _ folder: String,
+            growthBook: String? = nil,
+            catalog text: String = LabServerTests.catalog
+        ) throws -> LocalLaboratory {
+            let catalog = try CatalogDecoder().decode(Data(text.utf8), file: "c.json")
             var accepted: (any Error)?
             let laboratory = try LocalLaboratory(
                 catalogs: [(path: folder + "/c.json", catalog: catalog)],
@@ -111,7 +118,9 @@ import FoundationNetworking
             body: Data? = nil,
             headers: [String: String] = [:]
         ) async throws -> (status: Int, headers: [String: String], body: Data) {
-            var request = URLRequest(url: base.appendingPathComponent(path))
+            // A path with a query is taken as written; appending would escape its `?`.
+            let url = path.contains("?") ? URL(string: base.absoluteString + path)! : base.appendingPathComponent(path)
+            var request = URLRequest(url: url)
             request.httpMethod = method
             request.httpBody = body
             // Apps post JSON; a test that wants another type says so.

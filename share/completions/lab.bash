@@ -188,7 +188,7 @@ _lab_console() {
     repeating_flags=()
     non_repeating_flags=(--serve --version -h --help)
     repeating_options=(--catalog --attribute --allow-host --allow-origin --as)
-    non_repeating_options=(--state --growthbook --client-key --decryption-key --refresh-interval --host --port)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key --refresh-interval --host --port --tokens)
     __lab_offer_flags_options 0
 
     # Offer option value completions
@@ -224,6 +224,9 @@ _lab_console() {
         return
         ;;
     '--allow-origin')
+        return
+        ;;
+    '--tokens')
         return
         ;;
     '--as')
@@ -677,7 +680,7 @@ _lab_serve() {
     repeating_flags=()
     non_repeating_flags=(--verbose --version -h --help)
     repeating_options=(--catalog --attribute --allow-host --allow-origin)
-    non_repeating_options=(--state --growthbook --client-key --decryption-key --host --port --refresh-interval)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key --tokens --host --port --refresh-interval)
     __lab_offer_flags_options 0
 
     # Offer option value completions
@@ -704,6 +707,9 @@ _lab_serve() {
         return
         ;;
     '--allow-origin')
+        return
+        ;;
+    '--tokens')
         return
         ;;
     '--host')

@@ -23,7 +23,7 @@ function __lab_parse_tokens -S
         __lab_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'console'
-            __lab_parse_subcommand 0 'catalog=+' 'state=' 'growthbook=' 'client-key=' 'decryption-key=' 'attribute=+' 'refresh-interval=' 'serve' 'host=' 'port=' 'allow-host=+' 'allow-origin=+' 'as=+' 'version' 'h/help'
+            __lab_parse_subcommand 0 'catalog=+' 'state=' 'growthbook=' 'client-key=' 'decryption-key=' 'attribute=+' 'refresh-interval=' 'serve' 'host=' 'port=' 'allow-host=+' 'allow-origin=+' 'tokens=' 'as=+' 'version' 'h/help'
         case 'assignments'
             __lab_parse_subcommand 0 'catalog=+' 'state=' 'growthbook=' 'client-key=' 'decryption-key=' 'attribute=+' 'json' 'version' 'h/help'
         case 'experiments'
@@ -55,7 +55,7 @@ function __lab_parse_tokens -S
         case 'check'
             __lab_parse_subcommand -r 1 'growthbook=' 'json' 'warnings-as-errors' 'version' 'h/help'
         case 'serve'
-            __lab_parse_subcommand 0 'catalog=+' 'state=' 'growthbook=' 'client-key=' 'decryption-key=' 'attribute=+' 'allow-host=+' 'allow-origin=+' 'host=' 'port=' 'verbose' 'refresh-interval=' 'version' 'h/help'
+            __lab_parse_subcommand 0 'catalog=+' 'state=' 'growthbook=' 'client-key=' 'decryption-key=' 'attribute=+' 'allow-host=+' 'allow-origin=+' 'tokens=' 'host=' 'port=' 'verbose' 'refresh-interval=' 'version' 'h/help'
         case 'help'
             __lab_parse_subcommand -r 1 'version'
         end
@@ -140,6 +140,7 @@ complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab c
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab console" port' -l 'port' -d 'With --serve: the port to listen on (0: any free port).' -rfka ''
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab console"' -l 'allow-host' -d 'A name apps reach the server by besides its address and this machine\'s name (repeatable): a DNS name or a proxy\'s; requests naming any other Host are refused.' -rfka ''
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab console"' -l 'allow-origin' -d 'A web origin whose pages may post events, such as http://qa.example:8080 (repeatable); pages of other origins may read but not write. The demo page\'s own origin always may.' -rfka ''
+complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab console" tokens' -l 'tokens' -d 'A JSON file from tester name to steering token ({"ana": "…"}): who may force, unforce, reset and import through the steering API, recorded by name. Without it only a loopback server may be steered.' -rfka ''
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab console"' -l 'as' -d 'Force only for the users with this attribute, and show what they get (repeatable, or joined with commas: id=qa-phone-7,os=ios); the title bar shows it. Without it, forcing is for everyone.' -rfka ''
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab console" version' -l 'version' -d 'Show the version.'
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab console" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -285,6 +286,7 @@ complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab s
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab serve"' -l 'attribute' -d 'An attribute of this user or device, key=value (repeatable); userId logs a user in for user-level experiments.' -rfka ''
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab serve"' -l 'allow-host' -d 'A name apps reach the server by besides its address and this machine\'s name (repeatable): a DNS name or a proxy\'s; requests naming any other Host are refused.' -rfka ''
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab serve"' -l 'allow-origin' -d 'A web origin whose pages may post events, such as http://qa.example:8080 (repeatable); pages of other origins may read but not write. The demo page\'s own origin always may.' -rfka ''
+complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab serve" tokens' -l 'tokens' -d 'A JSON file from tester name to steering token ({"ana": "…"}): who may force, unforce, reset and import through the steering API, recorded by name. Without it only a loopback server may be steered.' -rfka ''
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab serve" host' -l 'host' -d 'The address to listen on; anything but loopback is reachable from other machines.' -rfka ''
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab serve" port' -l 'port' -d 'The port to listen on (0: any free port).' -rfka ''
 complete -c 'lab' -n '__lab_should_offer_completions_for_flags_or_options "lab serve" verbose' -l 'verbose' -d 'Print a line for every request.'

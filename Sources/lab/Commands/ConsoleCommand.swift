@@ -141,7 +141,8 @@ struct ConsoleCommand: ParsableCommand {
             port: port,
             clientKeys: keys,
             demoPage: DemoPage.contents(),
-            access: access.policy(listening: host)
+            access: access.policy(listening: host),
+            tokens: try access.tokens()
         )
         return RunningServer(hub: hub, server: server, shownHost: host.contains(":") ? "[\(host)]" : host)
     }

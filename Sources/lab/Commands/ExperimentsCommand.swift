@@ -14,26 +14,15 @@ struct ExperimentsCommand: ParsableCommand {
 
     func run() throws {
         let session = try LabSession.open(global)
-        let (entries, snapshot, stale) = try session.run {
-            let snapshot = try session.manager.refresh()
-            return (try session.debug.entries(), snapshot, try session.debug.staleForcedVariants())
-        }
-        let reports = entries.map { ExperimentReport(entry: $0, snapshot: snapshot) }
-        if json {
-            var stabilized: [String: Date] = [:]
-            for source in session.debug.sources {
-                if let date = try session.run({ try source.stabilization() }) { stabilized[source.name] = date }
-            }
-            try JSONOutput.print(
-                ExperimentsDocument(
-                    token: session.device.token.value,
-                    stabilized: stabilized,
-                    experiments: reports,
-                    staleForcedVariants: stale.map { StaleReport($0) }
-                )
+        let document = try session.run {
+            try ExperimentsDocument(
+                debug: session.debug,
+                snapshot: try session.manager.refresh(),
+                token: session.device.token
             )
-            return
         }
+        if json { return try JSONOutput.print(document) }
+        let reports = document.experiments
         printLine("token \(session.device.token.value)")
         for source in session.debug.sources {
             printLine("")
@@ -49,10 +38,8 @@ struct ExperimentsCommand: ParsableCommand {
             }
             printLines(TextTable.lines(header: [" ", "EXPERIMENT", "VARIANT", "NOTES"], rows: rows))
         }
-        for entry in stale {
-            printLine(
-                "stale forced variant: \(entry.forcedVariant.source)/\(entry.forcedVariant.experiment): \(entry.reason)"
-            )
+        for entry in document.staleForcedVariants {
+            printLine("stale forced variant: \(entry.source)/\(entry.experiment): \(entry.reason)")
         }
     }
 }

@@ -49,6 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
             log: log,
             demoPage: DemoPage.contents(),
             access: access.policy(listening: host),
+            tokens: try access.tokens(),
             report: { line in printError(line) }
         )
         if !["127.0.0.1", "localhost", "::1"].contains(host) {

@@ -1,4 +1,7 @@
 import ArgumentParser
+import Foundation
+import Laboratory
+import LaboratorySQLite
 import LaboratoryServer
 
 /// Who besides apps with a key may reach a server `lab` starts (`lab serve`, `lab console --serve`).
@@ -23,12 +26,40 @@ struct ServerAccessOptions: ParsableArguments {
     )
     var origins: [String] = []
 
+    @Option(
+        name: .customLong("tokens"),
+        help: ArgumentHelp(
+            "A JSON file from tester name to steering token ({\"ana\": \"…\"}): who may force, unforce, reset and "
+                + "import through the steering API, recorded by name. Without it only a loopback server may be steered.",
+            valueName: "file"
+        )
+    )
+    var tokensPath: String?
+
     func validate() throws {
         for origin in origins where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
             throw ValidationError("--allow-origin takes an origin such as http://host:port, got \"\(origin)\"")
         }
         for host in hosts where host.isEmpty || host.contains("/") || host.contains(" ") {
             throw ValidationError("--allow-host takes a host name without scheme or path, got \"\(host)\"")
+        }
+    }
+
+    /// The testers of `--tokens`, or `nil`; an unreadable or malformed file ends the command.
+    func tokens() throws -> SteeringTokens? {
+        guard let tokensPath else { return nil }
+        let data: Data
+        do {
+            data = try FileContents.read(tokensPath)
+        } catch {
+            printError(error.description)
+            throw ExitCode(ExitStatus.noInput)
+        }
+        do {
+            return try SteeringTokens(decoding: data, file: tokensPath)
+        } catch {
+            printError(TerminalText.visible(error.description))
+            throw ExitCode(ExitStatus.dataError)
         }
     }
 

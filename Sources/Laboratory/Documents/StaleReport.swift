@@ -1,15 +1,13 @@
-import ArgumentParser
 import Foundation
-import Laboratory
 
 /// A forced variant that is not applied, in `lab experiments --json`.
-struct StaleReport: Encodable {
-    var source: String
-    var experiment: String
-    var variant: String?
-    var reason: String
+public struct StaleReport: Codable, Sendable {
+    public var source: String
+    public var experiment: String
+    public var variant: String?
+    public var reason: String
 
-    init(_ stale: StaleForcedVariant) {
+    public init(_ stale: StaleForcedVariant) {
         source = stale.forcedVariant.source
         experiment = stale.forcedVariant.experiment
         variant = stale.forcedVariant.variant

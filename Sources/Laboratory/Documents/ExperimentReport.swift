@@ -1,40 +1,38 @@
-import ArgumentParser
 import Foundation
 import GrowthBook
-import Laboratory
 
 /// One experiment in `lab experiments`.
-struct ExperimentReport: Encodable {
-    struct ConflictReport: Encodable {
-        var keys: [String]
-        var source: String
-        var experiment: String
+public struct ExperimentReport: Codable, Sendable {
+    public struct ConflictReport: Codable, Sendable {
+        public var keys: [String]
+        public var source: String
+        public var experiment: String
         /// Whether this experiment is the one the app gets.
-        var wins: Bool
+        public var wins: Bool
     }
 
-    var source: String
-    var name: String
-    var active: Bool
-    var variant: String?
-    var forced: Bool
+    public var source: String
+    public var name: String
+    public var active: Bool
+    public var variant: String?
+    public var forced: Bool
     /// Every forced variant of the experiment, for any scope, with who set it
     /// and when, the one that would win first.
-    var forcedVariants: [ForcedVariant]
-    var variants: [String]
-    var tokenRange: HalfOpenRange?
-    var conflicts: [ConflictReport]
+    public var forcedVariants: [ForcedVariant]
+    public var variants: [String]
+    public var tokenRange: HalfOpenRange?
+    public var conflicts: [ConflictReport]
     /// `device` or `user`.
-    var subject: Subject
+    public var subject: Subject
     /// `random` or `hash`.
-    var bucketing: Bucketing
+    public var bucketing: Bucketing
     /// Why the source runs its variant here: drawn, hashed, whitelisted, resolved.
-    var basis: ActiveVariant.Basis?
+    public var basis: ActiveVariant.Basis?
     /// `running` or `resolved`.
-    var status: String
-    var winner: String?
+    public var status: String
+    public var winner: String?
 
-    init(entry: DebugEntry, snapshot: AssignmentsSnapshot) {
+    public init(entry: DebugEntry, snapshot: AssignmentsSnapshot) {
         source = entry.source
         name = entry.experiment.name
         let effective = entry.effective
@@ -57,7 +55,7 @@ struct ExperimentReport: Encodable {
     }
 
     /// Short remarks for the text table: forced, range, conflicts.
-    func notes(token: ActiveExperimentsToken) -> String {
+    public func notes(token: ActiveExperimentsToken) -> String {
         var notes: [String] = []
         if subject == .user { notes.append("user-level") }
         if bucketing == .hash { notes.append("hash") }

@@ -1,0 +1,263 @@
+import Foundation
+import GrowthBook
+import Hummingbird
+import Laboratory
+import LaboratorySQLite
+import NIOCore
+
+/// The steering API: what `lab force`, `lab console` and `lab events` do,
+/// as JSON over HTTP under ``prefix``, for testers on other machines, with
+/// one server-sent change stream so no client polls. Every endpoint passes
+/// the ``SteeringGate`` first; changes are recorded as its tester's.
+extension LabServer {
+    /// Every steering path starts with it; a new version gets a new prefix.
+    public static let steeringPrefix = "/api/steering/v1"
+
+    func addSteering(to router: Router<ServerRequestContext>) {
+        let hub = hub
+        let gate = steeringGate
+        let group = router.group(RouterPath(Self.steeringPrefix))
+        let maximumBodyBytes = limits.maximumBodyBytes
+        /// Runs `work` for an allowed tester on the steering queue, and answers its document.
+        @Sendable func steer(
+            _ request: Request,
+            _ work: @escaping @Sendable (String?) throws -> some Encodable & Sendable
+        ) async -> Response {
+            switch gate.decide(request.headers, authority: request.head.authority) {
+            case .refused(let status, let message):
+                return Self.steeringJSON(SteeringDocuments.Failure(error: message), status: status)
+            case .allowed(let tester):
+                do {
+                    return Self.steeringJSON(try await hub.steeringQueue.perform { try work(tester) })
+                } catch {
+                    return Self.steeringFailure(error)
+                }
+            }
+        }
+        @Sendable func body<T: Decodable>(_ type: T.Type, of request: Request) async throws -> T {
+            var request = request
+            let data = try await Self.collect(&request, upTo: maximumBodyBytes)
+            do {
+                return try JSONDecoder().decode(T.self, from: Data(buffer: data))
+            } catch {
+                throw SteeringRequestError("the body is not the JSON this endpoint takes: \(error)")
+            }
+        }
+        group.get("experiments") { request, _ in
+            await steer(request) { _ in
+                let laboratory = hub.laboratory
+                return try ExperimentsDocument(
+                    debug: hub.steering.debug,
+                    snapshot: try laboratory.manager.refresh(),
+                    token: laboratory.device.token
+                )
+            }
+        }
+        group.get("explain/:experiment") { request, context in
+            let experiment = context.parameters.get("experiment") ?? ""
+            let source = request.uri.queryParameters.get("source")
+            let given = request.uri.queryParameters.get("for").map { [$0] } ?? []
+            return await steer(request) { _ in
+                try hub.explanation(of: experiment, in: source, for: try Scope(parsing: given))
+            }
+        }
+        group.post("force") { request, _ in
+            let force: SteeringDocuments.Force
+            do { force = try await body(SteeringDocuments.Force.self, of: request) } catch {
+                return Self.steeringFailure(error)
+            }
+            return await steer(request) { tester in
+                SteeringDocuments.Outcome(
+                    try hub.steering.force(
+                        force.variant,
+                        of: force.experiment,
+                        in: force.source,
+                        scope: try Scope(validating: force.scope ?? [:]),
+                        tester: tester
+                    )
+                )
+            }
+        }
+        group.post("unforce") { request, _ in
+            let unforce: SteeringDocuments.Unforce
+            do { unforce = try await body(SteeringDocuments.Unforce.self, of: request) } catch {
+                return Self.steeringFailure(error)
+            }
+            return await steer(request) { _ in
+                SteeringDocuments.Outcome(
+                    try hub.steering.unforce(
+                        unforce.experiment,
+                        in: unforce.source,
+                        scope: try Scope(validating: unforce.scope ?? [:])
+                    )
+                )
+            }
+        }
+        group.post("reset") { request, _ in
+            let reset: SteeringDocuments.Reset
+            do { reset = try await body(SteeringDocuments.Reset.self, of: request) } catch {
+                return Self.steeringFailure(error)
+            }
+            return await steer(request) { _ in
+                SteeringDocuments.Outcome(
+                    try hub.steering.reset(source: reset.source, scope: try reset.scope.map { try Scope(validating: $0) })
+                )
+            }
+        }
+        group.get("overrides") { request, _ in
+            await steer(request) { _ in try hub.steering.exportOverrides() }
+        }
+        group.post("overrides") { request, _ in
+            var request = request
+            let data: ByteBuffer
+            do { data = try await Self.collect(&request, upTo: maximumBodyBytes) } catch {
+                return Self.steeringFailure(error)
+            }
+            let replacing = request.uri.queryParameters.get("replace") == "true"
+            return await steer(request) { tester in
+                let file = try OverridesFile(decoding: Data(buffer: data), file: "the posted overrides")
+                return SteeringDocuments.Outcome(
+                    try hub.steering.importOverrides(file, replacing: replacing, tester: tester, from: "the posted file")
+                )
+            }
+        }
+        group.get("events") { request, _ in
+            let parameters = request.uri.queryParameters
+            let limit = min(max(parameters.get("limit").flatMap(Int.init) ?? 100, 1), 10_000)
+            let after = parameters.get("after").flatMap(Int64.init)
+            let query = EventQuery(
+                reasons: parameters.getAll("reason").map { EventReason(rawValue: String($0)) },
+                experiments: parameters.getAll("experiment").map { String($0) }
+            )
+            return await steer(request) { _ in
+                let store = hub.laboratory.store
+                let rows =
+                    after == nil
+                    ? try store.latestEvents(matching: query, limit: limit)
+                    : try store.events(matching: query, after: after, limit: limit)
+                return SteeringDocuments.Events(events: rows.map(EventReport.init))
+            }
+        }
+        group.get("attributes") { request, _ in
+            await steer(request) { _ in
+                SteeringDocuments.Attributes(
+                    device: hub.steering.debug.deviceAttributes,
+                    stored: try hub.laboratory.store.attributeOverrides()
+                )
+            }
+        }
+        group.get("changes") { request, context in
+            if case .refused(let status, let message) = gate.decide(
+                request.headers,
+                authority: request.head.authority
+            ) {
+                return Self.steeringJSON(SteeringDocuments.Failure(error: message), status: status)
+            }
+            return stream(
+                request,
+                context,
+                headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+                messages: hub.subscribeToChanges(),
+                first: { ByteBuffer(string: "event: hello\ndata: {}\n\n") },
+                change: { event, _ in event }
+            )
+        }
+    }
+
+    /// The gate every steering request passes.
+    var steeringGate: SteeringGate {
+        SteeringGate(
+            tokens: tokens,
+            clientKeys: clientKeys,
+            loopbackOnly: ["127.0.0.1", "::1", "localhost"].contains(host),
+            access: access
+        )
+    }
+
+    /// A refusal, with the status its kind of error deserves.
+    static func steeringFailure(_ error: any Error) -> Response {
+        let status: HTTPResponse.Status
+        switch error {
+        case let error as DebugSourceError:
+            switch error {
+            case .ambiguous: status = .conflict
+            default: status = .notFound
+            }
+        case is ScopeError, is SteeringRequestError, is OverridesFile.Invalid: status = .badRequest
+        case is OverridesError: status = .unprocessableContent
+        case let error as HTTPError: status = error.status
+        case is StateFileQueue.Full: status = .serviceUnavailable
+        case let error as SQLiteStoreError: status = error.isTransient ? .serviceUnavailable : .internalServerError
+        default: status = .internalServerError
+        }
+        let message = (error as? HTTPError)?.body ?? String(describing: error)
+        return steeringJSON(SteeringDocuments.Failure(error: message), status: status)
+    }
+
+    /// JSON with times as ISO 8601, as `lab … --json` writes them.
+    static func steeringJSON(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(ForcedVariant.text(of: date))
+        }
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return Response(
+            status: status,
+            headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data))
+        )
+    }
+}
+
+/// A steering request the API could not read.
+struct SteeringRequestError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension ServedStateHub {
+    /// Why a user of `scope` gets what they get for one experiment: this
+    /// server's device decides the rest, the scope which forced variant applies.
+    func explanation(of name: String, in source: String?, for scope: Scope) throws -> Explanation {
+        let debug = steering.debug
+        let snapshot = try laboratory.manager.refresh()
+        let (sourceName, found) = try debug.locate(experiment: name, in: source)
+        guard let entry = try debug.entries().first(where: { $0.source == sourceName && $0.experiment.name == found.name })
+        else { throw DebugSourceError.unknownExperiment(name, source: source) }
+        var attributes = debug.deviceAttributes
+        attributes.merge(scope.attributes) { _, given in given }
+        let scoped = DebugEntry(
+            source: entry.source,
+            experiment: entry.experiment,
+            natural: entry.natural,
+            forcedVariants: entry.forcedVariants,
+            attributes: attributes
+        )
+        let owner = debug.sources.first { $0.name == sourceName }
+        var explanation = Explanation(
+            entry: scoped,
+            snapshot: snapshot,
+            device: laboratory.device,
+            userID: owner?.userID,
+            draw: try owner?.draws()[found.name],
+            stabilizedAt: try owner?.stabilization(),
+            decisionSteps: owner?.decisionSteps(for: [found.name])[found.name],
+            time: ForcedVariant.text(of:)
+        )
+        guard !scope.isEveryone, scoped.forcedVariant != entry.forcedVariant else { return explanation }
+        // The device's result is not the scope's: say what a user of the scope gets.
+        let effective = scoped.effective
+        explanation.variant = effective?.variant.name
+        explanation.assignments = effective?.assignments ?? []
+        let result =
+            effective.map { active in
+                "a user with \(scope) gets \(active.variant.name): "
+                    + active.assignments.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")
+            } ?? "a user with \(scope) gets the baseline, \(found.baseline)"
+        explanation.steps.removeAll { $0.label == "result" }
+        explanation.steps.append(Explanation.Step(label: "result", detail: result))
+        return explanation
+    }
+}

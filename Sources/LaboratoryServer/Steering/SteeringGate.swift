@@ -46,7 +46,9 @@ public struct SteeringGate: Sendable {
             )
         }
         if let tester = tokens?.tester(for: given) { return .allowed(tester: tester) }
-        if clientKeys.contains(given) { return .refused(.forbidden, "a client key reads; steering needs a tester's token") }
+        if clientKeys.contains(given) {
+            return .refused(.forbidden, "a client key reads; steering needs a tester's token")
+        }
         return .refused(.unauthorized, "unknown steering token")
     }
 

@@ -100,7 +100,10 @@ extension LabServer {
             }
             return await steer(request) { _ in
                 SteeringDocuments.Outcome(
-                    try hub.steering.reset(source: reset.source, scope: try reset.scope.map { try Scope(validating: $0) })
+                    try hub.steering.reset(
+                        source: reset.source,
+                        scope: try reset.scope.map { try Scope(validating: $0) }
+                    )
                 )
             }
         }
@@ -117,7 +120,12 @@ extension LabServer {
             return await steer(request) { tester in
                 let file = try OverridesFile(decoding: Data(buffer: data), file: "the posted overrides")
                 return SteeringDocuments.Outcome(
-                    try hub.steering.importOverrides(file, replacing: replacing, tester: tester, from: "the posted file")
+                    try hub.steering.importOverrides(
+                        file,
+                        replacing: replacing,
+                        tester: tester,
+                        from: "the posted file"
+                    )
                 )
             }
         }
@@ -224,8 +232,10 @@ extension ServedStateHub {
         let debug = steering.debug
         let snapshot = try laboratory.manager.refresh()
         let (sourceName, found) = try debug.locate(experiment: name, in: source)
-        guard let entry = try debug.entries().first(where: { $0.source == sourceName && $0.experiment.name == found.name })
-        else { throw DebugSourceError.unknownExperiment(name, source: source) }
+        let entries = try debug.entries()
+        guard let entry = entries.first(where: { $0.source == sourceName && $0.experiment.name == found.name }) else {
+            throw DebugSourceError.unknownExperiment(name, source: source)
+        }
         var attributes = debug.deviceAttributes
         attributes.merge(scope.attributes) { _, given in given }
         let scoped = DebugEntry(

@@ -113,7 +113,7 @@ import Testing
 
     @Test func theFileDescribesEveryEndpointTheServerHas() {
         let described = Set(Self.operations.map { "\($0.method) \($0.path.split(separator: "?")[0])" })
-        #expect(Self.operations.count == 10)
+        #expect(Self.operations.count == 11)
         for expected in [
             "GET /api/steering/v1/experiments", "POST /api/steering/v1/force", "POST /api/steering/v1/unforce",
             "POST /api/steering/v1/reset", "GET /api/steering/v1/overrides", "POST /api/steering/v1/overrides",

@@ -1,5 +1,5 @@
 /// The identity of the device (or state file) that experiments run on.
-public struct Device: Sendable, Hashable {
+public struct Device: Sendable, Hashable, Codable {
     /// A random identifier, written into every event.
     public var id: String
     /// The active experiments token.

@@ -27,3 +27,23 @@ public struct EventReport: Codable, Sendable {
         forced = row.event.forced
     }
 }
+
+extension RecordedEvent {
+    /// The row a report describes.
+    public init(_ report: EventReport) {
+        self.init(
+            id: report.id,
+            event: Event(
+                time: report.time,
+                device: report.device,
+                source: report.source,
+                experiment: report.experiment,
+                variant: report.variant,
+                key: report.key,
+                value: report.value,
+                reason: EventReason(rawValue: report.reason),
+                forced: report.forced
+            )
+        )
+    }
+}

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One analytics row: what happened to which assignment on which device.
-public struct Event: Sendable, Hashable {
+public struct Event: Sendable, Hashable, Codable {
     public var time: Date
     public var device: String
     public var source: String
@@ -53,7 +53,7 @@ public struct Event: Sendable, Hashable {
 }
 
 /// An event as stored, with the row id the event table gave it.
-public struct RecordedEvent: Sendable, Hashable {
+public struct RecordedEvent: Sendable, Hashable, Codable {
     /// Increases with every row; later rows have larger ids.
     public var id: Int64
     public var event: Event

@@ -1,5 +1,5 @@
 /// One experiment as the debug source sees it.
-public struct DebugEntry: Sendable, Hashable {
+public struct DebugEntry: Sendable, Hashable, Codable {
     public var source: String
     public var experiment: Experiment
     /// What the source itself runs on this device, forced or not.

@@ -30,3 +30,25 @@ public struct AssignmentsSnapshot: Sendable, Hashable {
         }
     }
 }
+
+extension AssignmentsSnapshot: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case assignments, active, conflicts
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            assignments: try container.decode([Assignment].self, forKey: .assignments),
+            active: try container.decode([ActiveVariant].self, forKey: .active),
+            conflicts: try container.decode([Conflict].self, forKey: .conflicts)
+        )
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(assignments, forKey: .assignments)
+        try container.encode(active, forKey: .active)
+        try container.encode(conflicts, forKey: .conflicts)
+    }
+}

@@ -1,7 +1,7 @@
 /// Two active experiments that assign the same keys; one of them was set aside.
-public struct Conflict: Sendable, Hashable {
+public struct Conflict: Sendable, Hashable, Codable {
     /// An experiment of a source, with the variant it ran.
-    public struct Party: Sendable, Hashable {
+    public struct Party: Sendable, Hashable, Codable {
         public var source: String
         public var experiment: String
         public var variant: String

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How the last fetch of a source went, for the console's Settings screen.
-public enum SourceStatus: Sendable, Hashable {
+public enum SourceStatus: Sendable, Hashable, Codable {
     /// Not fetched since start-up; serving what it loaded then.
     case idle
     /// A fetch is under way.

@@ -1,5 +1,5 @@
 /// An experiment that is active on this device, and the variant it runs.
-public struct ActiveVariant: Sendable, Hashable {
+public struct ActiveVariant: Sendable, Hashable, Codable {
     /// The source that provides the experiment (the wrapped one, for a debug source).
     public var source: String
     /// The experiment.

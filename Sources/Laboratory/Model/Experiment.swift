@@ -17,7 +17,7 @@ public enum Bucketing: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// An experiment: the keys it controls and the variants that assign them.
-public struct Experiment: Sendable, Hashable {
+public struct Experiment: Sendable, Hashable, Codable {
     /// UpperCamelCase name, unique within its source.
     public var name: String
     /// The keys every variant assigns.

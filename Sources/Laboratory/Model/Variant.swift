@@ -1,5 +1,5 @@
 /// A named set of assignments, one per key of its experiment.
-public struct Variant: Sendable, Hashable {
+public struct Variant: Sendable, Hashable, Codable {
     /// UpperCamelCase name, unique within the experiment.
     public var name: String
     /// Relative weight of the variant when a device draws one (2:1:1 gives 50/25/25 %).

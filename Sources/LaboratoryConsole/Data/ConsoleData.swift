@@ -70,6 +70,8 @@ public struct ConsoleData: Sendable, Equatable {
     public var appWirings: [AppWiring] = []
     /// Whom this console forces for (`--as`): shown in the title bar.
     public var scope: Scope = .everyone
+    /// How a console connected to `lab serve` stands with it; `nil` on a state file.
+    public var connection: ConnectionState?
     /// How sources that explain themselves (GrowthBook) decide each
     /// experiment, step by step, by source then experiment.
     public var decisionSteps: [String: [String: [Explanation.Step]]] = [:]
@@ -99,6 +101,36 @@ public struct ConsoleData: Sendable, Equatable {
     }
 
     /// The entry for one experiment.
+    /// What a ``SteeringSnapshot`` holds, as the console shows it.
+    /// - Parameters:
+    ///   - origin: what the console works on: a state file's path, or a server's address.
+    ///   - scope: whom this console forces for.
+    public init(_ snapshot: SteeringSnapshot, origin: String, scope: Scope) {
+        self.init(
+            sources: snapshot.sources.map {
+                SourceInfo(
+                    name: $0.name,
+                    status: $0.status,
+                    stabilizedAt: $0.stabilizedAt,
+                    experimentCount: $0.experimentCount,
+                    detail: $0.detail
+                )
+            },
+            entries: snapshot.entries,
+            snapshot: snapshot.snapshot,
+            token: snapshot.device.token,
+            staleForcedVariants: snapshot.staleForcedVariants,
+            events: snapshot.events,
+            draws: snapshot.draws,
+            origin: origin,
+            device: snapshot.device,
+            userID: snapshot.userID
+        )
+        appWirings = snapshot.appWirings
+        decisionSteps = snapshot.decisionSteps
+        self.scope = scope
+    }
+
     public func entry(source: String, experiment: String) -> DebugEntry? {
         entries.first { $0.source == source && $0.experiment.name == experiment }
     }

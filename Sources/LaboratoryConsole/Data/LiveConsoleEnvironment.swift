@@ -74,52 +74,25 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
     }
 
     public func load() throws -> ConsoleData {
-        try manager.refresh()
-        let revision = try store.revision()
-        var events = try log.latestEvents(limit: eventLimit)
-        // Rows from before booleans kept their type read 0 and 1: the experiments tell which were booleans.
-        if events.contains(where: { $0.event.value == 0 || $0.event.value == 1 }) {
-            var experiments: [String: Experiment] = [:]
-            for source in debug.sources {
-                for experiment in source.experiments { experiments["\(source.name)/\(experiment.name)"] = experiment }
-            }
-            events = events.map { $0.restoringBoolean(from: experiments) }
-        }
-        let statuses = manager.statuses
-        let schedules = schedules?() ?? [:]
-        let sources = try debug.sources.map { source in
-            ConsoleData.SourceInfo(
-                name: source.name,
-                status: statuses[source.name] ?? .idle,
-                stabilizedAt: try source.stabilization(),
-                experimentCount: source.experiments.count,
-                detail: source.statusDetail,
-                schedule: schedules[source.name]
-            )
-        }
-        var draws: [String: [String: Draw]] = [:]
-        for source in debug.sources { draws[source.name] = try source.draws() }
-        var data = ConsoleData(
-            sources: sources,
-            entries: try debug.entries(),
-            snapshot: manager.snapshot,
-            token: manager.device.token,
-            staleForcedVariants: try debug.staleForcedVariants(),
-            events: events,
-            draws: draws,
-            origin: origin,
-            device: manager.device,
-            userID: debug.sources.lazy.compactMap(\.userID).first
+        let read = try SteeringSnapshot.read(
+            manager: manager,
+            debug: debug,
+            store: store,
+            log: log,
+            eventLimit: eventLimit,
+            scope: scope
         )
-        for source in debug.sources {
-            let steps = source.decisionSteps(for: nil)
-            if !steps.isEmpty { data.decisionSteps[source.name] = steps }
-        }
-        data.appWirings = try store.appWirings()
-        data.scope = scope
+        var data = ConsoleData(read, origin: origin, scope: scope)
+        let schedules = schedules?() ?? [:]
+        for index in data.sources.indices { data.sources[index].schedule = schedules[data.sources[index].name] }
         data.server = server?()
         seen.withLock {
-            $0 = Seen(revision: revision, newestEvent: events.first?.id, statuses: statuses, server: data.server)
+            $0 = Seen(
+                revision: read.revision,
+                newestEvent: read.events.first?.id,
+                statuses: manager.statuses,
+                server: data.server
+            )
         }
         return data
     }

@@ -69,6 +69,11 @@ public enum ConsoleRenderer {
         pieces.append("device " + String(state.data.device.id.prefix(8)))
         if state.data.sources.contains(where: { $0.stabilizedAt != nil }) { pieces.append("stabilized") }
         pieces.append(String(format: "token %.4f", state.data.token.value))
+        switch state.data.connection {
+        case .connecting?: pieces.append("connecting…")
+        case .lost?: pieces.append("offline")
+        case .live?, nil: break
+        }
         // Whom forcing here reaches: kept longest, as forcing for the wrong users is the costly mistake.
         if !state.data.scope.isEveryone { pieces.append("as \(state.data.scope)") }
         if state.pendingEffects > 0 || state.data.sources.contains(where: { $0.status == .updating }) {
@@ -189,6 +194,15 @@ public enum ConsoleRenderer {
                 "type to filter · Enter keeps · Esc clears",
                 column: max(30, TextWidth.of(state.frame.filter) + 6),
                 style: .muted
+            )
+            return
+        }
+        if case .lost(let reason, let retryAt)? = state.data.connection {
+            let seconds = max(0, Int(retryAt.timeIntervalSinceNow.rounded(.up)))
+            write(
+                "connection lost: \(reason) · retrying" + (seconds > 0 ? " in \(seconds) s" : "") + " by itself",
+                column: 1,
+                style: CellStyle(role: .error, bold: true)
             )
             return
         }

@@ -27,6 +27,8 @@ extension LabServer {
             case .refused(let status, let message):
                 return Self.steeringJSON(SteeringDocuments.Failure(error: message), status: status)
             case .allowed(let tester):
+                // Without a token (loopback only) the one person is this machine's user.
+                let tester = tester ?? LocalTester.name
                 do {
                     return Self.steeringJSON(try await hub.steeringQueue.perform { try work(tester) })
                 } catch {
@@ -50,6 +52,22 @@ extension LabServer {
                     debug: hub.steering.debug,
                     snapshot: try laboratory.manager.refresh(),
                     token: laboratory.device.token
+                )
+            }
+        }
+        group.get("snapshot") { request, _ in
+            let parameters = request.uri.queryParameters
+            let given = parameters.get("for").map { [$0] } ?? []
+            let limit = min(max(parameters.get("events").flatMap(Int.init) ?? 500, 0), 10_000)
+            return await steer(request) { _ in
+                let laboratory = hub.laboratory
+                return try SteeringSnapshot.read(
+                    manager: laboratory.manager,
+                    debug: hub.steering.debug,
+                    store: laboratory.store,
+                    log: laboratory.store,
+                    eventLimit: limit,
+                    scope: try Scope(parsing: given)
                 )
             }
         }

@@ -22,6 +22,7 @@ struct ConsoleCommand: ParsableCommand {
     @Option(help: "With --serve: the address to listen on.") var host = "127.0.0.1"
     @Option(help: "With --serve: the port to listen on (0: any free port).") var port = 3100
     @OptionGroup var access: ServerAccessOptions
+    @OptionGroup var connect: ConnectOptions
     @Option(
         name: .customLong("as"),
         help: ArgumentHelp(
@@ -47,9 +48,13 @@ struct ConsoleCommand: ParsableCommand {
         } catch {
             throw ValidationError("--as: \(error)")
         }
+        if connect.url != nil && serve {
+            throw ValidationError("--serve serves a state file on this machine; --connect works through another server")
+        }
     }
 
     func run() throws {
+        if let connection = connect.connection { return try runConnected(connection) }
         let session = try LabSession.open(global, refreshInterval: refreshInterval)
         // The screens show what the scope's users get: its attributes are theirs.
         session.debug.useAttributes(scope.attributes)
@@ -72,6 +77,27 @@ struct ConsoleCommand: ParsableCommand {
             catalogs: { await catalogs.reloadChanged() },
             schedules: { session.fetchSchedules }
         )
+        try show(environment) { updater?.start() }
+    }
+
+    /// `--connect`: the same console over a `lab serve`'s steering API, live
+    /// from its change stream; nothing is read from or written to a state file here.
+    private func runConnected(_ connection: HTTPSteeringConnection) throws {
+        let monitor = ChangeMonitor()
+        let follower = Task.detached { await ChangeFollower.follow(connection, monitor: monitor) }
+        defer { follower.cancel() }
+        let environment = RemoteConsoleEnvironment(
+            connection: connection,
+            monitor: monitor,
+            scope: scope,
+            files: .disk
+        )
+        try show(environment)
+    }
+
+    /// Runs the terminal UI over `environment` until the person quits;
+    /// `starting` runs once the terminal is ours (background fetches begin then).
+    private func show(_ environment: any ConsoleEnvironment, starting: () -> Void = {}) throws {
         let colors = ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
         let terminal: CursesTerminal
         do {
@@ -81,7 +107,7 @@ struct ConsoleCommand: ParsableCommand {
             throw ExitCode.failure
         }
         defer { terminal.close() }
-        updater?.start()
+        starting()
         ConsoleRunner(terminal: terminal, environment: environment).run()
         // Ended by a signal from outside: give the terminal back, then exit as
         // shells expect (128 + the signal: 143 for SIGTERM, 129 SIGHUP, 130 SIGINT).

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import GrowthBookNetwork
 import Laboratory
+import LaboratoryConsole
 import LaboratorySQLite
 
 /// `lab events`: the event table, filtered, in several formats, followed as it
@@ -30,6 +32,7 @@ struct EventsCommand: AsyncParsableCommand {
     @Option(help: "Only rows with this reason (repeatable).") var reason: [String] = []
     @Option(help: "Only rows of this experiment (repeatable).") var experiment: [String] = []
     @Flag(help: "Exposures per experiment and variant, with the sample-ratio-mismatch check.") var summary = false
+    @OptionGroup var connect: ConnectOptions
 
     func validate() throws {
         guard limit > 0 else { throw ValidationError("--limit must be positive") }
@@ -39,6 +42,9 @@ struct EventsCommand: AsyncParsableCommand {
             )
         }
         if summary && follow { throw ValidationError("--summary and --follow do not go together") }
+        if summary && connect.url != nil {
+            throw ValidationError("--summary reads the catalogs' weights on this machine; it does not take --connect")
+        }
         // Custom reasons are allowed; a near miss of a standard one is a typo.
         let standard = EventReason.standard.map(\.rawValue)
         for reason in reason where !standard.contains(reason) {
@@ -57,12 +63,13 @@ struct EventsCommand: AsyncParsableCommand {
 
     func run() async throws {
         if summary { return try printSummary() }
-        let store = try openStore()
         let query = EventQuery(
             since: since.flatMap { SinceParser.date($0, now: Date()) },
             reasons: reason.map(EventReason.init(rawValue:)),
             experiments: experiment
         )
+        if let connection = connect.connection { return try await runConnected(connection, query: query) }
+        let store = try openStore()
         // Rows from before booleans kept their type read 0 and 1: the catalogs tell which were booleans.
         let experiments = LabSession.catalogExperiments(global)
         let rows = try LabSession.reportingStateErrors {
@@ -88,6 +95,48 @@ struct EventsCommand: AsyncParsableCommand {
             }
             try writer.write(fresh, first: false, following: true)
             last = fresh.last?.id ?? last
+        }
+    }
+
+    /// `--connect`: the server's event table; `--follow` fetches what is new
+    /// whenever its change stream says events arrived, never on a timer.
+    private func runConnected(_ connection: HTTPSteeringConnection, query: EventQuery) async throws {
+        func rows(after id: Int64?) throws -> [RecordedEvent] {
+            let reports = try RemoteChange.reporting {
+                try connection.events(query: query, after: id, limit: id == nil ? limit : 1000)
+            }
+            // The API filters by reason and experiment; the time is filtered here.
+            let recorded = reports.map(RecordedEvent.init).filter { query.matches($0.event) }
+            return id == nil ? recorded.reversed() : recorded
+        }
+        let first = try rows(after: nil)
+        if effectiveFormat == .json {
+            try JSONOutput.print(EventsDocument(events: first.map(EventReport.init)))
+            return
+        }
+        let writer = EventWriter(format: effectiveFormat)
+        try writer.write(first, first: true, following: follow)
+        guard follow else { return }
+        var last =
+            try RemoteChange.reporting { try connection.events(query: EventQuery(), after: nil, limit: 1) }
+            .first?.id ?? 0
+        var backoff = ReconnectBackoff()
+        let (url, headers) = connection.changes
+        while !Task.isCancelled {
+            do {
+                try await EventStreamReader.read(url, headers: headers) { event in
+                    backoff.reset()
+                    guard event.type == "events" || event.type == "hello" else { return }
+                    let fresh = try rows(after: last)
+                    try writer.write(fresh, first: false, following: true)
+                    last = fresh.last?.id ?? last
+                }
+            } catch let error as ExitCode {
+                throw error
+            } catch {
+                printError("lost the server's change stream (\(error)); connecting again")
+            }
+            try await Task.sleep(for: backoff.wait())
         }
     }
 

@@ -11,30 +11,38 @@ struct ExperimentsCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Print one JSON document.") var json = false
+    @OptionGroup var connect: ConnectOptions
 
     func run() throws {
-        let session = try LabSession.open(global)
-        let document = try session.run {
-            try ExperimentsDocument(
-                debug: session.debug,
-                snapshot: try session.manager.refresh(),
-                token: session.device.token
-            )
+        let document: ExperimentsDocument
+        if let connection = connect.connection {
+            document = try RemoteChange.reporting { try connection.experiments() }
+        } else {
+            let session = try LabSession.open(global)
+            document = try session.run {
+                try ExperimentsDocument(
+                    debug: session.debug,
+                    snapshot: try session.manager.refresh(),
+                    token: session.device.token
+                )
+            }
         }
         if json { return try JSONOutput.print(document) }
         let reports = document.experiments
-        printLine("token \(session.device.token.value)")
-        for source in session.debug.sources {
+        let token = ActiveExperimentsToken(document.token)
+        printLine("token \(document.token)")
+        var sources: [String] = []
+        for report in reports where !sources.contains(report.source) { sources.append(report.source) }
+        for source in sources {
             printLine("")
-            let stabilized = try session.run { try source.stabilization() }
             printLine(
-                source.name
-                    + (stabilized.map {
+                source
+                    + (document.stabilized[source].map {
                         " (stabilized since \(Timestamp.iso8601($0)): no new draws or experiments here)"
                     } ?? "")
             )
-            let rows = reports.filter { $0.source == source.name }.map { report in
-                [" ", report.name, report.variant ?? "Inactive", report.notes(token: session.device.token)]
+            let rows = reports.filter { $0.source == source }.map { report in
+                [" ", report.name, report.variant ?? "Inactive", report.notes(token: token)]
             }
             printLines(TextTable.lines(header: [" ", "EXPERIMENT", "VARIANT", "NOTES"], rows: rows))
         }

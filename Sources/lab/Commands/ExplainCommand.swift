@@ -13,13 +13,29 @@ struct ExplainCommand: ParsableCommand {
     @Argument(help: "The experiment.") var experiment: String
     @Option(help: "The source of the experiment, when several have one of that name.") var source: String?
     @OptionGroup(title: "Explain for a user") var scope: ScopeOption
+    @OptionGroup var connect: ConnectOptions
     @Flag(help: "Print one JSON document.") var json = false
 
     func run() throws {
+        let explanation =
+            try connect.connection.map { connection in
+                try RemoteChange.reporting {
+                    try connection.explanation(of: experiment, in: source, scope: scope.scope)
+                }
+            } ?? localExplanation()
+        if json { return try JSONOutput.print(explanation) }
+        printLine("\(explanation.source)/\(explanation.experiment)")
+        let width = explanation.steps.map(\.label.count).max() ?? 0
+        for step in explanation.steps {
+            printLine("  " + step.label.padding(toLength: width + 2, withPad: " ", startingAt: 0) + step.detail)
+        }
+    }
+
+    private func localExplanation() throws -> Explanation {
         let session = try LabSession.open(global)
         // For a user of the scope: its attributes are theirs, so their scoped forced variants apply.
         session.debug.useAttributes(scope.scope.attributes)
-        let explanation = try session.run { () throws -> Explanation in
+        return try session.run { () throws -> Explanation in
             let snapshot = try session.manager.refresh()
             let (sourceName, found) = try session.debug.locate(experiment: experiment, in: source)
             let experiment = found.name
@@ -37,12 +53,6 @@ struct ExplainCommand: ParsableCommand {
                 decisionSteps: owner?.decisionSteps(for: [experiment])[experiment],
                 time: Timestamp.iso8601
             )
-        }
-        if json { return try JSONOutput.print(explanation) }
-        printLine("\(explanation.source)/\(explanation.experiment)")
-        let width = explanation.steps.map(\.label.count).max() ?? 0
-        for step in explanation.steps {
-            printLine("  " + step.label.padding(toLength: width + 2, withPad: " ", startingAt: 0) + step.detail)
         }
     }
 }

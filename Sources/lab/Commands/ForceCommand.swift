@@ -13,9 +13,15 @@ struct ForceCommand: ParsableCommand {
     @Argument(help: "The variant, or \(DebugSource.inactiveChoice).") var variant: String
     @Option(help: "The source of the experiment, when several have one of that name.") var source: String?
     @OptionGroup var scope: ScopeOption
+    @OptionGroup var connect: ConnectOptions
     @Flag(help: "Print one JSON document: the message and the assignments the app now gets.") var json = false
 
     func run() throws {
+        if let connection = connect.connection {
+            return try RemoteChange.print(json: json) {
+                try connection.forcing(variant, of: experiment, in: source, scope: scope.scope)
+            }
+        }
         let session = try LabSession.open(global)
         let outcome = try session.run {
             try session.steering.force(variant, of: experiment, in: source, scope: scope.scope, tester: session.tester)

@@ -11,9 +11,15 @@ struct UnforceCommand: ParsableCommand {
     @Argument(help: "The experiment.") var experiment: String
     @Option(help: "The source of the experiment, when several have one of that name.") var source: String?
     @OptionGroup var scope: ScopeOption
+    @OptionGroup var connect: ConnectOptions
     @Flag(help: "Print one JSON document: the message and the assignments the app now gets.") var json = false
 
     func run() throws {
+        if let connection = connect.connection {
+            return try RemoteChange.print(json: json) {
+                try connection.unforcing(experiment, in: source, scope: scope.scope)
+            }
+        }
         let session = try LabSession.open(global)
         let outcome = try session.run { try session.steering.unforce(experiment, in: source, scope: scope.scope) }
         try ChangeDocument.print(outcome, json: json)

@@ -10,6 +10,8 @@ enum ExitStatus {
     static let noInput: Int32 = 66
     /// The state file cannot be opened or used, or output cannot be written.
     static let ioError: Int32 = 74
+    /// A server `--connect` names could not be reached (EX_UNAVAILABLE).
+    static let unavailable: Int32 = 69
 }
 
 /// Prints `lab: message` on standard error.

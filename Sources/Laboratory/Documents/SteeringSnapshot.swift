@@ -1,0 +1,103 @@
+import Foundation
+
+/// Everything a console shows, read in one step: the experiments with their
+/// forced variants, the assignments, the sources' statuses, draws, recent
+/// events and how each source decides. The console on a state file reads it
+/// from the framework; a console connected to `lab serve` gets it from the
+/// steering API (`GET …/snapshot`), so both show the same thing.
+public struct SteeringSnapshot: Sendable, Codable, Equatable {
+    /// A source as Settings shows it.
+    public struct Source: Sendable, Codable, Equatable {
+        public var name: String
+        public var status: SourceStatus
+        public var stabilizedAt: Date?
+        public var experimentCount: Int
+        /// A line on how the source is doing beyond its status, if it has one.
+        public var detail: String?
+    }
+
+    public var sources: [Source]
+    public var entries: [DebugEntry]
+    public var snapshot: AssignmentsSnapshot
+    public var staleForcedVariants: [StaleForcedVariant]
+    /// The newest events first.
+    public var events: [RecordedEvent]
+    /// Each source's draws, by experiment.
+    public var draws: [String: [String: Draw]]
+    public var device: Device
+    public var userID: String?
+    public var appWirings: [AppWiring]
+    /// How each source decides its experiments, by source and experiment, where it says so itself.
+    public var decisionSteps: [String: [String: [Explanation.Step]]]
+    /// The state file's revision when this was read.
+    public var revision: Int64
+
+    /// Reads it from the framework.
+    ///
+    /// - Parameter scope: whose forced variants the entries show as
+    ///   deciding: this device's (everyone) or a scope's users'.
+    public static func read(
+        manager: AssignmentsManager,
+        debug: DebugSource,
+        store: any StateStore,
+        log: any EventLog,
+        eventLimit: Int,
+        scope: Scope = .everyone
+    ) throws -> SteeringSnapshot {
+        let snapshot = try manager.refresh()
+        let revision = try store.revision()
+        var events = try log.latestEvents(limit: eventLimit)
+        // Rows from before booleans kept their type read 0 and 1: the experiments tell which were booleans.
+        if events.contains(where: { $0.event.value == 0 || $0.event.value == 1 }) {
+            var experiments: [String: Experiment] = [:]
+            for source in debug.sources {
+                for experiment in source.experiments { experiments["\(source.name)/\(experiment.name)"] = experiment }
+            }
+            events = events.map { $0.restoringBoolean(from: experiments) }
+        }
+        let statuses = manager.statuses
+        var sources: [Source] = []
+        var draws: [String: [String: Draw]] = [:]
+        var decisionSteps: [String: [String: [Explanation.Step]]] = [:]
+        for source in debug.sources {
+            sources.append(
+                Source(
+                    name: source.name,
+                    status: statuses[source.name] ?? .idle,
+                    stabilizedAt: try source.stabilization(),
+                    experimentCount: source.experiments.count,
+                    detail: source.statusDetail
+                )
+            )
+            draws[source.name] = try source.draws()
+            let steps = source.decisionSteps(for: nil)
+            if !steps.isEmpty { decisionSteps[source.name] = steps }
+        }
+        var entries = try debug.entries()
+        if !scope.isEveryone {
+            let attributes = debug.deviceAttributes.merging(scope.attributes) { _, given in given }
+            entries = entries.map {
+                DebugEntry(
+                    source: $0.source,
+                    experiment: $0.experiment,
+                    natural: $0.natural,
+                    forcedVariants: $0.forcedVariants,
+                    attributes: attributes
+                )
+            }
+        }
+        return SteeringSnapshot(
+            sources: sources,
+            entries: entries,
+            snapshot: snapshot,
+            staleForcedVariants: try debug.staleForcedVariants(),
+            events: events,
+            draws: draws,
+            device: manager.device,
+            userID: debug.sources.lazy.compactMap(\.userID).first,
+            appWirings: try store.appWirings(),
+            decisionSteps: decisionSteps,
+            revision: revision
+        )
+    }
+}

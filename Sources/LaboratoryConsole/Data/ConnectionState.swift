@@ -1,0 +1,74 @@
+import Foundation
+import Synchronization
+
+/// How a console connected to `lab serve` stands with it.
+public enum ConnectionState: Sendable, Equatable {
+    /// Connecting for the first time.
+    case connecting
+    /// The change stream is open: changes show as they happen.
+    case live
+    /// The connection was lost; the console shows the last good data and
+    /// tries again by itself at `retryAt`.
+    case lost(reason: String, retryAt: Date)
+
+    public var isLost: Bool {
+        if case .lost = self { true } else { false }
+    }
+}
+
+/// What the follower of the steering API's change stream tells the console:
+/// the connection's state, and a number that moves with every change, so
+/// ``RemoteConsoleEnvironment/hasChanged()`` costs no request.
+public final class ChangeMonitor: Sendable {
+    private struct Seen {
+        var state = ConnectionState.connecting
+        var generation = 0
+    }
+
+    private let seen = Mutex(Seen())
+
+    public init() {}
+
+    public var state: ConnectionState { seen.withLock { $0.state } }
+    /// Moves with every change and every change of state.
+    public var generation: Int { seen.withLock { $0.generation } }
+
+    /// The stream opened (or opened again).
+    public func connected() { update { $0.state = .live } }
+
+    /// Something changed on the server: a force, an update, new events.
+    public func changed() { update { _ in } }
+
+    /// The stream ended or could not open; the follower tries again at `retryAt`.
+    public func lost(_ reason: String, retryAt: Date) { update { $0.state = .lost(reason: reason, retryAt: retryAt) } }
+
+    private func update(_ change: (inout Seen) -> Void) {
+        seen.withLock {
+            change(&$0)
+            $0.generation += 1
+        }
+    }
+}
+
+/// How long a follower waits before connecting again: doubling from
+/// `first` up to `cap`, and back to `first` once a connection held.
+public struct ReconnectBackoff: Sendable, Equatable {
+    public let first: Duration
+    public let cap: Duration
+    public private(set) var next: Duration
+
+    public init(first: Duration = .milliseconds(500), cap: Duration = .seconds(8)) {
+        self.first = first
+        self.cap = cap
+        next = first
+    }
+
+    /// The wait before the next attempt; the one after is twice as long, up to the cap.
+    public mutating func wait() -> Duration {
+        defer { next = min(next * 2, cap) }
+        return next
+    }
+
+    /// A connection held: the next loss waits `first` again.
+    public mutating func reset() { next = first }
+}

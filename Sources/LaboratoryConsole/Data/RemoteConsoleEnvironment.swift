@@ -1,0 +1,102 @@
+import Foundation
+import Laboratory
+import Synchronization
+
+/// The console's view of a `lab serve` it is connected to (`lab console
+/// --connect`): every screen from the steering API's snapshot, reloaded
+/// when the change stream says something changed; no state file here.
+///
+/// A lost connection keeps the last good data on screen with the loss in
+/// the status line, until the follower reconnects by itself.
+public final class RemoteConsoleEnvironment: ConsoleEnvironment, Sendable {
+    private let connection: any SteeringConnection
+    private let monitor: ChangeMonitor
+    private let scope: Scope
+    private let eventLimit: Int
+    /// Reads and writes overrides files on this machine.
+    private let files: OverridesFileAccess
+
+    private struct Seen {
+        var generation: Int?
+        var lastGood: ConsoleData?
+    }
+
+    private let seen = Mutex(Seen())
+
+    public init(
+        connection: any SteeringConnection,
+        monitor: ChangeMonitor,
+        scope: Scope = .everyone,
+        files: OverridesFileAccess,
+        eventLimit: Int = 500
+    ) {
+        self.connection = connection
+        self.monitor = monitor
+        self.scope = scope
+        self.files = files
+        self.eventLimit = eventLimit
+    }
+
+    public func load() throws -> ConsoleData {
+        let generation = monitor.generation
+        let state = monitor.state
+        do {
+            var data = ConsoleData(
+                try connection.snapshot(scope: scope, events: eventLimit),
+                origin: connection.address,
+                scope: scope
+            )
+            data.connection = state
+            seen.withLock { $0 = Seen(generation: generation, lastGood: data) }
+            return data
+        } catch {
+            let lost = state.isLost ? state : .lost(reason: String(describing: error), retryAt: Date())
+            guard var data = seen.withLock({ $0.lastGood }) else { throw error }
+            data.connection = lost
+            seen.withLock { $0.generation = generation }
+            return data
+        }
+    }
+
+    public func hasChanged() throws -> Bool {
+        let generation = monitor.generation
+        return seen.withLock { $0.generation != generation }
+    }
+
+    public func perform(_ effect: ConsoleEffect) async throws -> String {
+        switch effect {
+        case .force(let source, let experiment, let variant):
+            return try connection.force(
+                variant ?? DebugSource.inactiveChoice,
+                of: experiment,
+                in: source,
+                scope: scope
+            )
+        case .unforce(let source, let experiment):
+            return try connection.unforce(experiment, in: source, scope: scope)
+        case .reset(let source):
+            // A console scoped to some users drops only their forced variants.
+            return try connection.reset(source: source, scope: scope.isEveryone ? nil : scope)
+        case .exportOverrides(let path):
+            let file = try connection.exportOverrides()
+            do {
+                try files.writePrivate(file.encoded(), path)
+            } catch {
+                throw ConsoleEnvironmentError("\(path): cannot write the file: \(error)")
+            }
+            let count = file.forcedVariants.count
+            return "Exported \(count) forced variant\(count == 1 ? "" : "s") to \(path)."
+        case .importOverrides(let path):
+            let data: Data
+            do {
+                data = try files.read(path)
+                _ = try OverridesFile(decoding: data, file: path)  // its mistakes named here, with the path
+            } catch {
+                throw ConsoleEnvironmentError(String(describing: error))
+            }
+            return try connection.importOverrides(data, replacing: false)
+        case .update:
+            return "Updating is the server's to do: its sources fetch on their own schedule."
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import Laboratory
+import LaboratoryConsole
+import Synchronization
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The steering API of a `lab serve`, over HTTP: what `--connect` works through.
+struct HTTPSteeringConnection: SteeringConnection {
+    let base: URL
+    let token: String?
+    /// How long one request may take before it counts as a lost connection.
+    var timeout: TimeInterval = 10
+
+    var address: String { base.absoluteString }
+
+    /// The server refused, or could not be reached: its words, or why.
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        /// The HTTP status, when the server answered.
+        var status: Int?
+    }
+
+    /// What a change through the API did.
+    struct Outcome: Decodable {
+        var message: String
+        var warnings: [String]
+        var forcedVariants: [ForcedVariant]
+        var assignments: [Assignment]
+
+        /// The message and warnings, as the console's status line shows them.
+        var summary: String {
+            ([message] + warnings.map { "Warning: \($0)." }).joined(separator: " ")
+        }
+    }
+
+    func snapshot(scope: Scope, events: Int) throws -> SteeringSnapshot {
+        var query = ["events=\(events)"]
+        if !scope.isEveryone { query.append("for=" + Self.escaped(scope.description)) }
+        return try decode(SteeringSnapshot.self, try send("GET", "snapshot?" + query.joined(separator: "&")))
+    }
+
+    func experiments() throws -> ExperimentsDocument {
+        try decode(ExperimentsDocument.self, try send("GET", "experiments"))
+    }
+
+    func explanation(of experiment: String, in source: String?, scope: Scope) throws -> Explanation {
+        var query: [String] = []
+        if let source { query.append("source=" + Self.escaped(source)) }
+        if !scope.isEveryone { query.append("for=" + Self.escaped(scope.description)) }
+        let path = "explain/" + Self.escaped(experiment) + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+        return try decode(Explanation.self, try send("GET", path))
+    }
+
+    /// Events, newest first; after an id, oldest first.
+    func events(query: EventQuery, after id: Int64?, limit: Int) throws -> [EventReport] {
+        var parts = ["limit=\(limit)"]
+        if let id { parts.append("after=\(id)") }
+        parts += query.reasons.map { "reason=" + Self.escaped($0.rawValue) }
+        parts += query.experiments.map { "experiment=" + Self.escaped($0) }
+        struct Events: Decodable { var events: [EventReport] }
+        return try decode(Events.self, try send("GET", "events?" + parts.joined(separator: "&"))).events
+    }
+
+    func forcing(_ variant: String, of experiment: String, in source: String?, scope: Scope) throws -> Outcome {
+        try change("force", ["experiment": experiment, "variant": variant, "source": source, "scope": scope])
+    }
+
+    func unforcing(_ experiment: String, in source: String?, scope: Scope) throws -> Outcome {
+        try change("unforce", ["experiment": experiment, "source": source, "scope": scope])
+    }
+
+    func resetting(source: String?, scope: Scope?) throws -> Outcome {
+        try change("reset", ["source": source, "scope": scope])
+    }
+
+    func force(_ variant: String, of experiment: String, in source: String?, scope: Scope) throws -> String {
+        try forcing(variant, of: experiment, in: source, scope: scope).summary
+    }
+
+    func unforce(_ experiment: String, in source: String?, scope: Scope) throws -> String {
+        try unforcing(experiment, in: source, scope: scope).summary
+    }
+
+    func reset(source: String?, scope: Scope?) throws -> String {
+        try resetting(source: source, scope: scope).summary
+    }
+
+    func exportOverrides() throws -> OverridesFile {
+        let data = try send("GET", "overrides")
+        do {
+            return try OverridesFile(decoding: data, file: base.absoluteString)
+        } catch {
+            throw Failure(description: "the server's overrides did not read: \(error)")
+        }
+    }
+
+    func importOverrides(_ data: Data, replacing: Bool) throws -> String {
+        try decode(Outcome.self, try send("POST", "overrides" + (replacing ? "?replace=true" : ""), body: data)).summary
+    }
+
+    /// The URL of the change stream, and the headers it needs.
+    var changes: (url: URL, headers: [(String, String)]) {
+        (url(for: "changes"), token.map { [("Authorization", "Bearer \($0)")] } ?? [])
+    }
+
+    // MARK: - HTTP
+
+    private func change(_ path: String, _ members: [String: Any?]) throws -> Outcome {
+        var object: [String: Any] = [:]
+        for (name, value) in members {
+            switch value {
+            case let scope as Scope: if !scope.isEveryone { object[name] = scope.attributes }
+            case let text as String: object[name] = text
+            default: break
+            }
+        }
+        let body = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return try decode(Outcome.self, try send("POST", path, body: body))
+    }
+
+    private func url(for path: String) -> URL {
+        let root = base.absoluteString.hasSuffix("/") ? String(base.absoluteString.dropLast()) : base.absoluteString
+        return URL(string: root + "/api/steering/v1/" + path)!
+    }
+
+    private static func escaped(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            guard let date = ForcedVariant.time(from: text) else {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: "not a time: \(text)")
+                )
+            }
+            return date
+        }
+        do {
+            return try decoder.decode(T.self, from: data)
+        } catch {
+            throw Failure(description: "\(base.absoluteString) answered something this lab does not read: \(error)")
+        }
+    }
+
+    /// One request, waited for: the console and the commands call from threads of their own.
+    private func send(_ method: String, _ path: String, body: Data? = nil) throws -> Data {
+        var request = URLRequest(url: url(for: path), timeoutInterval: timeout)
+        request.httpMethod = method
+        request.httpBody = body
+        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        let result = Mutex<Result<(Data, HTTPURLResponse), any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let task = URLSession.shared.dataTask(with: request) { data, response, error in
+            result.withLock {
+                if let data, let response = response as? HTTPURLResponse {
+                    $0 = .success((data, response))
+                } else {
+                    $0 = .failure(error ?? Failure(description: "no answer"))
+                }
+            }
+            done.signal()
+        }
+        task.resume()
+        done.wait()
+        switch result.withLock({ $0 }) {
+        case .success((let data, let response))?:
+            guard (200..<300).contains(response.statusCode) else {
+                let said = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["error"] as? String
+                throw Failure(
+                    description: said ?? "\(base.absoluteString) answered \(response.statusCode)",
+                    status: response.statusCode
+                )
+            }
+            return data
+        case .failure(let error)?:
+            throw Failure(description: "cannot reach \(base.absoluteString): \(error.localizedDescription)")
+        case nil:
+            throw Failure(description: "cannot reach \(base.absoluteString)")
+        }
+    }
+}

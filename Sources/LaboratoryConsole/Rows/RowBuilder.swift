@@ -16,7 +16,7 @@ public enum RowBuilder {
 
     static func main(_ state: ConsoleState) -> [RowSection] {
         let data = state.data
-        let forced = data.entries.filter { $0.forcedVariant != nil }.count
+        let forced = resettable(data)
         let categories = [
             ListRow(.category(.experiments), ["Experiments", CategorySummary.experiments(data)]),
             ListRow(.category(.assignments), ["Assignments", CategorySummary.assignments(data)]),
@@ -157,8 +157,15 @@ public enum RowBuilder {
         return [RowSection(items: rows)]
     }
 
+    /// The forced variants a reset here drops: every one (all scopes), or,
+    /// in a console scoped with `--as`, those of its scope.
+    static func resettable(_ data: ConsoleData, source: String? = nil) -> Int {
+        data.entries.filter { source == nil || $0.source == source }.flatMap(\.forcedVariants)
+            .filter { data.scope.isEveryone || $0.scope == data.scope }.count
+    }
+
     static func settings(_ data: ConsoleData, state: ConsoleState) -> [RowSection] {
-        let forced = data.entries.filter { $0.forcedVariant != nil }.count
+        let forced = data.entries.flatMap(\.forcedVariants).count
         let overrides = RowSection(
             header: ListRow(.header, ["OVERRIDES", "forced variants as a file"], role: .header),
             items: [
@@ -250,7 +257,7 @@ public enum RowBuilder {
 
     private static func sources(_ data: ConsoleData, state: ConsoleState) -> [RowSection] {
         data.sources.map { source in
-            let forced = data.entries.filter { $0.source == source.name && $0.forcedVariant != nil }.count
+            let forced = resettable(data, source: source.name)
             var status = TimeText.status(source.status, timeZone: state.timeZone)
             if let detail = source.detail { status += " · " + detail }
             if let stabilized = source.stabilizedAt {

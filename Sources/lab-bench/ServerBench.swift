@@ -1,7 +1,9 @@
 import ArgumentParser
+import ConsoleCurses
 import Foundation
 import LabTestSupport
 import Laboratory
+import LaboratoryConsole
 import LaboratorySQLite
 import Synchronization
 
@@ -12,6 +14,12 @@ import Synchronization
 /// event on 100 open streams, and the server's memory with 1,000 open streams.
 /// Goals: 20,000 payload requests/s with 304s, 10,000 OFREP evaluations/s,
 /// under 200 ms force-to-event, under 100 MB with 1,000 streams.
+///
+/// Then a team's server: 50 testers each with a scoped forced variant. Goals:
+/// payload requests per second at least 80 % of the figure without scopes,
+/// under 200 ms from a scoped force to the `features` event on the last of
+/// 1,000 open streams, and a `--connect` console's first frame (snapshot
+/// fetched, decoded, rendered and drawn) under 300 ms on loopback.
 /// Run it in release: `swift run -c release lab-bench server`. Throughput is
 /// measured with `wrk` (Debian's package) when it is installed, as a client
 /// that costs little beside the server; else with keep-alive connections of
@@ -49,12 +57,14 @@ struct ServerBench: ParsableCommand {
                 ["Content-Type": "application/json"]
             ),
         ]
+        var rates: [Double] = []
         for run in runs {
             let rate =
                 try wrk.map {
                     try measure(wrk: $0, port: server.port, path: run.path, method: run.method, headers: run.headers)
                 } ?? throughput(port: server.port, request: Self.request(run.method, run.path, run.headers))
             print(String(format: "%@ %8.0f /s", run.label, rate))
+            rates.append(rate)
         }
         let latency = try forceToEvent(port: server.port, state: state, streams: 100)
         print(String(format: "force to features event, 100 streams: %7.1f ms (last of them)", latency * 1000))
@@ -69,6 +79,104 @@ struct ServerBench: ParsableCommand {
             String(format: "server memory with 1,000 streams:    %8.1f MB", Double(server.residentKilobytes()) / 1024)
         )
         for stream in open { stream.close() }
+        try team(server: server, state: state, bare: rates.first ?? 0, wrk: wrk)
+    }
+
+    /// The team part: 50 scoped forced variants, then the same measures.
+    private func team(server: ServedProcess, state: String, bare: Double, wrk: String?) throws {
+        guard let demo = DemoCatalog.locate() else { throw ValidationError("the demo catalog was not found") }
+        let catalog = try CatalogDecoder().decode(contentsOf: demo)
+        let laboratory = try LocalLaboratory(
+            catalogs: [(path: demo, catalog: catalog)],
+            statePath: state,
+            debugSource: true,
+            app: nil
+        )
+        guard let steering = laboratory.steering else { throw ValidationError("no debug source") }
+        let get = "GET /api/features/bench HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        let before = try LoopbackConnection(port: server.port).exchange(get).header("etag")
+        for tester in 0..<50 {
+            let experiment = catalog.experiments[tester % catalog.experiments.count]
+            let variant = experiment.variants[tester % experiment.variants.count]
+            _ = try steering.force(
+                variant.name,
+                of: experiment.name,
+                scope: Scope(attributes: ["id": "tester-\(tester)"]),
+                tester: "tester-\(tester)"
+            )
+        }
+        // The server has rebuilt once its payload's tag moves.
+        let deadline = Date().addingTimeInterval(10)
+        while try LoopbackConnection(port: server.port).exchange(get).header("etag") == before, Date() < deadline {
+            usleep(10_000)
+        }
+        let rate =
+            try wrk.map {
+                try measure(wrk: $0, port: server.port, path: "/api/features/bench", method: "GET", headers: [:])
+            }
+            ?? throughput(port: server.port, request: Self.request("GET", "/api/features/bench", [:]))
+        print(
+            String(
+                format: "payload requests, 50 scoped forces:  %8.0f /s (%.0f %% of the figure without)",
+                rate,
+                bare > 0 ? rate / bare * 100 : 0
+            )
+        )
+        var streams: [LoopbackConnection] = []
+        for _ in 0..<1_000 {
+            let stream = try LoopbackConnection(port: server.port)
+            stream.send("GET /sub/bench HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            streams.append(stream)
+        }
+        for stream in streams { _ = stream.read(until: "event: features") }
+        let start = Date()
+        _ = try steering.force(
+            "ButtonColorBlue",
+            of: "ButtonColor",
+            scope: Scope(attributes: ["id": "tester-new"]),
+            tester: "tester-new"
+        )
+        var last = start
+        for stream in streams where stream.read(until: "tester-new") { last = Date() }
+        for stream in streams { stream.close() }
+        print(
+            String(
+                format: "scoped force to features event, 1,000 streams, 50 scopes: %7.1f ms (last of them)",
+                last.timeIntervalSince(start) * 1000
+            )
+        )
+        var frames: [Double] = []
+        for _ in 0..<5 { frames.append(try connectedFirstFrame(port: server.port)) }
+        frames.sort()
+        print(String(format: "--connect console first frame on loopback (median of 5): %7.1f ms", frames[2]))
+    }
+
+    /// What `lab console --connect` does before its first frame: fetch the
+    /// snapshot, decode it, build the screen and draw it (headless).
+    private func connectedFirstFrame(port: Int) throws -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let connection = try LoopbackConnection(port: port)
+        defer { connection.close() }
+        connection.send(
+            "GET /api/steering/v1/snapshot?events=500 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        )
+        let answer = connection.readAvailable(timeout: 30)
+        guard let split = answer.range(of: "\r\n\r\n") else {
+            throw ValidationError("no snapshot: \(answer.prefix(200))")
+        }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            return ForcedVariant.time(from: text) ?? .distantPast
+        }
+        let snapshot = try decoder.decode(SteeringSnapshot.self, from: Data(answer[split.upperBound...].utf8))
+        var data = ConsoleData(snapshot, origin: "http://127.0.0.1:\(port)", scope: .everyone)
+        data.connection = .live
+        let state = ConsoleState(size: TerminalSize(columns: 100, rows: 30), data: data)
+        let terminal = try CursesTerminal.headless(size: state.size)
+        terminal.draw(ConsoleRenderer.render(state))
+        terminal.close()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
     }
 
     /// `wrk` on PATH, if installed.

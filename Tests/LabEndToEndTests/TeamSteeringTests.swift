@@ -84,10 +84,15 @@ struct TeamSteeringTests {
         #expect(explained.stdout.contains("a scoped forced variant beats an unscoped one"), "\(explained.stdout)")
     }
 
-    /// The variant a console's status line says ButtonColor was forced to, as lists show it (no prefix).
+    /// The variant a console's status line says ButtonColor was forced to,
+    /// as lists show it (no prefix; `Inactive` when forced inactive).
     static func forcedVariant(on tmux: Tmux, suffix: String) -> String? {
         var found: String?
         tmux.waitFor { screen in
+            if screen.contains("Forced ButtonColor inactive" + suffix) {
+                found = "Inactive"
+                return true
+            }
             guard let start = screen.range(of: "Forced ButtonColor to ButtonColor") else { return false }
             let rest = screen[start.upperBound...]
             guard let end = rest.range(of: suffix) else { return false }

@@ -188,7 +188,7 @@ _lab_console() {
     repeating_flags=()
     non_repeating_flags=(--serve --version -h --help)
     repeating_options=(--catalog --attribute --allow-host --allow-origin --as)
-    non_repeating_options=(--state --growthbook --client-key --decryption-key --refresh-interval --host --port --tokens)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key --refresh-interval --host --port --tokens --connect --token)
     __lab_offer_flags_options 0
 
     # Offer option value completions
@@ -227,6 +227,12 @@ _lab_console() {
         return
         ;;
     '--tokens')
+        return
+        ;;
+    '--connect')
+        return
+        ;;
+    '--token')
         return
         ;;
     '--as')
@@ -269,7 +275,7 @@ _lab_experiments() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=(--catalog --attribute)
-    non_repeating_options=(--state --growthbook --client-key --decryption-key)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key --connect --token)
     __lab_offer_flags_options 0
 
     # Offer option value completions
@@ -292,6 +298,12 @@ _lab_experiments() {
     '--attribute')
         return
         ;;
+    '--connect')
+        return
+        ;;
+    '--token')
+        return
+        ;;
     esac
 }
 
@@ -299,7 +311,7 @@ _lab_explain() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=(--catalog --attribute --for)
-    non_repeating_options=(--state --growthbook --client-key --decryption-key --source)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key --source --connect --token)
     __lab_offer_flags_options 1
 
     # Offer option value completions
@@ -328,6 +340,12 @@ _lab_explain() {
     '--for')
         return
         ;;
+    '--connect')
+        return
+        ;;
+    '--token')
+        return
+        ;;
     esac
 }
 
@@ -335,7 +353,7 @@ _lab_force() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=(--catalog --attribute --for)
-    non_repeating_options=(--state --growthbook --client-key --decryption-key --source)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key --source --connect --token)
     __lab_offer_flags_options 2
 
     # Offer option value completions
@@ -364,6 +382,12 @@ _lab_force() {
     '--for')
         return
         ;;
+    '--connect')
+        return
+        ;;
+    '--token')
+        return
+        ;;
     esac
 }
 
@@ -371,7 +395,7 @@ _lab_unforce() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=(--catalog --attribute --for)
-    non_repeating_options=(--state --growthbook --client-key --decryption-key --source)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key --source --connect --token)
     __lab_offer_flags_options 1
 
     # Offer option value completions
@@ -400,6 +424,12 @@ _lab_unforce() {
     '--for')
         return
         ;;
+    '--connect')
+        return
+        ;;
+    '--token')
+        return
+        ;;
     esac
 }
 
@@ -407,7 +437,7 @@ _lab_reset() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=(--catalog --attribute --for)
-    non_repeating_options=(--state --growthbook --client-key --decryption-key --source)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key --source --connect --token)
     __lab_offer_flags_options 0
 
     # Offer option value completions
@@ -434,6 +464,12 @@ _lab_reset() {
         return
         ;;
     '--for')
+        return
+        ;;
+    '--connect')
+        return
+        ;;
+    '--token')
         return
         ;;
     esac
@@ -536,7 +572,7 @@ _lab_events() {
     repeating_flags=()
     non_repeating_flags=(--json --follow --summary --version -h --help)
     repeating_options=(--catalog --attribute --reason --experiment)
-    non_repeating_options=(--state --growthbook --client-key --decryption-key --format --limit --since)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key --format --limit --since --connect --token)
     __lab_offer_flags_options 0
 
     # Offer option value completions
@@ -573,6 +609,12 @@ _lab_events() {
         return
         ;;
     '--experiment')
+        return
+        ;;
+    '--connect')
+        return
+        ;;
+    '--token')
         return
         ;;
     esac

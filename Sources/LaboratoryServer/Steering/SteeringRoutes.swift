@@ -36,15 +36,6 @@ extension LabServer {
                 }
             }
         }
-        @Sendable func body<T: Decodable>(_ type: T.Type, of request: Request) async throws -> T {
-            var request = request
-            let data = try await Self.collect(&request, upTo: maximumBodyBytes)
-            do {
-                return try JSONDecoder().decode(T.self, from: Data(buffer: data))
-            } catch {
-                throw SteeringRequestError("the body is not the JSON this endpoint takes: \(error)")
-            }
-        }
         group.get("experiments") { request, _ in
             await steer(request) { _ in
                 let laboratory = hub.laboratory
@@ -81,7 +72,8 @@ extension LabServer {
         }
         group.post("force") { request, _ in
             let force: SteeringDocuments.Force
-            do { force = try await body(SteeringDocuments.Force.self, of: request) } catch {
+            do { force = try await Self.body(SteeringDocuments.Force.self, of: request, upTo: maximumBodyBytes) } catch
+            {
                 return Self.steeringFailure(error)
             }
             return await steer(request) { tester in
@@ -98,7 +90,9 @@ extension LabServer {
         }
         group.post("unforce") { request, _ in
             let unforce: SteeringDocuments.Unforce
-            do { unforce = try await body(SteeringDocuments.Unforce.self, of: request) } catch {
+            do {
+                unforce = try await Self.body(SteeringDocuments.Unforce.self, of: request, upTo: maximumBodyBytes)
+            } catch {
                 return Self.steeringFailure(error)
             }
             return await steer(request) { _ in
@@ -113,7 +107,8 @@ extension LabServer {
         }
         group.post("reset") { request, _ in
             let reset: SteeringDocuments.Reset
-            do { reset = try await body(SteeringDocuments.Reset.self, of: request) } catch {
+            do { reset = try await Self.body(SteeringDocuments.Reset.self, of: request, upTo: maximumBodyBytes) } catch
+            {
                 return Self.steeringFailure(error)
             }
             return await steer(request) { _ in
@@ -187,6 +182,17 @@ extension LabServer {
                 first: { ByteBuffer(string: "event: hello\ndata: {}\n\n") },
                 change: { event, _ in event }
             )
+        }
+    }
+
+    /// A request's body as the JSON document `type`; 413 past `limit`.
+    static func body<T: Decodable>(_ type: T.Type, of request: Request, upTo limit: Int) async throws -> T {
+        var request = request
+        let data = try await collect(&request, upTo: limit)
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer: data))
+        } catch {
+            throw SteeringRequestError("the body is not the JSON this endpoint takes: \(error)")
         }
     }
 

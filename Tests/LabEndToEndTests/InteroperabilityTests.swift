@@ -181,17 +181,25 @@ struct InteroperabilityTests {
     }
 
     /// Team steering at the seams: one `lab serve`, an SDK per user. A
-    /// variant forced for user A reaches A's SDK (and its tracking callback)
-    /// and no one else's; an SDK that sets no `id` gets what `lab assignments`
-    /// shows; the OFREP provider with A's targeting key gets it as STATIC.
-    @Test func aScopedForceReachesOnlyItsUsersSDK() throws {
+    /// variant a connected console scoped to user A forces reaches A's SDK
+    /// (and its tracking callback) and no one else's; an SDK that sets no
+    /// `id` gets what `lab assignments` shows; the OFREP provider with A's
+    /// targeting key gets it as STATIC.
+    @Test(.enabled(if: Tmux.isAvailable, "tmux is not installed: apt-get install tmux"))
+    func aScopedForceReachesOnlyItsUsersSDK() throws {
         let lab = try LabHarness()
         let expected =
             try LabHarness.json(try lab.run("assignments", "--json").stdout)["assignments"] as? [[String: Any]] ?? []
         let drawn = try #require(
             expected.first { $0["key"] as? String == "subscribeButtonColor" }?["value"] as? String
         )
-        let (variant, value) = drawn == "darkGray" ? ("ButtonColorBlue", "blue") : ("ButtonColorDarkGray", "darkGray")
+        // The variant next to the drawn one in the console's list (Red, Blue, DarkGray, Inactive).
+        let (variant, value, key) =
+            switch drawn {
+            case "red": ("ButtonColorBlue", "blue", "Down")
+            case "blue": ("ButtonColorDarkGray", "darkGray", "Down")
+            default: ("ButtonColorBlue", "blue", "Up")
+            }
         let serving = try LabServe(lab)
         defer { serving.stop() }
         // One process per SDK, as on separate devices: the SDK keeps one stream per process.
@@ -224,8 +232,19 @@ struct InteroperabilityTests {
             before[name] = try LabHarness.json(ready)["value"] as? String
         }
         #expect(before == ["A": drawn, "B": drawn, "none": drawn], "every SDK starts with what lab assignments shows")
+        // A tester's console, connected to the server and scoped to phone A, forces it.
+        let console = try Tmux(
+            command: "'\(LabHarness.binary)' console --connect \(serving.base) --as id=qa-phone-a",
+            environment: lab.environment
+        )
+        defer { console.kill() }
+        #expect(console.waitFor("as id=qa-phone-a", timeout: 20), "\(console.capture())")
+        try console.send("Enter")  // Experiments
+        #expect(console.waitFor("ButtonColor"))
+        try console.send("Enter", key)  // ButtonColor's variants, the one next to the drawn
         let forcedAt = Date().timeIntervalSince1970
-        #expect(try lab.run("force", "ButtonColor", variant, "--for", "id=qa-phone-a").status == 0)
+        try console.send("Enter")
+        #expect(console.waitFor("Forced ButtonColor to \(variant) for id=qa-phone-a."), "\(console.capture())")
         var results: [String: [String: Any]] = [:]
         for (name, watcher) in watchers {
             let output = watcher.wait().stdout.split(separator: "\n").last.map(String.init) ?? ""

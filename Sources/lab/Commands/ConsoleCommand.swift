@@ -83,6 +83,8 @@ struct ConsoleCommand: ParsableCommand {
     /// `--connect`: the same console over a `lab serve`'s steering API, live
     /// from its change stream; nothing is read from or written to a state file here.
     private func runConnected(_ connection: HTTPSteeringConnection) throws {
+        // A wrong address or token is said on the command line, before the terminal is taken.
+        _ = try RemoteChange.reporting { try connection.snapshot(scope: scope, events: 0) }
         let monitor = ChangeMonitor()
         let follower = Task.detached { await ChangeFollower.follow(connection, monitor: monitor) }
         defer { follower.cancel() }

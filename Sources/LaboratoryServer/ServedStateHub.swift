@@ -144,9 +144,12 @@ public final class ServedStateHub: Sendable {
                 built = (try? await fileQueue.perform({ try self.laboratory.store.revision() })) ?? revision
                 broadcastChange(Self.changeEvent("state", ["revision": built ?? revision]))
             }
-            if let newest = try? await fileQueue.perform({
-                try self.laboratory.store.latestEvents(limit: 1).first?.id
-            }), newest != newestEvent {
+            // New events matter only to the steering API's change streams: looked for while one is open.
+            if !changeStreams.withLock({ $0.isEmpty }),
+                let newest = try? await fileQueue.perform({
+                    try self.laboratory.store.latestEvents(limit: 1).first?.id
+                }), newest != newestEvent
+            {
                 newestEvent = newest
                 broadcastChange(Self.changeEvent("events", ["newest": newest]))
             }
@@ -232,5 +235,4 @@ public final class ServedStateHub: Sendable {
 
     /// Where steering reads and writes the state file: off the threads that answer requests.
     let steeringQueue = StateFileQueue(label: "steering", capacity: 32)
-
 }

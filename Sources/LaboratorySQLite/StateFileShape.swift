@@ -33,7 +33,7 @@ struct StateFileShape: Equatable {
         "events": Table(
             columns: [
                 "id", "time", "device", "source", "experiment", "variant", "key", "value", "reason", "valueType",
-                "forced",
+                "forced", "tester",
             ],
             primaryKey: ["id"]
         ),

@@ -18,7 +18,8 @@ enum StateSchema {
     /// vocabulary names them (`draws`, `forced_variants`); 4: apps record
     /// whether their wiring applies forced variants (`app_wirings`); 5: a
     /// forced variant has a scope (whom it applies to), a tester (who set it)
-    /// and a time, and an experiment holds one per scope.
+    /// and a time, and an experiment holds one per scope; events say which
+    /// tester had forced their variant.
     static let version = 5
 
     /// The migrations, oldest first. The first is the schema of file version
@@ -71,6 +72,8 @@ enum StateSchema {
                         SELECT source, experiment, '', variant FROM forced_variants;
                     DROP TABLE forced_variants;
                     ALTER TABLE forced_variants_scoped RENAME TO forced_variants;
+                    -- Who had forced the variant an event is about; NULL when nobody did or it is not known.
+                    ALTER TABLE events ADD COLUMN tester TEXT;
                     PRAGMA user_version = 5;
                     """
             )

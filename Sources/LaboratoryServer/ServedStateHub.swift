@@ -7,9 +7,10 @@ import Synchronization
 /// Keeps what `lab serve` answers current and tells every open stream when it
 /// changes: a force in the console, `lab force` in another shell, an update.
 ///
-/// ``watch(every:)`` looks at the state file's revision a few times a second
-/// (the way the console notices other processes) and rebuilds the
-/// ``ServedState`` only when it moved, so requests never evaluate anything.
+/// ``watch(every:catalogInterval:ping:)`` reads the state file's revision
+/// when its store signals a change (as the manager and the console do) and
+/// rebuilds the ``ServedState`` only when it moved, so requests never
+/// evaluate anything.
 public final class ServedStateHub: Sendable {
     let laboratory: LocalLaboratory
     private let debug: DebugSource
@@ -108,10 +109,11 @@ public final class ServedStateHub: Sendable {
         )
     }
 
-    /// Rebuilds whenever the state file changes (a revision read 20 times a
-    /// second costs next to nothing) or a catalog file is edited (looked at
-    /// every `catalogInterval`), until the task is cancelled; pings every
-    /// stream every `ping` so proxies keep it open.
+    /// Rebuilds whenever the state file changes (the store's change signal
+    /// says so: this process's writes at once, others' within 50 ms; only
+    /// then is the file read) or a catalog file is edited (looked at every
+    /// `catalogInterval`), until the task is cancelled; pings every stream
+    /// every `ping` so proxies keep it open.
     public func watch(
         every interval: Duration = .milliseconds(50),
         catalogInterval: Duration = .milliseconds(250),
@@ -124,6 +126,11 @@ public final class ServedStateHub: Sendable {
         // for someone else (an update of a remote source) since it last built.
         var built = try? laboratory.store.revision()
         var newestEvent = try? await fileQueue.perform { try self.laboratory.store.latestEvents(limit: 1).first?.id }
+        // Listening keeps the store watching for other processes' commits; the count says when one came.
+        let signal = laboratory.store.signal
+        let listening = signal.stream()
+        defer { withExtendedLifetime(listening) {} }
+        var heard = -1
         while !Task.isCancelled {
             var stale = false
             if clock.now - lastCatalogLook >= catalogInterval {
@@ -132,7 +139,11 @@ public final class ServedStateHub: Sendable {
                 problems.forEach(report)
                 stale = reloaded > 0
             }
-            if let revision = try? await fileQueue.perform({ try self.laboratory.store.revision() }),
+            let count = signal.count
+            let changed = count != heard
+            heard = count
+            if changed || stale,
+                let revision = try? await fileQueue.perform({ try self.laboratory.store.revision() }),
                 revision != built || stale
             {
                 do {
@@ -145,7 +156,7 @@ public final class ServedStateHub: Sendable {
                 broadcastChange(Self.changeEvent("state", ["revision": built ?? revision]))
             }
             // New events matter only to the steering API's change streams: looked for while one is open.
-            if !changeStreams.withLock({ $0.isEmpty }),
+            if changed, !changeStreams.withLock({ $0.isEmpty }),
                 let newest = try? await fileQueue.perform({
                     try self.laboratory.store.latestEvents(limit: 1).first?.id
                 }), newest != newestEvent

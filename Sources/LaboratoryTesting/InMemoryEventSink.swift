@@ -5,8 +5,12 @@ import Synchronization
 /// An ``EventSink`` and ``EventLog`` in memory, for tests.
 public final class InMemoryEventSink: EventSink, EventLog, Sendable {
     private let rows = Mutex<[RecordedEvent]>([])
+    private let signal = ChangeSignal()
 
     public init() {}
+
+    /// Announces every event recorded, as it is.
+    public var changeSignal: ChangeSignal? { signal }
 
     /// Every event recorded so far, oldest first.
     public var events: [Event] { rows.withLock({ $0 }).map(\.event) }
@@ -17,10 +21,11 @@ public final class InMemoryEventSink: EventSink, EventLog, Sendable {
                 rows.append(RecordedEvent(id: Int64(rows.count + 1), event: event))
             }
         }
+        if !events.isEmpty { signal.announce() }
     }
 
     public func recordOnce(_ event: Event) throws -> Bool {
-        rows.withLock { rows in
+        let recorded = rows.withLock { rows in
             let seen = rows.contains {
                 $0.event.reason == event.reason && $0.event.device == event.device
                     && $0.event.experiment == event.experiment && $0.event.variant == event.variant
@@ -29,6 +34,8 @@ public final class InMemoryEventSink: EventSink, EventLog, Sendable {
             rows.append(RecordedEvent(id: Int64(rows.count + 1), event: event))
             return true
         }
+        if recorded { signal.announce() }
+        return recorded
     }
 
     public func events(matching query: EventQuery, after id: Int64?, limit: Int) throws -> [RecordedEvent] {

@@ -19,11 +19,26 @@ public final class InMemoryStateStore: StateStore, Sendable {
     }
 
     private let state = Mutex(State())
+    private let signal = ChangeSignal()
 
     public init() {}
 
+    /// Announces every call that changed something, as it returns.
+    public var changeSignal: ChangeSignal? { signal }
+
+    /// Runs a change, and announces it when it raised the revision.
+    private func changing<T: Sendable>(_ body: (inout State) -> T) -> T {
+        let (result, changed) = state.withLock { state in
+            let before = state.revision
+            let result = body(&state)
+            return (result, state.revision != before)
+        }
+        if changed { signal.announce() }
+        return result
+    }
+
     public func device(candidate: Device) throws -> Device {
-        state.withLock { state in
+        changing { state in
             if let device = state.device { return device }
             state.device = candidate
             state.revision += 1
@@ -37,7 +52,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
         at time: Date,
         decide: (String, Draw?) -> DrawDecision
     ) throws -> [String: Draw] {
-        state.withLock { state in
+        changing { state in
             var draws = state.draws[source] ?? [:]
             let before = draws
             let listed = Set(experiments)
@@ -70,14 +85,14 @@ public final class InMemoryStateStore: StateStore, Sendable {
     }
 
     public func unstabilize(source: String) throws {
-        state.withLock { state in
+        changing { state in
             guard state.stabilized.removeValue(forKey: source) != nil else { return }
             state.revision += 1
         }
     }
 
     public func stabilize(source: String, at time: Date, keeping payload: Data?) throws {
-        state.withLock { state in
+        changing { state in
             guard state.stabilized[source] == nil else { return }
             state.stabilized[source] = (time, payload)
             state.revision += 1
@@ -93,7 +108,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
     }
 
     public func setForcedVariant(_ forcedVariant: ForcedVariant) throws {
-        state.withLock { state in
+        changing { state in
             let id = Self.key(forcedVariant.source, forcedVariant.experiment, forcedVariant.scope)
             if let stored = state.forced[id], stored.isSameChoice(as: forcedVariant) { return }
             state.forced[id] = forcedVariant
@@ -102,7 +117,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
     }
 
     public func removeForcedVariant(source: String, experiment: String, scope: Scope) throws {
-        state.withLock { state in
+        changing { state in
             if state.forced.removeValue(forKey: Self.key(source, experiment, scope)) != nil {
                 state.revision += 1
             }
@@ -110,7 +125,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
     }
 
     public func removeForcedVariants(source: String?, scope: Scope?) throws {
-        state.withLock { state in
+        changing { state in
             let before = state.forced.count
             state.forced = state.forced.filter {
                 (source != nil && $0.value.source != source) || (scope != nil && $0.value.scope != scope)
@@ -120,7 +135,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
     }
 
     public func applyForcedVariants(_ forcedVariants: [ForcedVariant], replacing: Bool) throws {
-        state.withLock { state in
+        changing { state in
             var after = replacing ? [:] : state.forced
             for forcedVariant in forcedVariants {
                 after[Self.key(forcedVariant.source, forcedVariant.experiment, forcedVariant.scope)] = forcedVariant
@@ -136,7 +151,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
     }
 
     public func setPayload(_ payload: StoredPayload, source: String) throws {
-        state.withLock { state in
+        changing { state in
             guard state.payloads[source] != payload else { return }
             state.payloads[source] = payload
             state.revision += 1
@@ -148,7 +163,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
     }
 
     public func setStickyBuckets(_ documents: [String: String], source: String) throws {
-        state.withLock { state in
+        changing { state in
             let before = state.sticky[source] ?? [:]
             let after = before.merging(documents) { _, new in new }
             guard after != before else { return }
@@ -162,7 +177,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
     }
 
     public func setAttributeOverrides(_ attributes: [String: String]) throws {
-        state.withLock { state in
+        changing { state in
             guard state.attributes != attributes else { return }
             state.attributes = attributes
             state.revision += 1
@@ -174,7 +189,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
     }
 
     public func recordAppWiring(_ wiring: AppWiring) throws {
-        state.withLock { state in
+        changing { state in
             guard state.wirings[wiring.app] != wiring else { return }
             state.wirings[wiring.app] = wiring
             state.revision += 1
@@ -182,7 +197,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
     }
 
     public func swapActiveAssignments(_ assignments: [Assignment]) throws -> ActiveSetChange {
-        state.withLock { state in
+        changing { state in
             let new = Set(assignments)
             let change = ActiveSetChange.between(state.active, new)
             if !change.isEmpty {

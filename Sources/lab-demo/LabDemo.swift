@@ -111,7 +111,7 @@ struct LabDemo: AsyncParsableCommand {
         }
 
         // 3. See changes other processes make (a forced variant) within half a second.
-        let watcher = Task.detached { await manager.watch(every: .milliseconds(300)) }
+        let watcher = Task.detached { await manager.watch() }
         defer { watcher.cancel() }
         for await _ in manager.changes() {
             FileHandle.standardOutput.write(Data(try show(screen, manager: manager, clear: terminal).utf8))

@@ -23,7 +23,7 @@ import Testing
     }
 
     private func contents(_ path: String) throws -> [Data] {
-        try [path, path + "-wal"].map { FileManager.default.contents(atPath: $0) ?? Data() }
+        [path, path + "-wal"].map { FileManager.default.contents(atPath: $0) ?? Data() }
     }
 
     @Test(arguments: [

@@ -117,6 +117,16 @@ import Testing
         #expect(try store.events(after: 1, limit: 10).map(\.id) == [2])
     }
 
+    @Test func anEventKeepsWhoHadForcedItsVariant() throws {
+        let store = try SQLiteStateStore(path: try folder() + "/state.sqlite")
+        let assignment = Assignment(key: "color", value: "blue", experiment: "E", variant: "V", source: "Local")
+        let time = Date(timeIntervalSince1970: 1_800_000_000)
+        let forced = Event(assignment, reason: .activated, device: "d", time: time, forced: true, tester: "ana")
+        try store.record([forced, Event(assignment, reason: .displayed, device: "d", time: time)])
+        #expect(try store.events(after: nil, limit: 10).map(\.event.tester) == ["ana", nil])
+        #expect(try store.events(after: nil, limit: 10).first?.event == forced)
+    }
+
     @Test func twoConnectionsWritingAtOnceLoseNothing() async throws {
         let path = try folder() + "/state.sqlite"
         let stores = [try SQLiteStateStore(path: path), try SQLiteStateStore(path: path)]

@@ -34,6 +34,22 @@ import Testing
         #expect(entry.forcedVariant?.scope == phone && entry.isForced)
     }
 
+    /// Events say who had forced their variant, so a team can tell QA's doing apart, and whose.
+    @Test func theEventsOfAForceNameItsTester() throws {
+        let world = try World([catalog])
+        let steering = steering(world)
+        _ = try steering.force("B", of: "E", tester: "ana")
+        let activated = world.events.events.filter { $0.reason == .activated && $0.variant == "B" }
+        #expect(activated.map(\.tester) == ["ana"] && activated.allSatisfy(\.forced))
+        let assignment = try #require(world.manager.snapshot.assignment(for: "color"))
+        try world.manager.report(assignment)
+        #expect(world.events.events.last?.tester == "ana")
+        // Unforced, the draw comes back: not a forced variant's, nobody's.
+        _ = try steering.unforce("E")
+        let back = world.events.events.filter { $0.reason == .activated }.last
+        #expect(back?.variant == "A" && back?.forced == false && back?.tester == nil)
+    }
+
     @Test func theWinnerAmongMatchingForcedVariantsFollowsThePrecedence() throws {
         let world = try World([catalog])
         world.debug.useAttributes(["id": "qa-phone-7", "os": "ios"])

@@ -2,6 +2,7 @@ import Foundation
 import Laboratory
 import LaboratorySQLite
 import LaboratoryTesting
+import Synchronization
 import Testing
 
 /// The rules every ``StateStore`` keeps, as its documentation states them,
@@ -308,5 +309,34 @@ import Testing
                 _ = try store.appWirings()
             }
         )
+    }
+
+    /// Watchers wait on ``StateStore/changeSignal`` instead of reading on timers:
+    /// a change through the other handle (another process, for SQLite) is
+    /// signalled, and so is one through the store itself.
+    @Test(arguments: kinds)
+    func changesAreSignalledWhoeverMakesThem(_ kind: Kind) async throws {
+        let (store, other) = try kind.open()
+        let signal = try #require(store.changeSignal, "both stores announce their changes")
+        // A listener keeps the SQLite store watching for other processes' commits.
+        let listening = signal.stream()
+        defer { withExtendedLifetime(listening) {} }
+        let before = signal.count
+        try other.setForcedVariant(ForcedVariant(source: "S", experiment: "E", variant: "A"))
+        // Bounded only to prove it ends: the SQLite store sees another process's commit within 50 ms.
+        #expect(await Self.moves(signal, beyond: before, within: 30))
+        let seen = signal.count
+        try store.setForcedVariant(ForcedVariant(source: "S", experiment: "E", variant: "B"))
+        #expect(signal.count > seen, "a change made through the store is announced as it returns")
+    }
+
+    /// Whether the signal's count passes `count` before `seconds` pass.
+    static func moves(_ signal: ChangeSignal, beyond count: Int, within seconds: Double) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while signal.count <= count {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return true
     }
 }

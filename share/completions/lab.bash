@@ -647,7 +647,7 @@ _lab_overrides_export() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=(--catalog --attribute)
-    non_repeating_options=(--state --growthbook --client-key --decryption-key)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key --connect --token)
     __lab_offer_flags_options 1
 
     # Offer option value completions
@@ -668,6 +668,12 @@ _lab_overrides_export() {
         return
         ;;
     '--attribute')
+        return
+        ;;
+    '--connect')
+        return
+        ;;
+    '--token')
         return
         ;;
     esac
@@ -677,7 +683,7 @@ _lab_overrides_import() {
     repeating_flags=()
     non_repeating_flags=(--replace --json --version -h --help)
     repeating_options=(--catalog --attribute)
-    non_repeating_options=(--state --growthbook --client-key --decryption-key)
+    non_repeating_options=(--state --growthbook --client-key --decryption-key --connect --token)
     __lab_offer_flags_options 1
 
     # Offer option value completions
@@ -698,6 +704,12 @@ _lab_overrides_import() {
         return
         ;;
     '--attribute')
+        return
+        ;;
+    '--connect')
+        return
+        ;;
+    '--token')
         return
         ;;
     esac

@@ -13,6 +13,8 @@ public struct EventReport: Codable, Sendable {
     public var reason: String
     /// Whether a person had forced the variant.
     public var forced: Bool
+    /// Who had forced it, when known.
+    public var tester: String?
 
     public init(_ row: RecordedEvent) {
         id = row.id
@@ -25,6 +27,7 @@ public struct EventReport: Codable, Sendable {
         value = row.event.value
         reason = row.event.reason.rawValue
         forced = row.event.forced
+        tester = row.event.tester
     }
 }
 
@@ -42,7 +45,8 @@ extension RecordedEvent {
                 key: report.key,
                 value: report.value,
                 reason: EventReason(rawValue: report.reason),
-                forced: report.forced
+                forced: report.forced,
+                tester: report.tester
             )
         )
     }

@@ -13,6 +13,8 @@ public struct Event: Sendable, Hashable, Codable {
     /// Whether a person forced the variant (QA): such exposures are not
     /// experiment data, and the sample-ratio check leaves them out.
     public var forced: Bool
+    /// Who forced it, when the forced variant says (a tester's name).
+    public var tester: String?
 
     public init(
         time: Date,
@@ -23,7 +25,8 @@ public struct Event: Sendable, Hashable, Codable {
         key: String,
         value: AssignmentValue,
         reason: EventReason,
-        forced: Bool = false
+        forced: Bool = false,
+        tester: String? = nil
     ) {
         self.time = time
         self.device = device
@@ -34,10 +37,18 @@ public struct Event: Sendable, Hashable, Codable {
         self.value = value
         self.reason = reason
         self.forced = forced
+        self.tester = tester
     }
 
     /// An event about one assignment.
-    public init(_ assignment: Assignment, reason: EventReason, device: String, time: Date, forced: Bool = false) {
+    public init(
+        _ assignment: Assignment,
+        reason: EventReason,
+        device: String,
+        time: Date,
+        forced: Bool = false,
+        tester: String? = nil
+    ) {
         self.init(
             time: time,
             device: device,
@@ -47,7 +58,8 @@ public struct Event: Sendable, Hashable, Codable {
             key: assignment.key,
             value: assignment.value,
             reason: reason,
-            forced: forced
+            forced: forced,
+            tester: tester
         )
     }
 }

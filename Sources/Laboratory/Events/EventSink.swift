@@ -19,9 +19,17 @@ public protocol EventLog: Sendable {
 
     /// `displayed` events counted by source, experiment and variant: the exposures.
     func exposureCounts() throws -> [ExposureCount]
+
+    /// Announces events added by this process or another (a store that is
+    /// also the event log announces both with one signal); `nil` for a log
+    /// that cannot tell.
+    var changeSignal: ChangeSignal? { get }
 }
 
 extension EventLog {
+    /// A log that cannot tell when events are added.
+    public var changeSignal: ChangeSignal? { nil }
+
     /// Events with an id above `id` (all when `nil`), oldest first, at most `limit`.
     public func events(after id: Int64?, limit: Int) throws -> [RecordedEvent] {
         try events(matching: EventQuery(), after: id, limit: limit)

@@ -52,7 +52,13 @@ public struct DebugEntry: Sendable, Hashable, Codable {
     public var effective: ActiveVariant? {
         guard let forcedVariant, !isStale else { return natural }
         guard let name = forcedVariant.variant, let variant = experiment.variant(named: name) else { return nil }
-        return ActiveVariant(source: source, experiment: experiment, variant: variant, forced: true)
+        return ActiveVariant(
+            source: source,
+            experiment: experiment,
+            variant: variant,
+            forced: true,
+            forcedBy: forcedVariant.tester
+        )
     }
 
     /// The forced variants for some users only, that still name a variant

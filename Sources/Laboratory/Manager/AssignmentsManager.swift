@@ -111,16 +111,24 @@ public final class AssignmentsManager: Sendable {
         if stored?.revision != revision || stored?.assignments != assignments {
             let change = try store.swapActiveAssignments(assignments)
             let now = clock.now()
-            // A change to or from a forced variant is QA's doing, not the experiment's.
-            let forced = Set(accepted.filter(\.forced).map { "\($0.source)/\($0.experiment.name)" })
-            func isForced(_ assignment: Assignment) -> Bool {
-                forced.contains("\(assignment.source)/\(assignment.experiment)")
+            // A change to or from a forced variant is QA's doing, not the experiment's: whose, when it says.
+            var forcedBy: [String: String?] = [:]
+            for active in accepted where active.forced {
+                forcedBy["\(active.source)/\(active.experiment.name)"] = active.forcedBy
+            }
+            func event(_ assignment: Assignment, _ reason: EventReason) -> Event {
+                let tester = forcedBy["\(assignment.source)/\(assignment.experiment)"]
+                return Event(
+                    assignment,
+                    reason: reason,
+                    device: device.id,
+                    time: now,
+                    forced: tester != nil,
+                    tester: tester ?? nil
+                )
             }
             let changes =
-                change.left.map { Event($0, reason: .deactivated, device: device.id, time: now, forced: isForced($0)) }
-                + change.entered.map {
-                    Event($0, reason: .activated, device: device.id, time: now, forced: isForced($0))
-                }
+                change.left.map { event($0, .deactivated) } + change.entered.map { event($0, .activated) }
             if !changes.isEmpty { try events.record(changes) }
             revision = try store.revision()
             state.withLock { $0.stored = (revision, assignments) }
@@ -146,11 +154,18 @@ public final class AssignmentsManager: Sendable {
     }
 
     /// Watches the state for changes made by other processes (a console
-    /// forcing a variant) and refreshes within `interval`. Runs until cancelled.
+    /// forcing a variant) and refreshes as the store announces them (the
+    /// SQLite store within 50 ms); a store that cannot tell is read every
+    /// `interval`. Runs until cancelled.
     public func watch(every interval: Duration = .milliseconds(500)) async {
+        _ = try? refreshIfStateChanged()
+        if let signal = store.changeSignal {
+            for await _ in signal.stream() { _ = try? refreshIfStateChanged() }
+            return
+        }
         while !Task.isCancelled {
-            _ = try? refreshIfStateChanged()
             try? await Task.sleep(for: interval)
+            _ = try? refreshIfStateChanged()
         }
     }
 
@@ -204,10 +219,17 @@ public final class AssignmentsManager: Sendable {
     /// - Returns: whether an event was recorded.
     @discardableResult
     public func report(_ assignment: Assignment, reason: EventReason = .displayed) throws -> Bool {
-        let forced = snapshot.active.contains {
+        let forced = snapshot.active.first {
             $0.forced && $0.source == assignment.source && $0.experiment.name == assignment.experiment
         }
-        let event = Event(assignment, reason: reason, device: device.id, time: clock.now(), forced: forced)
+        let event = Event(
+            assignment,
+            reason: reason,
+            device: device.id,
+            time: clock.now(),
+            forced: forced != nil,
+            tester: forced?.forcedBy
+        )
         if reason == .displayed { return try events.recordOnce(event) }
         try events.record([event])
         return true

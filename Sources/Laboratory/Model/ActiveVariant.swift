@@ -8,6 +8,8 @@ public struct ActiveVariant: Sendable, Hashable, Codable {
     public var variant: Variant
     /// Whether a person forced the variant through the debug source.
     public var forced: Bool
+    /// Who forced it, when a forced variant says (its tester).
+    public var forcedBy: String?
     /// Why the source runs this variant here.
     public var basis: Basis
 
@@ -35,11 +37,19 @@ public struct ActiveVariant: Sendable, Hashable, Codable {
         }
     }
 
-    public init(source: String, experiment: Experiment, variant: Variant, forced: Bool = false, basis: Basis? = nil) {
+    public init(
+        source: String,
+        experiment: Experiment,
+        variant: Variant,
+        forced: Bool = false,
+        forcedBy: String? = nil,
+        basis: Basis? = nil
+    ) {
         self.source = source
         self.experiment = experiment
         self.variant = variant
         self.forced = forced
+        self.forcedBy = forcedBy
         self.basis = basis ?? (forced ? .forced : .drawn)
     }
 

@@ -104,9 +104,19 @@ public protocol StateStore: Sendable {
 
     /// A number that changes whenever the state changes, in any process.
     func revision() throws -> Int64
+
+    /// Announces every change: at once for one made through this store,
+    /// soon after one made by another process (the SQLite store: within
+    /// 50 ms, while anybody listens); an announcement for nothing is allowed,
+    /// a change without one is not, and watchers then compare ``revision()``.
+    /// `nil` for a store that cannot tell: watchers read ``revision()`` on a timer.
+    var changeSignal: ChangeSignal? { get }
 }
 
 extension StateStore {
+    /// A store that cannot tell when it changes.
+    public var changeSignal: ChangeSignal? { nil }
+
     /// Marks the source stabilized; a source with no payload of its own keeps none.
     public func stabilize(source: String, at time: Date) throws {
         try stabilize(source: source, at: time, keeping: nil)

@@ -30,6 +30,8 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
     private let files: OverridesFileAccess
 
     private struct Seen: Equatable {
+        /// The store's and the log's change signals, counted, when the last load began.
+        var signals: Int?
         var revision: Int64?
         var newestEvent: Int64?
         var statuses: [String: SourceStatus] = [:]
@@ -38,6 +40,12 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
 
     /// What the last load saw; load() and hasChanged() run on background tasks.
     private let seen = Mutex(Seen())
+    /// The store's and the log's change signals (one, when the store is the
+    /// log), when both can tell: a poll that finds them quiet reads nothing.
+    private let signals: [ChangeSignal]?
+    /// Held for as long as the console runs: a listener keeps the SQLite
+    /// store watching for other processes' commits.
+    private let listening: [AsyncStream<Void>]
 
     /// - Parameters:
     ///   - scope: whom forcing applies to (`--as`); the debug source should
@@ -67,13 +75,25 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
         self.scope = scope
         self.tester = tester
         steering = Steering(debug: debug, manager: manager, store: store, clock: clock)
+        if let stored = store.changeSignal, let logged = log.changeSignal {
+            signals = stored === logged ? [stored] : [stored, logged]
+        } else {
+            signals = nil
+        }
+        listening = (signals ?? []).map { $0.stream() }
         self.store = store
         self.log = log
         self.origin = origin
         self.eventLimit = eventLimit
     }
 
+    /// The changes announced so far, when the store and the log can tell.
+    private var signalCount: Int? {
+        signals.map { $0.reduce(0) { $0 + $1.count } }
+    }
+
     public func load() throws -> ConsoleData {
+        let signalled = signalCount
         let read = try SteeringSnapshot.read(
             manager: manager,
             debug: debug,
@@ -88,6 +108,7 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
         data.server = server?()
         seen.withLock {
             $0 = Seen(
+                signals: signalled,
                 revision: read.revision,
                 newestEvent: read.events.first?.id,
                 statuses: manager.statuses,
@@ -98,13 +119,21 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
     }
 
     public func hasChanged() throws -> Bool {
-        let now = Seen(
-            revision: try store.revision(),
-            newestEvent: try log.latestEvents(limit: 1).first?.id,
-            statuses: manager.statuses,
-            server: server?()
-        )
-        return seen.withLock { now != $0 }
+        let signalled = signalCount
+        let statuses = manager.statuses
+        let server = server?()
+        let last = seen.withLock { $0 }
+        if let signalled, last.signals == signalled, last.statuses == statuses, last.server == server {
+            return false
+        }
+        // Something was signalled: read what it was, and reload only for a real change.
+        let revision = try store.revision()
+        let newestEvent = try log.latestEvents(limit: 1).first?.id
+        let changed =
+            revision != last.revision || newestEvent != last.newestEvent || statuses != last.statuses
+            || server != last.server
+        if !changed, let signalled { seen.withLock { $0.signals = max($0.signals ?? 0, signalled) } }
+        return changed
     }
 
     public func reloadEditedCatalogs() async -> (reloaded: Bool, problems: [String]) {

@@ -35,7 +35,8 @@ struct EventRecord: FetchableRecord, TableRecord {
             key: try DamagedValue.text(row, "key", table: "events"),
             value: try Self.value(row),
             reason: EventReason(rawValue: try DamagedValue.text(row, "reason", table: "events")),
-            forced: try row.decode(Bool?.self, forColumn: "forced") ?? false
+            forced: try row.decode(Bool?.self, forColumn: "forced") ?? false,
+            tester: try Self.tester(row)
         )
     }
 
@@ -63,15 +64,24 @@ struct EventRecord: FetchableRecord, TableRecord {
     func insert(into db: Database, time: DatabaseValue? = nil) throws {
         let insert = try db.cachedStatement(
             sql: """
-                INSERT INTO events (time, device, source, experiment, variant, key, value, valueType, reason, forced)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO events (time, device, source, experiment, variant, key, value, valueType, reason, forced, tester)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         )
         try insert.execute(arguments: [
             time ?? event.time.databaseValue, event.device, event.source, event.experiment, event.variant, event.key,
             Self.storedValue(event.value), Self.valueType(event.value), event.reason.rawValue,
-            event.forced,
+            event.forced, event.tester,
         ])
+    }
+
+    /// Who had forced the event's variant: text, or none (rows of earlier
+    /// releases, which lack the column, read as none).
+    private static func tester(_ row: Row) throws -> String? {
+        guard row.hasColumn("tester") else { return nil }
+        let stored: DatabaseValue = row["tester"]
+        if stored.isNull { return nil }
+        return try DamagedValue.text(row, "tester", table: "events")
     }
 
     /// A value as stored: its natural SQLite type, text holding a NUL as bytes.

@@ -15,6 +15,8 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
     /// The path as given.
     public let path: String
     private let queue: DatabaseQueue
+    /// Changes: this store's own writes as they commit, other processes' within 50 ms.
+    public let signal: ChangeSignal
 
     /// The version of the state files this release writes; older ones are
     /// upgraded in place when opened, newer ones refused.
@@ -50,7 +52,16 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
             if needsSchema { try StateSchema.migrate(queue, path: path) }
             return queue
         }
+        let queue = queue
+        signal = StateFileWatcher.signal {
+            try? queue.read { db in try Int64.fetchOne(db, sql: "PRAGMA data_version") }
+        }
     }
+
+    /// Announces each of this store's writes that changed rows as it
+    /// commits, and other processes' commits within 50 ms while anybody
+    /// listens: the state and the events alike.
+    public var changeSignal: ChangeSignal? { signal }
 
     /// Runs a step of opening, turning what SQLite says into an error that names the path.
     private static func opening<T>(_ path: String, _ body: () throws -> T) throws(SQLiteStoreError) -> T {
@@ -127,7 +138,16 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
     // MARK: - Access
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try reportingErrors { try queue.write(body) }
+        var changed = false
+        let result = try reportingErrors {
+            try queue.write { db in
+                let before = db.totalChangesCount
+                defer { changed = db.totalChangesCount != before }
+                return try body(db)
+            }
+        }
+        if changed { signal.announce() }
+        return result
     }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {

@@ -12,10 +12,16 @@ struct OverridesExportCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The file to write.") var path: String?
+    @OptionGroup var connect: ConnectOptions
 
     func run() throws {
-        let session = try LabSession.open(global)
-        let file = try session.run { try session.debug.exportOverrides(attributes: session.attributes) }
+        let file: OverridesFile
+        if let connection = connect.connection {
+            file = try RemoteChange.reporting { try connection.exportOverrides() }
+        } else {
+            let session = try LabSession.open(global)
+            file = try session.run { try session.debug.exportOverrides(attributes: session.attributes) }
+        }
         let data = file.encoded()
         guard let path else {
             return StandardStreams.write(

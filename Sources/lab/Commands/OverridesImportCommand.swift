@@ -15,6 +15,7 @@ struct OverridesImportCommand: ParsableCommand {
     @Argument(help: "The overrides file.") var path: String
     @Flag(help: "Drop the forced variants and attributes the file does not name.") var replace = false
     @Flag(help: "Print one JSON document: the message and the assignments the app now gets.") var json = false
+    @OptionGroup var connect: ConnectOptions
 
     func run() throws {
         let data: Data
@@ -30,6 +31,11 @@ struct OverridesImportCommand: ParsableCommand {
         } catch {
             printError(TerminalText.visible(error.description))
             throw ExitCode(ExitStatus.dataError)
+        }
+        if let connection = connect.connection {
+            return try RemoteChange.print(json: json) {
+                try connection.importing(data, replacing: replace)
+            }
         }
         let session = try LabSession.open(global)
         let outcome: Steering.Outcome

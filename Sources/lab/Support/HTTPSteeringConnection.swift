@@ -98,7 +98,11 @@ struct HTTPSteeringConnection: SteeringConnection {
     }
 
     func importOverrides(_ data: Data, replacing: Bool) throws -> String {
-        try decode(Outcome.self, try send("POST", "overrides" + (replacing ? "?replace=true" : ""), body: data)).summary
+        try importing(data, replacing: replacing).summary
+    }
+
+    func importing(_ data: Data, replacing: Bool) throws -> Outcome {
+        try decode(Outcome.self, try send("POST", "overrides" + (replacing ? "?replace=true" : ""), body: data))
     }
 
     /// The URL of the change stream, and the headers it needs.

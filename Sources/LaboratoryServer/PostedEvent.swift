@@ -1,4 +1,5 @@
 import Foundation
+import GrowthBook
 import Laboratory
 
 /// One exposure an app posts to `/events/{clientKey}`: what a GrowthBook
@@ -10,6 +11,34 @@ struct PostedEvent: Decodable {
     var value: AssignmentValue?
     var reason: String?
     var device: String?
+    /// The user's attributes, as the SDK has them: say whose exposure it
+    /// is, so one of a variant forced for that user's scope is marked forced.
+    /// Numbers and booleans are taken as their text; other values are left out.
+    var attributes: [String: AttributeText]?
+
+    /// An attribute's value as a scope compares it: text, or a number or a
+    /// boolean as JavaScript writes it; `nil` for anything else (an object, a list).
+    struct AttributeText: Decodable {
+        var text: String?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let text = try? container.decode(String.self) {
+                self.text = text
+            } else if let flag = try? container.decode(Bool.self) {
+                text = flag ? "true" : "false"
+            } else if let number = try? container.decode(Double.self) {
+                text = JavaScriptSemantics.string(.number(number))
+            } else {
+                text = nil
+            }
+        }
+    }
+
+    /// The attributes that can match a scope, or `nil` when none were sent.
+    var scopeAttributes: [String: String]? {
+        attributes.map { $0.compactMapValues(\.text) }
+    }
 
     /// Why a posted body was refused; nothing of it was stored.
     struct Invalid: Error, CustomStringConvertible {
@@ -19,13 +48,14 @@ struct PostedEvent: Decodable {
     /// Reads and checks a whole body: a JSON array of events, each naming an
     /// experiment and variant the state file knows by any name an SDK
     /// reports for it: the variant's name, its `meta` key (GrowthBook's
-    /// `result.key`, in `aliases`), or its index. An exposure of an
-    /// experiment QA forced now is marked forced: it is not experiment data.
+    /// `result.key`, in `aliases`), or its index. An exposure of a variant
+    /// QA forced for that user (by its `attributes`; without them, for this
+    /// device) is marked forced, with the tester: it is not experiment data.
     static func events(
         in body: Data,
         experiments: [String: (source: String, experiment: Experiment)],
         aliases: [String: [String: String]] = [:],
-        forced: Set<String> = [],
+        forcing: [String: ServedState.Forcing] = [:],
         device: String,
         at time: Date
     ) throws(Invalid) -> [Event] {
@@ -34,7 +64,8 @@ struct PostedEvent: Decodable {
             posted = try JSONDecoder().decode([PostedEvent].self, from: body)
         } catch let error as DecodingError {
             throw Invalid(
-                description: "the body must be a JSON array of {experiment, variant, key?, value?, reason?, device?}: "
+                description:
+                    "the body must be a JSON array of {experiment, variant, key?, value?, reason?, device?, attributes?}: "
                     + Self.describe(error)
             )
         } catch {
@@ -71,6 +102,7 @@ struct PostedEvent: Decodable {
             guard !reason.isEmpty, reason.count <= 64 else {
                 throw Invalid(description: "\(place): \"reason\" must be a word of at most 64 characters")
             }
+            let forced = forcing[experiment.name]?.forcedVariant(for: event.scopeAttributes)
             events.append(
                 Event(
                     time: time,
@@ -81,7 +113,8 @@ struct PostedEvent: Decodable {
                     key: key,
                     value: event.value ?? variant.assignments[key] ?? .string(""),
                     reason: EventReason(rawValue: reason),
-                    forced: forced.contains(experiment.name)
+                    forced: forced != nil,
+                    tester: forced?.tester
                 )
             )
         }

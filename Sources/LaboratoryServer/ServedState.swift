@@ -24,8 +24,25 @@ public struct ServedState: Sendable {
     public let flagsTag: String
     /// Experiment name → the source and the experiment, for events that apps post.
     let experiments: [String: (source: String, experiment: Experiment)]
-    /// The experiments a person forced (a variant or Inactive), by name.
-    let forcedExperiments: Set<String>
+    /// Who forced each experiment a person forced, by name: for everyone
+    /// (and this device), and for each scope, the first to win first.
+    let forcing: [String: Forcing]
+
+    /// How one experiment is forced: what this device gets, and every
+    /// scoped forced variant, so an exposure posted with the user's
+    /// attributes is marked forced exactly when that user's variant was.
+    struct Forcing: Sendable {
+        /// The forced variant that decides for this device (everyone, unless its attributes match a scope).
+        var device: ForcedVariant?
+        var scoped: [ForcedVariant]
+
+        /// The forced variant a user gets: with attributes, the first scoped
+        /// one they match, else everyone's; without, this device's.
+        func forcedVariant(for attributes: [String: String]?) -> ForcedVariant? {
+            guard let attributes else { return device }
+            return scoped.first { $0.scope.matches(attributes) } ?? (device?.scope.isEveryone == true ? device : nil)
+        }
+    }
     /// Every name an SDK reports for a variation that is not the variant's
     /// own (a GrowthBook `meta` key such as `"ctl"`), by experiment: alias → variant.
     let variantAliases: [String: [String: String]]
@@ -115,7 +132,15 @@ public struct ServedState: Sendable {
         keys = deviceKeys + sharedKeys
         self.experiments = experiments
         self.sharedByKey = sharedByKey
-        forcedExperiments = Set(entries.filter { $0.isForced }.map(\.experiment.name))
+        var forcing: [String: Forcing] = [:]
+        for entry in entries where entry.isForced || !entry.scopedForcedVariants.isEmpty {
+            guard forcing[entry.experiment.name] == nil else { continue }
+            forcing[entry.experiment.name] = Forcing(
+                device: entry.isForced ? entry.forcedVariant : nil,
+                scoped: entry.scopedForcedVariants
+            )
+        }
+        self.forcing = forcing
         let content = GrowthBookPayloadWriter.content(
             deviceFlags: deviceKeys.map { flags[$0]! },
             experiments: experiments.mapValues(\.experiment),

@@ -313,4 +313,41 @@ import Testing
         )
         #expect(events.map(\.variant) == ["Warm", "Blue"])
     }
+
+    /// An exposure an SDK posts with its user's attributes is QA data
+    /// exactly when that user's variant was forced for them.
+    @Test func anExposureOfAVariantForcedForItsUserIsMarkedForced() throws {
+        let world = try World()
+        try world.debug.force(
+            variant: "Blue",
+            of: "ButtonColor",
+            scope: Scope(attributes: ["id": "qa-7"]),
+            tester: "ana"
+        )
+        let state = try world.served()
+        let body = """
+            [{"experiment": "ButtonColor", "variant": "Blue", "attributes": {"id": "qa-7"}},
+             {"experiment": "ButtonColor", "variant": "Red", "attributes": {"id": "someone", "age": 7, "tags": ["a"]}},
+             {"experiment": "ButtonColor", "variant": "Red"}]
+            """
+        let events = try PostedEvent.events(
+            in: Data(body.utf8),
+            experiments: state.experiments,
+            forcing: state.forcing,
+            device: "d",
+            at: Date()
+        )
+        #expect(events.map(\.forced) == [true, false, false])
+        #expect(events.map(\.tester) == ["ana", nil, nil])
+        // Forced for everyone: every exposure is QA's, with or without attributes.
+        try world.debug.force(variant: "Red", of: "ButtonColor", tester: "bo")
+        let everyone = try PostedEvent.events(
+            in: Data(body.utf8),
+            experiments: state.experiments,
+            forcing: try world.served().forcing,
+            device: "d",
+            at: Date()
+        )
+        #expect(everyone.map(\.tester) == ["ana", "bo", "bo"])
+    }
 }

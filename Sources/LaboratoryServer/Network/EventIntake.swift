@@ -41,7 +41,7 @@ struct EventIntake: Sendable {
                 in: Data(buffer: body),
                 experiments: served.experiments,
                 aliases: served.variantAliases,
-                forced: served.forcedExperiments,
+                forcing: served.forcing,
                 device: hub.deviceID,
                 at: Date()
             )

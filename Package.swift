@@ -123,7 +123,11 @@ let package = Package(
             name: "LaboratoryTests",
             dependencies: ["GrowthBook", "Laboratory", "LaboratoryTesting", "LaboratorySQLite"]
         ),
-        .testTarget(name: "LaboratorySQLiteTests", dependencies: ["LaboratorySQLite", "LaboratoryTesting"]),
+        .testTarget(
+            name: "LaboratorySQLiteTests",
+            dependencies: ["LaboratorySQLite", "LaboratoryTesting"],
+            exclude: ["Fixtures"]  // state files of earlier releases, read by path
+        ),
         // The rules every StateStore must keep, run against each store.
         .testTarget(name: "StateStoreContractTests", dependencies: ["LaboratorySQLite", "LaboratoryTesting"]),
         .testTarget(
@@ -150,7 +154,8 @@ let package = Package(
         .testTarget(name: "FuzzCorpusTests", dependencies: ["LabFuzzTargets"]),
         .testTarget(
             name: "LaboratoryConsoleTests",
-            dependencies: ["GrowthBook", "LaboratoryConsole", "LaboratoryTesting", "LaboratorySQLite"]
+            dependencies: ["GrowthBook", "LaboratoryConsole", "LaboratoryTesting", "LaboratorySQLite"],
+            exclude: ["Snapshots"]  // whole screens, read by path
         ),
         .testTarget(name: "ConsoleCursesTests", dependencies: ["ConsoleCurses", "CNcursesw"]),
         // Drives the built `lab` binary; depends on it so `swift test` builds it first.

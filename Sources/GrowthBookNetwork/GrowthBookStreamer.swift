@@ -45,7 +45,7 @@ public struct GrowthBookStreamer: Sendable {
     /// handled, and one refetch answers every `features-updated` that arrived
     /// before it started, so 200 events cost one or two fetches.
     public func run(payload: @escaping @Sendable (Data) -> Void, refetch: @escaping @Sendable () async -> Void) async {
-        var backoff = initialBackoff
+        var backoff = ReconnectBackoff(first: .seconds(initialBackoff), cap: .seconds(maximumBackoff))
         let clock = ContinuousClock()
         var lastRefetch: ContinuousClock.Instant?
         /// Fetches, waiting first if the last fetch was too recent.
@@ -75,21 +75,16 @@ public struct GrowthBookStreamer: Sendable {
                 group.cancelAll()
                 return received
             }
-            if received { backoff = initialBackoff }
-            try? await Task.sleep(for: .seconds(backoff))
-            backoff = min(backoff * 2, maximumBackoff)
+            if received { backoff.reset() }
+            try? await Task.sleep(for: backoff.wait())
         }
     }
 
     /// Reads one connection into `mailbox`, parsing as it reads; the
     /// mailbox finishes when the connection ends, fails or is cut.
     private func read(into mailbox: EventMailbox) async {
-        var parser = ServerSentEventParser()
         do {
-            try await EventStreamConnection.read(url) { buffer in
-                let events = try buffer.withUnsafeReadableBytes { try parser.feed($0) }
-                for event in events { mailbox.put(event) }
-            }
+            try await EventStreamReader.read(url) { mailbox.put($0) }
         } catch {
             // A refused line, a failed connection or a cancelled task: the streamer reconnects.
         }

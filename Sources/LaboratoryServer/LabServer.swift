@@ -281,12 +281,7 @@ public struct LabServer: Sendable {
     /// Bearer …` or `X-API-Key`), in OFREP's error shape; `nil` lets it through.
     private func refuseOFREP(_ request: Request, key: String?) -> Response? {
         guard !clientKeys.isEmpty else { return nil }
-        let bearer = request.headers[.authorization].flatMap { value -> String? in
-            let parts = value.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-            return parts[1].trimmingCharacters(in: .whitespaces)
-        }
-        guard let given = bearer ?? request.headers[.apiKey], clientKeys.contains(given) else {
+        guard let given = RequestCredential.of(request.headers), clientKeys.contains(given) else {
             let details =
                 request.headers[.authorization] == nil && request.headers[.apiKey] == nil
                 ? "send the client key as Authorization: Bearer <key> or X-API-Key"

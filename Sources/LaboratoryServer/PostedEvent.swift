@@ -11,34 +11,10 @@ struct PostedEvent: Decodable {
     var value: AssignmentValue?
     var reason: String?
     var device: String?
-    /// The user's attributes, as the SDK has them: say whose exposure it
-    /// is, so one of a variant forced for that user's scope is marked forced.
-    /// Numbers and booleans are taken as their text; other values are left out.
-    var attributes: [String: AttributeText]?
-
-    /// An attribute's value as a scope compares it: text, or a number or a
-    /// boolean as JavaScript writes it; `nil` for anything else (an object, a list).
-    struct AttributeText: Decodable {
-        var text: String?
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let text = try? container.decode(String.self) {
-                self.text = text
-            } else if let flag = try? container.decode(Bool.self) {
-                text = flag ? "true" : "false"
-            } else if let number = try? container.decode(Double.self) {
-                text = JavaScriptSemantics.string(.number(number))
-            } else {
-                text = nil
-            }
-        }
-    }
-
-    /// The attributes that can match a scope, or `nil` when none were sent.
-    var scopeAttributes: [String: String]? {
-        attributes.map { $0.compactMapValues(\.text) }
-    }
+    /// The user's attributes, as the SDK has them (an object): say whose
+    /// exposure it is, so one of a variant forced for that user's scope is
+    /// marked forced. Numbers and booleans compare as their text.
+    var attributes: JSONValue?
 
     /// Why a posted body was refused; nothing of it was stored.
     struct Invalid: Error, CustomStringConvertible {
@@ -55,7 +31,7 @@ struct PostedEvent: Decodable {
         in body: Data,
         experiments: [String: (source: String, experiment: Experiment)],
         aliases: [String: [String: String]] = [:],
-        forcing: [String: ServedState.Forcing] = [:],
+        forcing: [String: DebugEntry] = [:],
         device: String,
         at time: Date
     ) throws(Invalid) -> [Event] {
@@ -102,7 +78,14 @@ struct PostedEvent: Decodable {
             guard !reason.isEmpty, reason.count <= 64 else {
                 throw Invalid(description: "\(place): \"reason\" must be a word of at most 64 characters")
             }
-            let forced = forcing[experiment.name]?.forcedVariant(for: event.scopeAttributes)
+            var attributes: [String: String]?
+            if let given = event.attributes {
+                guard let members = given.members else {
+                    throw Invalid(description: "\(place): \"attributes\" must be an object, found \(given.kindName)")
+                }
+                attributes = Scope.comparable(members)
+            }
+            let forced = forcing[experiment.name]?.forcedVariant(for: attributes)
             events.append(
                 Event(
                     time: time,

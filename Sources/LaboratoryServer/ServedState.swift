@@ -24,25 +24,9 @@ public struct ServedState: Sendable {
     public let flagsTag: String
     /// Experiment name → the source and the experiment, for events that apps post.
     let experiments: [String: (source: String, experiment: Experiment)]
-    /// Who forced each experiment a person forced, by name: for everyone
-    /// (and this device), and for each scope, the first to win first.
-    let forcing: [String: Forcing]
-
-    /// How one experiment is forced: what this device gets, and every
-    /// scoped forced variant, so an exposure posted with the user's
-    /// attributes is marked forced exactly when that user's variant was.
-    struct Forcing: Sendable {
-        /// The forced variant that decides for this device (everyone, unless its attributes match a scope).
-        var device: ForcedVariant?
-        var scoped: [ForcedVariant]
-
-        /// The forced variant a user gets: with attributes, the first scoped
-        /// one they match, else everyone's; without, this device's.
-        func forcedVariant(for attributes: [String: String]?) -> ForcedVariant? {
-            guard let attributes else { return device }
-            return scoped.first { $0.scope.matches(attributes) } ?? (device?.scope.isEveryone == true ? device : nil)
-        }
-    }
+    /// The experiments a person forced, for anyone, by name: an exposure
+    /// an app posts is marked forced when its user's variant was.
+    let forcing: [String: DebugEntry]
     /// Every name an SDK reports for a variation that is not the variant's
     /// own (a GrowthBook `meta` key such as `"ctl"`), by experiment: alias → variant.
     let variantAliases: [String: [String: String]]
@@ -132,13 +116,9 @@ public struct ServedState: Sendable {
         keys = deviceKeys + sharedKeys
         self.experiments = experiments
         self.sharedByKey = sharedByKey
-        var forcing: [String: Forcing] = [:]
-        for entry in entries where entry.isForced || !entry.scopedForcedVariants.isEmpty {
-            guard forcing[entry.experiment.name] == nil else { continue }
-            forcing[entry.experiment.name] = Forcing(
-                device: entry.isForced ? entry.forcedVariant : nil,
-                scoped: entry.scopedForcedVariants
-            )
+        var forcing: [String: DebugEntry] = [:]
+        for entry in entries where !entry.forcedVariants.isEmpty && forcing[entry.experiment.name] == nil {
+            forcing[entry.experiment.name] = entry
         }
         self.forcing = forcing
         let content = GrowthBookPayloadWriter.content(
@@ -184,14 +164,7 @@ public struct ServedState: Sendable {
     /// variants (`STATIC`, or `DISABLED` for Inactive), or `nil` for a user in none.
     private func scopedFlag(_ key: String, attributes: JSONValue) -> ServedFlag? {
         guard let choices = scopedByKey[key], let members = attributes.members else { return nil }
-        var user: [String: String] = [:]
-        for member in members {
-            switch member.value {
-            case .string(let text): user[member.key] = text
-            case .number, .bool: user[member.key] = JavaScriptSemantics.string(member.value)
-            default: break
-            }
-        }
+        let user = Scope.comparable(members)
         guard let choice = choices.first(where: { $0.forcedVariant.scope.matches(user) }) else { return nil }
         let experiment = choice.experiment
         let variant = choice.forcedVariant.variant ?? experiment.baseline

@@ -349,5 +349,14 @@ import Testing
             at: Date()
         )
         #expect(everyone.map(\.tester) == ["ana", "bo", "bo"])
+        // Attributes that are not an object are said to be wrong, not ignored.
+        #expect(throws: PostedEvent.Invalid.self) {
+            try PostedEvent.events(
+                in: Data(#"[{"experiment": "ButtonColor", "variant": "Red", "attributes": 7}]"#.utf8),
+                experiments: state.experiments,
+                device: "d",
+                at: Date()
+            )
+        }
     }
 }

@@ -210,6 +210,22 @@ import Testing
         #expect(explanation["variant"] as? String == "ButtonColorBlue")
     }
 
+    /// The gate answers before the body is read: a peer without a token
+    /// that announces a body and never sends it holds nothing open.
+    @Test func aRefusedRequestsBodyIsNeverWaitedFor() async throws {
+        let served = try await Served(tokens: Self.tokens, catalog: Self.demo)
+        defer { served.stop() }
+        let connection = try LoopbackConnection(port: served.port)
+        defer { connection.close() }
+        connection.send(
+            "POST /api/steering/v1/force HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 500\r\n\r\n"
+        )
+        // Bounded only to prove it answers; the body would have been waited for up to 30 s.
+        let answer = connection.answer()
+        #expect(answer.status == 401, "\(answer.head)")
+    }
+
     @Test func withoutTokensOnlyALoopbackServerMaySteer() {
         let access = AccessPolicy(listening: "0.0.0.0", interfaces: [], hostName: "lab", extraHosts: [], origins: [])
         let open = SteeringGate(tokens: nil, clientKeys: [], loopbackOnly: false, access: access)

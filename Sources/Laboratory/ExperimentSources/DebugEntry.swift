@@ -4,16 +4,21 @@ public struct DebugEntry: Sendable, Hashable, Codable {
     public var experiment: Experiment
     /// What the source itself runs on this device, forced or not.
     public var natural: ActiveVariant?
+    /// Every forced variant of this experiment, for any scope, the one that
+    /// would win first (``ForcedVariant/precedes(_:)``).
+    public private(set) var forcedVariants: [ForcedVariant]
+    /// The attributes the scopes are matched against: this device's.
+    public var attributes: [String: String]
+
     /// The forced variant that decides this experiment on this device: of
     /// those whose scope matches the device, the one that precedes the others;
     /// a stale one only when every match is stale (it is then ignored, and
-    /// explanations say so); `nil` when none matches.
-    public var forcedVariant: ForcedVariant?
-    /// Every forced variant of this experiment, for any scope, the one that
-    /// would win first (``ForcedVariant/precedes(_:)``).
-    public var forcedVariants: [ForcedVariant]
-    /// The attributes the scopes were matched against: this device's.
-    public var attributes: [String: String]
+    /// explanations say so); `nil` when none matches. Almost every experiment
+    /// has none, so it is looked up, not kept.
+    public var forcedVariant: ForcedVariant? {
+        let matching = forcedVariants.lazy.filter { $0.scope.matches(self.attributes) }
+        return matching.first { !Self.isStale($0, in: self.experiment) } ?? matching.first
+    }
 
     public init(
         source: String,
@@ -27,8 +32,6 @@ public struct DebugEntry: Sendable, Hashable, Codable {
         self.natural = natural
         self.forcedVariants = forcedVariants.sorted { $0.precedes($1) }
         self.attributes = attributes
-        let matching = self.forcedVariants.filter { $0.scope.matches(attributes) }
-        forcedVariant = matching.first { !Self.isStale($0, in: experiment) } ?? matching.first
     }
 
     private static func isStale(_ forced: ForcedVariant, in experiment: Experiment) -> Bool {
@@ -68,8 +71,10 @@ public struct DebugEntry: Sendable, Hashable, Codable {
         forcedVariants.filter { !$0.scope.isEveryone && !Self.isStale($0, in: experiment) }
     }
 
-    /// The forced variant a user with `attributes` gets, if any, stale ones left out.
-    public func forcedVariant(for attributes: [String: String]) -> ForcedVariant? {
-        forcedVariants.first { $0.scope.matches(attributes) && !Self.isStale($0, in: experiment) }
+    /// The forced variant a user with `attributes` gets, stale ones left
+    /// out; without attributes, this device's.
+    public func forcedVariant(for attributes: [String: String]?) -> ForcedVariant? {
+        guard let attributes else { return isForced ? forcedVariant : nil }
+        return forcedVariants.first { $0.scope.matches(attributes) && !Self.isStale($0, in: experiment) }
     }
 }

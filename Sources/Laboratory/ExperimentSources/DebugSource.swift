@@ -245,16 +245,21 @@ public final class DebugSource: ExperimentSource, Sendable {
     }
 
     /// Drops every forced variant, or those of one source, of one scope, or of both.
-    /// - Returns: the forced variants dropped.
+    /// - Returns: the source's name as the sources spell it, and the forced variants dropped.
     @discardableResult
-    public func reset(source: String? = nil, scope: Scope? = nil) throws -> [ForcedVariant] {
+    public func reset(
+        source: String? = nil,
+        scope: Scope? = nil
+    ) throws -> (
+        source: String?, dropped: [ForcedVariant]
+    ) {
         let forcedVariants = try store.forcedVariants()
         let sourceName = try source.map { try resolve(source: $0, alsoAmong: forcedVariants.map(\.source)) }
         let dropped = forcedVariants.filter {
             (sourceName == nil || $0.source == sourceName) && (scope == nil || $0.scope == scope)
         }
         try store.removeForcedVariants(source: sourceName, scope: scope)
-        return dropped
+        return (sourceName, dropped)
     }
 
     /// The name of the wrapped source a person meant: the name, or the one

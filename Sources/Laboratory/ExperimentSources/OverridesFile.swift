@@ -60,31 +60,15 @@ public struct OverridesFile: Codable, Sendable, Hashable {
 
 extension OverridesFile {
     /// Why an overrides file could not be read, with where: `file:line:col: message`.
-    public struct Invalid: Error, CustomStringConvertible, Sendable, Equatable {
-        public var file: String
-        public var position: SourcePosition?
-        public var message: String
-
-        public var description: String {
-            "\(file)\(position.map { ":\($0.line):\($0.column)" } ?? ""): \(message)"
-        }
-    }
+    public typealias Invalid = InvalidFile
 
     /// Reads an overrides file a person wrote or handed on: every mistake is
     /// named with its line and column, in plain words.
     /// - Parameter file: how messages name the file.
     public init(decoding data: Data, file: String) throws(Invalid) {
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw Invalid(file: file, message: "not UTF-8 text")
-        }
-        let root: JSONNode
-        do {
-            root = try JSONNodeParser.parse(text)
-        } catch {
-            throw Invalid(file: file, position: error.position, message: error.message)
-        }
+        let root = try Invalid.json(data, file: file)
         func fail(_ node: JSONNode, _ message: String) -> Invalid {
-            Invalid(file: file, position: node.position, message: message)
+            Invalid(file, at: node, message)
         }
         guard case .object = root.kind else { throw fail(root, "expected an object, found \(root.kindName)") }
         guard let versionNode = root[member: "version"] else {
@@ -95,17 +79,13 @@ extension OverridesFile {
         }
         var attributes: [String: String] = [:]
         if let node = root[member: "attributes"] {
-            guard case .object(let members) = node.kind else {
-                throw fail(node, "\"attributes\" must be an object of strings, found \(node.kindName)")
-            }
-            for member in members {
-                guard case .string(let value) = member.value.kind else {
-                    throw fail(
-                        member.value,
-                        "attribute \"\(member.name)\" must be a string, found \(member.value.kindName)"
-                    )
-                }
-                attributes[member.name] = value
+            for member in try Invalid.strings(
+                in: node,
+                file: file,
+                notAnObject: { "\"attributes\" must be an object of strings, found \($0)" },
+                notAString: { "attribute \"\($0)\" must be a string, found \($1)" }
+            ) {
+                attributes[member.name] = member.value
             }
         }
         let listName = Self.listName(version: version)
@@ -139,18 +119,14 @@ extension OverridesFile {
             }
             var scope = Scope.everyone
             if let node = element[member: "scope"] {
-                guard case .object(let members) = node.kind else {
-                    throw fail(node, "\"scope\" of \(name) must be an object of strings, found \(node.kindName)")
-                }
                 var attributes: [String: String] = [:]
-                for member in members {
-                    guard case .string(let value) = member.value.kind else {
-                        throw fail(
-                            member.value,
-                            "scope attribute \"\(member.name)\" of \(name) must be a string, found \(member.value.kindName)"
-                        )
-                    }
-                    attributes[member.name] = value
+                for member in try Invalid.strings(
+                    in: node,
+                    file: file,
+                    notAnObject: { "\"scope\" of \(name) must be an object of strings, found \($0)" },
+                    notAString: { "scope attribute \"\($0)\" of \(name) must be a string, found \($1)" }
+                ) {
+                    attributes[member.name] = member.value
                 }
                 do {
                     scope = try Scope(validating: attributes)

@@ -27,9 +27,6 @@ public final class ChangeSignal: Sendable {
     /// How many changes were announced; moves with every ``announce()``.
     public var count: Int { listeners.withLock { $0.count } }
 
-    /// Whether anybody listens.
-    public var hasListeners: Bool { listeners.withLock { !$0.continuations.isEmpty } }
-
     /// A stream that yields after every change from now on, until the task reading it ends.
     public func stream() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))

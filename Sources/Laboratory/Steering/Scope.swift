@@ -1,3 +1,5 @@
+import GrowthBook
+
 /// Whom a forced variant applies to: everyone, or the users whose attributes
 /// match every one of its own (`id=qa-phone-7`, `deviceId=…`, several together).
 ///
@@ -92,6 +94,23 @@ public struct Scope: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Scopes in the order the state file and Settings list them: everyone first, then by their text.
     public static func < (lhs: Scope, rhs: Scope) -> Bool {
         (lhs.isEveryone ? 0 : 1, lhs.storedForm) < (rhs.isEveryone ? 0 : 1, rhs.storedForm)
+    }
+}
+
+extension Scope {
+    /// A user's attributes as scopes compare them (an OFREP context, an
+    /// SDK's): text as it is, numbers and booleans as JavaScript writes
+    /// them; objects, lists and null are left out.
+    public static func comparable(_ attributes: [JSONValue.Member]) -> [String: String] {
+        var comparable: [String: String] = [:]
+        for member in attributes {
+            switch member.value {
+            case .string(let text): comparable[member.key] = text
+            case .number, .bool: comparable[member.key] = JavaScriptSemantics.string(member.value)
+            default: break
+            }
+        }
+        return comparable
     }
 }
 

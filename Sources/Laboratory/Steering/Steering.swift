@@ -21,8 +21,9 @@ public final class Steering: Sendable {
         self.clock = clock
     }
 
-    /// What a change did, in words, and what the app gets after it.
-    public struct Outcome: Sendable {
+    /// What a change did, in words, and what the app gets after it: what
+    /// `lab force --json` prints and the steering API answers.
+    public struct Outcome: Sendable, Codable {
         /// One sentence: what changed (or that nothing did).
         public var message: String
         /// What the person should know: apps that ignore forced variants.
@@ -30,7 +31,7 @@ public final class Steering: Sendable {
         /// The forced variants set or dropped.
         public var forcedVariants: [ForcedVariant]
         /// The assignments this device gets now.
-        public var snapshot: AssignmentsSnapshot
+        public var assignments: [Assignment]
 
         /// The message and the warnings as one line, for a status line.
         public var summary: String {
@@ -69,11 +70,8 @@ public final class Steering: Sendable {
     /// Drops every forced variant, or those of one source, one scope, or both.
     /// The message says how many went; none is said as none.
     public func reset(source: String? = nil, scope: Scope? = nil) throws -> Outcome {
-        let dropped = try debug.reset(source: source, scope: scope)
+        let (sourceName, dropped) = try debug.reset(source: source, scope: scope)
         let count = dropped.count
-        let sourceName = try source.map {
-            try debug.resolve(source: $0, alsoAmong: dropped.map(\.source))
-        }
         let whose = (sourceName.map { " of \($0)" } ?? "") + (scope.map(Self.phrase) ?? "")
         let message =
             count == 0
@@ -124,6 +122,11 @@ public final class Steering: Sendable {
         if warn, let apps = AppWiring.ignoringForcedVariants(try store.appWirings()) {
             warnings.append(apps)
         }
-        return Outcome(message: message, warnings: warnings, forcedVariants: forcedVariants, snapshot: snapshot)
+        return Outcome(
+            message: message,
+            warnings: warnings,
+            forcedVariants: forcedVariants,
+            assignments: snapshot.assignments
+        )
     }
 }

@@ -49,26 +49,3 @@ public final class ChangeMonitor: Sendable {
         }
     }
 }
-
-/// How long a follower waits before connecting again: doubling from
-/// `first` up to `cap`, and back to `first` once a connection held.
-public struct ReconnectBackoff: Sendable, Equatable {
-    public let first: Duration
-    public let cap: Duration
-    public private(set) var next: Duration
-
-    public init(first: Duration = .milliseconds(500), cap: Duration = .seconds(8)) {
-        self.first = first
-        self.cap = cap
-        next = first
-    }
-
-    /// The wait before the next attempt; the one after is twice as long, up to the cap.
-    public mutating func wait() -> Duration {
-        defer { next = min(next * 2, cap) }
-        return next
-    }
-
-    /// A connection held: the next loss waits `first` again.
-    public mutating func reset() { next = first }
-}

@@ -158,22 +158,9 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
             // A console scoped to some users drops only their forced variants.
             return try steering.reset(source: source, scope: scope.isEveryone ? nil : scope).summary
         case .exportOverrides(let path):
-            let file = try steering.exportOverrides()
-            do {
-                // It holds user ids: private to the user (0600), as `lab overrides export` writes it.
-                try files.writePrivate(file.encoded(), path)
-            } catch {
-                throw ConsoleEnvironmentError("\(path): cannot write the file: \(error)")
-            }
-            return
-                "Exported \(file.forcedVariants.count) forced variant\(file.forcedVariants.count == 1 ? "" : "s") to \(path)."
+            return try files.export(try steering.exportOverrides(), to: path)
         case .importOverrides(let path):
-            let file: OverridesFile
-            do {
-                file = try OverridesFile(decoding: try files.read(path), file: path)
-            } catch {
-                throw ConsoleEnvironmentError(String(describing: error))
-            }
+            let file = try files.overrides(at: path).file
             do {
                 return try steering.importOverrides(file, replacing: false, tester: tester, from: path).summary
             } catch let error as OverridesError {

@@ -78,23 +78,10 @@ public final class RemoteConsoleEnvironment: ConsoleEnvironment, Sendable {
             // A console scoped to some users drops only their forced variants.
             return try connection.reset(source: source, scope: scope.isEveryone ? nil : scope)
         case .exportOverrides(let path):
-            let file = try connection.exportOverrides()
-            do {
-                try files.writePrivate(file.encoded(), path)
-            } catch {
-                throw ConsoleEnvironmentError("\(path): cannot write the file: \(error)")
-            }
-            let count = file.forcedVariants.count
-            return "Exported \(count) forced variant\(count == 1 ? "" : "s") to \(path)."
+            return try files.export(try connection.exportOverrides(), to: path)
         case .importOverrides(let path):
-            let data: Data
-            do {
-                data = try files.read(path)
-                _ = try OverridesFile(decoding: data, file: path)  // its mistakes named here, with the path
-            } catch {
-                throw ConsoleEnvironmentError(String(describing: error))
-            }
-            return try connection.importOverrides(data, replacing: false)
+            // Read here first, so its mistakes are named with this machine's path.
+            return try connection.importOverrides(try files.overrides(at: path).data, replacing: false)
         case .update:
             return "Updating is the server's to do: its sources fetch on their own schedule."
         }

@@ -4,7 +4,7 @@ import Laboratory
 /// The bodies the steering API takes and gives, as `share/openapi/steering-v1.json` describes them.
 enum SteeringDocuments {
     /// `POST …/force`.
-    struct Force: Decodable {
+    struct Force: Decodable, Sendable {
         var experiment: String
         var variant: String
         var source: String?
@@ -13,31 +13,16 @@ enum SteeringDocuments {
     }
 
     /// `POST …/unforce`.
-    struct Unforce: Decodable {
+    struct Unforce: Decodable, Sendable {
         var experiment: String
         var source: String?
         var scope: [String: String]?
     }
 
     /// `POST …/reset`: every forced variant, or those of a source, a scope, or both.
-    struct Reset: Decodable {
+    struct Reset: Decodable, Sendable {
         var source: String?
         var scope: [String: String]?
-    }
-
-    /// What a change did: the same sentence `lab force` prints, and what this device gets now.
-    struct Outcome: Encodable {
-        var message: String
-        var warnings: [String]
-        var forcedVariants: [ForcedVariant]
-        var assignments: [Assignment]
-
-        init(_ outcome: Steering.Outcome) {
-            message = outcome.message
-            warnings = outcome.warnings
-            forcedVariants = outcome.forcedVariants
-            assignments = outcome.snapshot.assignments
-        }
     }
 
     /// `GET …/events`: the newest first, or those after an id oldest first.

@@ -1,4 +1,3 @@
-import Foundation
 import HTTPTypes
 
 /// Who may steer a `lab serve`, and as whom: the one check every steering
@@ -36,7 +35,7 @@ public struct SteeringGate: Sendable {
         if let origin = headers[.origin], !access.allowsWrite(origin: origin, host: authority) {
             return .refused(.forbidden, "a web page of origin \(origin) may not steer (--allow-origin lets one)")
         }
-        guard let given = Self.credential(headers) else {
+        guard let given = RequestCredential.of(headers) else {
             if tokens == nil && loopbackOnly { return .allowed(tester: nil) }
             return .refused(
                 .unauthorized,
@@ -50,16 +49,5 @@ public struct SteeringGate: Sendable {
             return .refused(.forbidden, "a client key reads; steering needs a tester's token")
         }
         return .refused(.unauthorized, "unknown steering token")
-    }
-
-    /// The token or key a request carries: `Authorization: Bearer …`, else `X-API-Key`.
-    static func credential(_ headers: HTTPFields) -> String? {
-        if let value = headers[.authorization] {
-            let parts = value.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "bearer" {
-                return parts[1].trimmingCharacters(in: .whitespaces)
-            }
-        }
-        return headers[.apiKey]
     }
 }

@@ -15,29 +15,9 @@ extension LabServer {
 
     func addSteering(to router: Router<ServerRequestContext>) {
         let hub = hub
-        let gate = steeringGate
         let group = router.group(RouterPath(Self.steeringPrefix))
-        let maximumBodyBytes = limits.maximumBodyBytes
-        /// Runs `work` for an allowed tester on the steering queue, and answers its document.
-        @Sendable func steer(
-            _ request: Request,
-            _ work: @escaping @Sendable (String?) throws -> some Encodable & Sendable
-        ) async -> Response {
-            switch gate.decide(request.headers, authority: request.head.authority) {
-            case .refused(let status, let message):
-                return Self.steeringJSON(SteeringDocuments.Failure(error: message), status: status)
-            case .allowed(let tester):
-                // Without a token (loopback only) the one person is this machine's user.
-                let tester = tester ?? LocalTester.name
-                do {
-                    return Self.steeringJSON(try await hub.steeringQueue.perform { try work(tester) })
-                } catch {
-                    return Self.steeringFailure(error)
-                }
-            }
-        }
         group.get("experiments") { request, _ in
-            await steer(request) { _ in
+            await steer(request) { _, _ in
                 let laboratory = hub.laboratory
                 return try ExperimentsDocument(
                     debug: hub.steering.debug,
@@ -50,7 +30,7 @@ extension LabServer {
             let parameters = request.uri.queryParameters
             let given = parameters.get("for").map { [$0] } ?? []
             let limit = min(max(parameters.get("events").flatMap(Int.init) ?? 500, 0), 10_000)
-            return await steer(request) { _ in
+            return await steer(request) { _, _ in
                 let laboratory = hub.laboratory
                 return try SteeringSnapshot.read(
                     manager: laboratory.manager,
@@ -66,79 +46,53 @@ extension LabServer {
             let experiment = context.parameters.get("experiment") ?? ""
             let source = request.uri.queryParameters.get("source")
             let given = request.uri.queryParameters.get("for").map { [$0] } ?? []
-            return await steer(request) { _ in
+            return await steer(request) { _, _ in
                 try hub.explanation(of: experiment, in: source, for: try Scope(parsing: given))
             }
         }
         group.post("force") { request, _ in
-            let force: SteeringDocuments.Force
-            do { force = try await Self.body(SteeringDocuments.Force.self, of: request, upTo: maximumBodyBytes) } catch
-            {
-                return Self.steeringFailure(error)
-            }
-            return await steer(request) { tester in
-                SteeringDocuments.Outcome(
-                    try hub.steering.force(
-                        force.variant,
-                        of: force.experiment,
-                        in: force.source,
-                        scope: try Scope(validating: force.scope ?? [:]),
-                        tester: tester
-                    )
+            await steer(request, readingBody: true) { tester, body in
+                let force = try Self.decode(SteeringDocuments.Force.self, body)
+                return try hub.steering.force(
+                    force.variant,
+                    of: force.experiment,
+                    in: force.source,
+                    scope: try Scope(validating: force.scope ?? [:]),
+                    tester: tester
                 )
             }
         }
         group.post("unforce") { request, _ in
-            let unforce: SteeringDocuments.Unforce
-            do {
-                unforce = try await Self.body(SteeringDocuments.Unforce.self, of: request, upTo: maximumBodyBytes)
-            } catch {
-                return Self.steeringFailure(error)
-            }
-            return await steer(request) { _ in
-                SteeringDocuments.Outcome(
-                    try hub.steering.unforce(
-                        unforce.experiment,
-                        in: unforce.source,
-                        scope: try Scope(validating: unforce.scope ?? [:])
-                    )
+            await steer(request, readingBody: true) { _, body in
+                let unforce = try Self.decode(SteeringDocuments.Unforce.self, body)
+                return try hub.steering.unforce(
+                    unforce.experiment,
+                    in: unforce.source,
+                    scope: try Scope(validating: unforce.scope ?? [:])
                 )
             }
         }
         group.post("reset") { request, _ in
-            let reset: SteeringDocuments.Reset
-            do { reset = try await Self.body(SteeringDocuments.Reset.self, of: request, upTo: maximumBodyBytes) } catch
-            {
-                return Self.steeringFailure(error)
-            }
-            return await steer(request) { _ in
-                SteeringDocuments.Outcome(
-                    try hub.steering.reset(
-                        source: reset.source,
-                        scope: try reset.scope.map { try Scope(validating: $0) }
-                    )
+            await steer(request, readingBody: true) { _, body in
+                let reset = try Self.decode(SteeringDocuments.Reset.self, body)
+                return try hub.steering.reset(
+                    source: reset.source,
+                    scope: try reset.scope.map { try Scope(validating: $0) }
                 )
             }
         }
         group.get("overrides") { request, _ in
-            await steer(request) { _ in try hub.steering.exportOverrides() }
+            await steer(request) { _, _ in try hub.steering.exportOverrides() }
         }
         group.post("overrides") { request, _ in
-            var request = request
-            let data: ByteBuffer
-            do { data = try await Self.collect(&request, upTo: maximumBodyBytes) } catch {
-                return Self.steeringFailure(error)
-            }
             let replacing = request.uri.queryParameters.get("replace") == "true"
-            return await steer(request) { tester in
-                let file = try OverridesFile(decoding: Data(buffer: data), file: "the posted overrides")
-                return SteeringDocuments.Outcome(
-                    try hub.steering.importOverrides(
-                        file,
-                        replacing: replacing,
-                        tester: tester,
-                        from: "the posted file"
-                    )
+            return await steer(request, readingBody: true) { tester, body in
+                let file = try OverridesFile(decoding: Data(buffer: body), file: "the posted overrides")
+                return try hub.steering.importOverrides(
+                    file,
+                    replacing: replacing,
+                    tester: tester,
+                    from: "the posted file"
                 )
             }
         }
@@ -150,7 +104,7 @@ extension LabServer {
                 reasons: parameters.getAll("reason").map { EventReason(rawValue: String($0)) },
                 experiments: parameters.getAll("experiment").map { String($0) }
             )
-            return await steer(request) { _ in
+            return await steer(request) { _, _ in
                 let store = hub.laboratory.store
                 let rows =
                     after == nil
@@ -160,7 +114,7 @@ extension LabServer {
             }
         }
         group.get("attributes") { request, _ in
-            await steer(request) { _ in
+            await steer(request) { _, _ in
                 SteeringDocuments.Attributes(
                     device: hub.steering.debug.deviceAttributes,
                     stored: try hub.laboratory.store.attributeOverrides()
@@ -168,10 +122,7 @@ extension LabServer {
             }
         }
         group.get("changes") { request, context in
-            if case .refused(let status, let message) = gate.decide(
-                request.headers,
-                authority: request.head.authority
-            ) {
+            if case .refused(let status, let message) = admit(request) {
                 return Self.steeringJSON(SteeringDocuments.Failure(error: message), status: status)
             }
             return stream(
@@ -185,12 +136,48 @@ extension LabServer {
         }
     }
 
-    /// A request's body as the JSON document `type`; 413 past `limit`.
-    static func body<T: Decodable>(_ type: T.Type, of request: Request, upTo limit: Int) async throws -> T {
-        var request = request
-        let data = try await collect(&request, upTo: limit)
+    /// Whether the gate lets a request steer, and as whom.
+    private func admit(_ request: Request) -> SteeringGate.Decision {
+        steeringGate.decide(request.headers, authority: request.head.authority)
+    }
+
+    /// Runs `work` for a tester the gate admits, on the steering queue, and
+    /// answers its document. The gate comes first: a refused request's body
+    /// is never read.
+    /// - Parameter readingBody: whether `work` gets the request's body (up to the limit).
+    private func steer(
+        _ request: Request,
+        readingBody: Bool = false,
+        _ work: @escaping @Sendable (_ tester: String, _ body: ByteBuffer) throws -> some Encodable & Sendable
+    ) async -> Response {
+        let tester: String
+        switch admit(request) {
+        case .refused(let status, let message):
+            return Self.steeringJSON(SteeringDocuments.Failure(error: message), status: status)
+        case .allowed(let allowed):
+            // Without a token (loopback only) the one person is this machine's user.
+            tester = allowed ?? LocalTester.name
+        }
+        var body = ByteBuffer()
+        if readingBody {
+            var request = request
+            do {
+                body = try await Self.collect(&request, upTo: limits.maximumBodyBytes)
+            } catch {
+                return Self.steeringFailure(error)
+            }
+        }
         do {
-            return try JSONDecoder().decode(T.self, from: Data(buffer: data))
+            return Self.steeringJSON(try await hub.steeringQueue.perform { [body] in try work(tester, body) })
+        } catch {
+            return Self.steeringFailure(error)
+        }
+    }
+
+    /// A request's body as the JSON document `type`.
+    static func decode<T: Decodable>(_ type: T.Type, _ body: ByteBuffer) throws -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer: body))
         } catch {
             throw SteeringRequestError("the body is not the JSON this endpoint takes: \(error)")
         }

@@ -1,5 +1,5 @@
 import Foundation
-import GrowthBook
+import Laboratory
 
 /// The testers who may steer a shared `lab serve`, each with a token: a
 /// JSON object from tester name to token (`{"ana": "9f2c…", "bo": "41d7…"}`),
@@ -21,63 +21,35 @@ public struct SteeringTokens: Sendable, Equatable {
     }
 
     /// Why a tokens file was refused, with where: `file:line:col: message`.
-    public struct Invalid: Error, CustomStringConvertible, Sendable, Equatable {
-        public var file: String
-        public var position: SourcePosition?
-        public var message: String
-
-        public var description: String {
-            "\(file)\(position.map { ":\($0.line):\($0.column)" } ?? ""): \(message)"
-        }
-    }
+    public typealias Invalid = InvalidFile
 
     /// Reads a tokens file: every mistake is named with its line and column.
     public init(decoding data: Data, file: String) throws(Invalid) {
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw Invalid(file: file, message: "not UTF-8 text")
-        }
-        let root: JSONNode
-        do {
-            root = try JSONNodeParser.parse(text)
-        } catch {
-            throw Invalid(file: file, position: error.position, message: error.message)
-        }
-        guard case .object(let members) = root.kind else {
-            throw Invalid(
-                file: file,
-                position: root.position,
-                message: "expected an object from tester name to token, found \(root.kindName)"
-            )
-        }
+        let members = try Invalid.strings(
+            in: try Invalid.json(data, file: file),
+            file: file,
+            notAnObject: { "expected an object from tester name to token, found \($0)" },
+            notAString: { "the token of \"\($0)\" must be a string, found \($1)" }
+        )
         var byToken: [String: String] = [:]
-        for member in members {
-            guard !member.name.isEmpty else {
-                throw Invalid(file: file, position: member.value.position, message: "a tester has no name")
-            }
-            guard case .string(let token) = member.value.kind else {
-                throw Invalid(
-                    file: file,
-                    position: member.value.position,
-                    message: "the token of \"\(member.name)\" must be a string, found \(member.value.kindName)"
-                )
-            }
+        for (tester, token, node) in members {
+            guard !tester.isEmpty else { throw Invalid(file, at: node, "a tester has no name") }
             guard token.count >= Self.minimumLength, !token.contains(where: \.isWhitespace) else {
                 throw Invalid(
-                    file: file,
-                    position: member.value.position,
-                    message:
-                        "the token of \"\(member.name)\" must be at least \(Self.minimumLength) characters without spaces "
+                    file,
+                    at: node,
+                    "the token of \"\(tester)\" must be at least \(Self.minimumLength) characters without spaces "
                         + "(openssl rand -hex 16 makes one)"
                 )
             }
             if let other = byToken[token] {
                 throw Invalid(
-                    file: file,
-                    position: member.value.position,
-                    message: "\"\(member.name)\" has the same token as \"\(other)\"; each tester needs their own"
+                    file,
+                    at: node,
+                    "\"\(tester)\" has the same token as \"\(other)\"; each tester needs their own"
                 )
             }
-            byToken[token] = member.name
+            byToken[token] = tester
         }
         self.init(testers: byToken)
     }

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import GrowthBookNetwork
 import Laboratory
-import LaboratoryConsole
 import LaboratorySQLite
 
 /// `lab events`: the event table, filtered, in several formats, followed as it
@@ -120,24 +118,17 @@ struct EventsCommand: AsyncParsableCommand {
         var last =
             try RemoteChange.reporting { try connection.events(query: EventQuery(), after: nil, limit: 1) }
             .first?.id ?? 0
-        var backoff = ReconnectBackoff()
-        let (url, headers) = connection.changes
-        while !Task.isCancelled {
-            do {
-                try await EventStreamReader.read(url, headers: headers) { event in
-                    backoff.reset()
-                    guard event.type == "events" || event.type == "hello" else { return }
-                    let fresh = try rows(after: last)
-                    try writer.write(fresh, first: false, following: true)
-                    last = fresh.last?.id ?? last
-                }
-            } catch let error as ExitCode {
-                throw error
-            } catch {
-                printError("lost the server's change stream (\(error)); connecting again")
-            }
-            try await Task.sleep(for: backoff.wait())
-        }
+        try await ChangeFollower.follow(
+            connection,
+            event: { event in
+                // On connecting again too: what arrived meanwhile is printed.
+                guard event.type == "events" || event.type == "hello" else { return }
+                let fresh = try rows(after: last)
+                try writer.write(fresh, first: false, following: true)
+                last = fresh.last?.id ?? last
+            },
+            lost: { reason, _ in printError("lost the server's change stream (\(reason)); connecting again") }
+        )
     }
 
     /// Events need no catalog: open the state file alone.

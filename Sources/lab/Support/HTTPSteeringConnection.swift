@@ -23,19 +23,6 @@ struct HTTPSteeringConnection: SteeringConnection {
         var status: Int?
     }
 
-    /// What a change through the API did.
-    struct Outcome: Decodable {
-        var message: String
-        var warnings: [String]
-        var forcedVariants: [ForcedVariant]
-        var assignments: [Assignment]
-
-        /// The message and warnings, as the console's status line shows them.
-        var summary: String {
-            ([message] + warnings.map { "Warning: \($0)." }).joined(separator: " ")
-        }
-    }
-
     func snapshot(scope: Scope, events: Int) throws -> SteeringSnapshot {
         var query = ["events=\(events)"]
         if !scope.isEveryone { query.append("for=" + Self.escaped(scope.description)) }
@@ -64,15 +51,16 @@ struct HTTPSteeringConnection: SteeringConnection {
         return try decode(Events.self, try send("GET", "events?" + parts.joined(separator: "&"))).events
     }
 
-    func forcing(_ variant: String, of experiment: String, in source: String?, scope: Scope) throws -> Outcome {
+    func forcing(_ variant: String, of experiment: String, in source: String?, scope: Scope) throws -> Steering.Outcome
+    {
         try change("force", ["experiment": experiment, "variant": variant, "source": source, "scope": scope])
     }
 
-    func unforcing(_ experiment: String, in source: String?, scope: Scope) throws -> Outcome {
+    func unforcing(_ experiment: String, in source: String?, scope: Scope) throws -> Steering.Outcome {
         try change("unforce", ["experiment": experiment, "source": source, "scope": scope])
     }
 
-    func resetting(source: String?, scope: Scope?) throws -> Outcome {
+    func resetting(source: String?, scope: Scope?) throws -> Steering.Outcome {
         try change("reset", ["source": source, "scope": scope])
     }
 
@@ -101,8 +89,11 @@ struct HTTPSteeringConnection: SteeringConnection {
         try importing(data, replacing: replacing).summary
     }
 
-    func importing(_ data: Data, replacing: Bool) throws -> Outcome {
-        try decode(Outcome.self, try send("POST", "overrides" + (replacing ? "?replace=true" : ""), body: data))
+    func importing(_ data: Data, replacing: Bool) throws -> Steering.Outcome {
+        try decode(
+            Steering.Outcome.self,
+            try send("POST", "overrides" + (replacing ? "?replace=true" : ""), body: data)
+        )
     }
 
     /// The URL of the change stream, and the headers it needs.
@@ -112,7 +103,7 @@ struct HTTPSteeringConnection: SteeringConnection {
 
     // MARK: - HTTP
 
-    private func change(_ path: String, _ members: [String: Any?]) throws -> Outcome {
+    private func change(_ path: String, _ members: [String: Any?]) throws -> Steering.Outcome {
         var object: [String: Any] = [:]
         for (name, value) in members {
             switch value {
@@ -122,7 +113,7 @@ struct HTTPSteeringConnection: SteeringConnection {
             }
         }
         let body = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        return try decode(Outcome.self, try send("POST", path, body: body))
+        return try decode(Steering.Outcome.self, try send("POST", path, body: body))
     }
 
     private func url(for path: String) -> URL {

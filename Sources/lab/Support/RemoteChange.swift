@@ -6,14 +6,8 @@ import Laboratory
 enum RemoteChange {
     /// Runs a change through the steering API and prints its sentence
     /// (warnings on standard error), or the JSON document `--json` wants.
-    static func print(json: Bool, _ change: () throws -> HTTPSteeringConnection.Outcome) throws {
-        let outcome = try reporting(change)
-        for warning in outcome.warnings { printError("warning: \(warning); forcing changes nothing there") }
-        if json {
-            try JSONOutput.print(ChangeDocument(message: outcome.message, assignments: outcome.assignments))
-        } else {
-            printLine(outcome.message)
-        }
+    static func print(json: Bool, _ change: () throws -> Steering.Outcome) throws {
+        try ChangeDocument.print(try reporting(change), json: json)
     }
 
     /// Runs `body`, turning a refusal or a lost connection into a message and a non-zero exit status.

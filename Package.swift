@@ -147,7 +147,10 @@ let package = Package(
         // What each fuzz target does with an input; `Tests/Fuzz/run` builds them with libFuzzer.
         .target(
             name: "LabFuzzTargets",
-            dependencies: ["GrowthBook", "GrowthBookNetwork", "Laboratory", "LaboratorySQLite", "LaboratoryTesting"],
+            dependencies: [
+                "GrowthBook", "GrowthBookNetwork", "Laboratory", "LaboratorySQLite", "LaboratoryServer",
+                "LaboratoryTesting",
+            ],
             path: "Tests/FuzzTargets"
         ),
         // Replays every fuzz corpus file, crashes found once included, through its target.

@@ -5,6 +5,7 @@ import GrowthBook
 import Laboratory
 import GrowthBookNetwork
 import LaboratorySQLite
+import LaboratoryServer
 import LaboratoryTesting
 #endif
 
@@ -16,8 +17,21 @@ public enum FuzzTargets {
     /// The targets by the name of their corpus folder.
     public static let all: [String: @Sendable (Data) -> Void] = [
         "catalog": catalog, "growthbook": growthBook, "sse": serverSentEvents, "overrides": overrides,
-        "activeset": activeSet, "state": stateFile,
+        "activeset": activeSet, "state": stateFile, "steering": steering,
     ]
+
+    /// What testers hand the steering side: a tokens file, a typed scope
+    /// (`--for`, `?for=`), a time (`forcedAt`). A scope that is taken reads
+    /// back the same from its stored form, so the state file keeps it exactly.
+    public static func steering(_ data: Data) {
+        _ = try? SteeringTokens(decoding: data, file: "fuzz.json")
+        let text = String(decoding: data, as: UTF8.self)
+        _ = ForcedVariant.time(from: text)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let scope = try? Scope(parsing: lines) else { return }
+        precondition(Scope(storedForm: scope.storedForm) == scope, "a scope did not read back from its stored form")
+        precondition(scope.matches(scope.attributes), "a scope does not match its own attributes")
+    }
 
     /// Assignment values taken from the input (split at 0xFF bytes): kept
     /// scalar for scalar through the text form stores keep them in, and never

@@ -11,6 +11,7 @@ enum CursesKeys {
         case 27: return .escape
         case 8, 127: return .backspace
         case 9: return .tab
+        case 21: return .clearLine
         case 0..<32: return nil
         default: return Unicode.Scalar(value).map { .character(Character($0)) }
         }
@@ -29,6 +30,8 @@ enum CursesKeys {
         case KEY_END: return .end
         case KEY_ENTER: return .enter
         case KEY_BACKSPACE: return .backspace
+        case KEY_SR: return .shiftUp
+        case KEY_SF: return .shiftDown
         default: return nil
         }
     }

@@ -249,11 +249,14 @@ public final class CursesTerminal: Terminal {
         // SIGSTOP, which nothing can catch or block: ncurses' SIGTSTP handler
         // and the threads' signal masks cannot keep the process from stopping.
         kill(getpid(), SIGSTOP)
-        // Resumed: the shell had the terminal; take back our modes and the
-        // alternate screen (so quitting later leaves the shell's screen as it was), then redraw.
+        // Resumed: the shell had the terminal; take back our modes, then
+        // redraw. The first refresh after `endwin` enters the alternate
+        // screen again through ncurses' own output, so the `endwin` of any
+        // later exit leaves it in order. (Writing `smcup` ourselves went
+        // through stdio's buffer, which reached the terminal at exit, after
+        // ncurses' `rmcup`: the shell's prompt sat on a blank alternate screen.)
         reset_prog_mode()
         Self.applyModes()
-        if let enter = tigetstr("smcup"), Int(bitPattern: enter) != -1 { putp(enter) }
         refresh()
         clearok(lab_stdscr(), true)
         return .resize(size)

@@ -68,15 +68,19 @@ struct PostedEvent: Decodable {
             guard experiment.keys.contains(key) else {
                 throw Invalid(description: "\(place): experiment \"\(experiment.name)\" has no key \"\(key)\"")
             }
-            if let value = event.value, let assigned = variant.assignments[key], value.kind != assigned.kind {
+            if let value = event.value, let assigned = variant.assignments[key], value != assigned {
+                // A value the variant does not assign is an exposure of something else: counted, it would skew the analysis.
                 throw Invalid(
-                    description:
-                        "\(place): \"value\" is \(value.kind), but experiment \"\(experiment.name)\" assigns \"\(key)\" \(assigned.kind)"
+                    description: value.kind != assigned.kind
+                        ? "\(place): \"value\" is \(value.kind), but experiment \"\(experiment.name)\" assigns \"\(key)\" \(assigned.kind)"
+                        : "\(place): \"value\" is \(value), but variant \"\(variant.name)\" of \"\(experiment.name)\" assigns \"\(key)\" = \(assigned)"
                 )
             }
-            let reason = event.reason ?? EventReason.displayed.rawValue
-            guard !reason.isEmpty, reason.count <= 64 else {
-                throw Invalid(description: "\(place): \"reason\" must be a word of at most 64 characters")
+            let reason: EventReason
+            do {
+                reason = try event.reason.map(EventReason.init(checking:)) ?? .displayed
+            } catch {
+                throw Invalid(description: "\(place): \(error)")
             }
             var attributes: [String: String]?
             if let given = event.attributes {
@@ -95,7 +99,7 @@ struct PostedEvent: Decodable {
                     variant: variant.name,
                     key: key,
                     value: event.value ?? variant.assignments[key] ?? .string(""),
-                    reason: EventReason(rawValue: reason),
+                    reason: reason,
                     forced: forced != nil,
                     tester: forced?.tester
                 )

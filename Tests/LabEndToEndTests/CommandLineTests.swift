@@ -49,12 +49,19 @@ import Testing
         let experiment = try lab.run("force", "ButonColor", "ButtonColorBlue")
         #expect(experiment.status == 1)
         #expect(experiment.stderr.contains(#"did you mean "ButtonColor"?"#), "\(experiment.stderr)")
-        let variant = try lab.run("force", "ButtonColor", "Blue")
-        #expect(variant.stderr.contains(#"did you mean "ButtonColorBlue"?"#), "\(variant.stderr)")
+        let variant = try lab.run("force", "ButtonColor", "Bleu")
+        #expect(variant.stderr.contains(#"did you mean "Blue"?"#), "\(variant.stderr)")
+        // The short name the console shows is taken as the variant it names.
+        let short = try lab.run("force", "ButtonColor", "Blue")
+        #expect(short.status == 0 && short.stdout.hasPrefix("Forced ButtonColor to ButtonColorBlue."), "\(short)")
         let forced = try lab.run("force", "buttoncolor", "buttoncolorblue")
         #expect(forced.status == 0 && forced.stdout.hasPrefix("Forced ButtonColor to ButtonColorBlue."))
         let reason = try lab.run("events", "--reason", "dispalyed")
         #expect(reason.status == 64 && reason.stderr.contains(#"did you mean "displayed"?"#), "\(reason.stderr)")
+        // A mistyped reason is refused where it would be stored, too, not kept as an exposure nobody counts.
+        let report = try lab.run("report", "subscribeButtonColor", "--reason", "displayd")
+        #expect(report.status == 64 && report.stderr.contains(#"did you mean "displayed"?"#), "\(report.stderr)")
+        #expect(try lab.run("events", "--reason", "displayd").status == 64)
         let version = try lab.runRaw(["--version"])
         #expect(version.status == 0 && version.stdout.contains("state file version 5"), "\(version.stdout)")
     }

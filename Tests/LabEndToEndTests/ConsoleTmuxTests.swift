@@ -151,6 +151,25 @@ struct ConsoleTmuxTests {
         try tmux.send("q")
         try tmux.send("echo quit-$?", "Enter")  // typed ahead: runs once the console is gone
         #expect(tmux.waitFor("quit-0", timeout: 20), "\(tmux.capture())")
+        // The shell's own screen is back, not a blank alternate one.
+        #expect(!tmux.isOnAlternateScreen, "\(tmux.capture())")
+    }
+
+    @Test func aSignalWhileSuspendedStillGivesTheShellsScreenBack() throws {
+        let lab = try LabHarness()
+        let tmux = try Tmux(command: "PS1='ready> ' exec bash --norc --noprofile -i", environment: lab.environment)
+        defer { tmux.kill() }
+        #expect(tmux.waitFor("ready>"))
+        try tmux.send("'\(LabHarness.binary)' console --state '\(lab.state)'", "Enter")
+        #expect(tmux.waitFor("Experiments"))
+        #expect(tmux.isOnAlternateScreen)
+        try tmux.send("C-z")
+        #expect(tmux.waitFor { $0.contains("Stopped") && !$0.contains("CATEGORY") }, "\(tmux.capture())")
+        // SIGTERM waits while the process is stopped; fg lets it in.
+        try tmux.send("kill -TERM %1; fg", "Enter")
+        try tmux.send("echo after-$?", "Enter")
+        #expect(tmux.waitFor("after-143", timeout: 20), "\(tmux.capture())")
+        #expect(!tmux.isOnAlternateScreen, "\(tmux.capture())")
     }
 
     @Test func aTerminalThatCannotMoveItsCursorIsRefused() throws {

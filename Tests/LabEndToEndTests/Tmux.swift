@@ -40,6 +40,13 @@ struct Tmux {
         try run(["send-keys", "-t", session] + keys)
     }
 
+    /// Whether the pane is in the alternate screen (a full-screen program's),
+    /// as tmux tracks `smcup` and `rmcup`.
+    var isOnAlternateScreen: Bool {
+        (try? run(["display-message", "-p", "-t", session, "#{alternate_on}"]).stdout)?
+            .trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+    }
+
     func resize(columns: Int, rows: Int) throws {
         try run(["resize-window", "-t", session, "-x", String(columns), "-y", String(rows)])
     }

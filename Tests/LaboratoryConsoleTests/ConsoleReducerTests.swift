@@ -526,4 +526,70 @@ import Testing
             #expect(world.state.shouldQuit)
         }
     }
+
+    @Test func aCutDetailPaneSaysSoAndScrollsWithTabOrShift() throws {
+        let world = try ConsoleWorld.demo(size: TerminalSize(columns: 80, rows: 24))
+        world.press(.enter, .down, .down, .down, .down, .down, .enter, .down)
+        // The pane is longer than the screen: its last row says so, with the keys.
+        #expect(world.text.contains("▼ more (Tab or Shift-↓ to scroll)"), "\(world.text)")
+        let firstPane = world.pane
+        world.press(.shiftDown)
+        #expect(world.text.contains("▲ more") && world.pane != firstPane, "\(world.text)")
+        world.press(.shiftUp)
+        #expect(world.pane == firstPane)
+        // Tab gives ↓ to the pane: the list's highlight stays where it was.
+        let highlighted = world.highlighted
+        world.press(.tab, .pageDown, .pageDown, .pageDown)
+        #expect(world.highlighted == highlighted)
+        #expect(world.text.contains("subscribeScreenFontSize = 12") && !world.text.contains("▼ more"), "\(world.text)")
+        // Tab again: ↓ moves in the list, and a new row's pane starts at its top.
+        world.press(.tab, .down)
+        #expect(world.highlighted != highlighted && !world.text.contains("▲ more"), "\(world.text)")
+    }
+
+    @Test func ctrlUClearsTheFilterAndThePath() {
+        let world = try! ConsoleWorld.demo()
+        world.press(.enter, .character("/"))
+        world.type("button")
+        world.press(.clearLine)
+        #expect(world.state.frame.filter.isEmpty && world.state.isEditingFilter)
+        world.press(.escape, .escape, .end, .up, .enter)  // Settings
+        world.press(.end, .up, .enter)  // Export
+        #expect(world.state.prompt?.text == "laboratory-overrides.json")
+        world.press(.clearLine)
+        #expect(world.state.prompt?.text == "")
+        world.type("qa.json")
+        #expect(world.state.prompt?.text == "qa.json")
+    }
+
+    @Test func anEventOpensItsDetailPaneWithEveryField() throws {
+        let world = try ConsoleWorld.demo(size: TerminalSize(columns: 120, rows: 40))
+        try world.debug.force(variant: "ButtonColorBlue", of: "ButtonColor", tester: "ana")
+        try world.reload()
+        world.press(.down, .down, .enter)
+        #expect(world.state.route == .events)
+        #expect(!world.text.contains("│ Event "))
+        let header = try #require(world.lines.first { $0.contains("TIME") })
+        #expect(header.contains(" F ") && header.contains("DEVICE"), "\(header)")
+        let forcedRow = try #require(world.lines.first { $0.contains("activated") && $0.contains("Blue") })
+        #expect(forcedRow.contains(" F "), "\(forcedRow)")
+        world.press(.enter)
+        for field in ["reason: activated", "device: device-1", "source: Local", "experiment: ButtonColor",
+            "variant: ButtonColorBlue", "key: subscribeButtonColor", "value: blue", "forced: yes by ana"]
+        {
+            #expect(world.text.contains(field), "\(field) in\n\(world.text)")
+        }
+    }
+
+    @Test func assignmentsOfAForcedVariantAreMarked() throws {
+        let world = try ConsoleWorld.demo()
+        try world.debug.force(variant: "ButtonColorBlue", of: "ButtonColor")
+        try world.reload()
+        world.press(.down, .enter)
+        #expect(world.state.route == .assignments)
+        let forced = try #require(world.lines.first { $0.contains("subscribeButtonColor") })
+        #expect(forced.contains(" F "), "\(forced)")
+        let drawn = try #require(world.lines.first { $0.contains("subscribeScreenFontSize") })
+        #expect(!drawn.contains(" F "), "\(drawn)")
+    }
 }

@@ -28,6 +28,45 @@ import Testing
         #expect(VariantName.shown("Buttonish", under: "Button") == "Buttonish")
         #expect(VariantName.shown("ButtonColor", under: "ButtonColor") == "ButtonColor")
         #expect(VariantName.shown("ButtonColor.", under: "ButtonColor") == "ButtonColor.")
+        // Scripts without case start a word anywhere.
+        #expect(VariantName.shown("按钮颜色蓝色", under: "按钮颜色") == "蓝色")
+    }
+
+    @Test func longNamesAreCutInTheMiddleSoTheDifferenceShows() {
+        let first = DisplayText.truncateMiddle("ExperimentalSinglePageFlowWithSearchAndFilters", to: 24)
+        let second = DisplayText.truncateMiddle("ExperimentalSinglePageFlowWithoutSearchOrFilters", to: 24)
+        #expect(first != second)
+        // Names whose ends are cut alike are cut elsewhere; names already apart keep their end cut.
+        let cuts = DisplayText.distinctCuts(
+            ["ExperimentalSinglePageFlowWithSearch", "ExperimentalSinglePageFlowWithoutSearch", "OnboardingShort"],
+            to: 12
+        )
+        #expect(Set(cuts).count == 3 && cuts[2] == "OnboardingS…", "\(cuts)")
+        let alike = DisplayText.distinctCuts(["SubscriptionAAAAAAAAAXFlow", "SubscriptionAAAAAAAAAYFlow"], to: 12)
+        #expect(Set(alike).count == 2 && alike.allSatisfy { TextWidth.of($0) <= 12 }, "\(alike)")
+        #expect(TextWidth.of(first) == 24 && TextWidth.of(second) == 24)
+        #expect(first.contains("…") && first.hasPrefix("Experimental") && first.hasSuffix("Filters"))
+        // Wide characters are never split, and what fits is left alone.
+        let wide = DisplayText.truncateMiddle("实验性的单页流程带搜索和筛选功能", to: 11)
+        #expect(TextWidth.of(wide) <= 11 && wide.hasSuffix("功能"), "\(wide)")
+        #expect(DisplayText.truncateMiddle("Short", to: 10) == "Short")
+    }
+
+    @Test func twoLongVariantNamesStayApartInTheList() throws {
+        let long = """
+            {"source": "Long", "experiments": [
+              {"name": "Flow", "keys": ["flow"], "baseline": "ExperimentalSinglePageFlowWithSearchAndFilters", "variants": [
+                {"name": "ExperimentalSinglePageFlowWithSearchAndFilters", "weight": 1, "assignments": {"flow": "a"}},
+                {"name": "ExperimentalSinglePageFlowWithoutSearchOrFilters", "weight": 1, "assignments": {"flow": "b"}}]}]}
+            """
+        let catalog = try CatalogDecoder().decode(Data(long.utf8), file: "long.json")
+        let world = try ConsoleWorld([catalog], size: TerminalSize(columns: 80, rows: 24))
+        world.press(.enter)
+        world.press(.enter)
+        let text = world.text
+        #expect(text.contains("Filters"), "\(text)")
+        let cut = text.split(separator: "\n").filter { $0.contains("Experimental") && $0.contains("…") }
+        #expect(cut.count == 2 && Set(cut.map { $0.trimmingCharacters(in: .whitespaces) }).count == 2, "\(text)")
     }
 
     @Test func namesStayWholeAt80By24() throws {
@@ -43,7 +82,7 @@ import Testing
     @Test func theEventsKeyValueColumnGetsTheSpareWidth() throws {
         let world = try ConsoleWorld.demo(size: TerminalSize(columns: 120, rows: 30))
         // Fits when the other columns take only what they need; cut to a fifth of the row if shared evenly.
-        let value = String(repeating: "long value ", count: 3)
+        let value = String(repeating: "long value ", count: 2)
         try world.events.record([
             Event(
                 time: Date(timeIntervalSince1970: 1_800_000_100),
@@ -60,7 +99,7 @@ import Testing
         world.press(.down, .down, .enter)
         #expect(world.state.route == .events)
         let row = try #require(world.lines.first { $0.contains("displayed") })
-        #expect(row.contains(/\ ButtonColor +Red +subscribeButtonColor/))
+        #expect(row.contains(/\ ButtonColor +Red +device-1 +subscribeButtonColor/))
         #expect(row.hasSuffix("subscribeButtonColor = \(value)".trimmingCharacters(in: .whitespaces)), "\(row)")
     }
 
@@ -143,5 +182,28 @@ import Testing
         let without = try ConsoleWorld.demo()
         without.press(.end, .up, .enter)
         #expect(!without.text.contains("Next fetch"))
+    }
+}
+
+/// A GrowthBook rule's `name` is what people call the experiment its key names.
+@Suite struct ExperimentTitleTests {
+    @Test func aTitleIsShownInThePaneAndFoundByTheFilter() throws {
+        var experiment = Experiment(
+            name: "exp-7f3a",
+            keys: ["checkout"],
+            variants: [
+                Variant(name: "Control", weight: 1, assignments: ["checkout": .string("old")]),
+                Variant(name: "Redesign", weight: 1, assignments: ["checkout": .string("new")]),
+            ],
+            baseline: "Control"
+        )
+        experiment.title = "Checkout redesign"
+        let world = try ConsoleWorld([Catalog(source: "Remote", experiments: [experiment])])
+        world.press(.enter)
+        #expect(world.text.contains("“Checkout redesign”"), "\(world.text)")
+        world.press(.character("/"))
+        world.type("kout re")
+        world.press(.enter)
+        #expect(world.text.contains("matched name Checkout redesign"), "\(world.text)")
     }
 }

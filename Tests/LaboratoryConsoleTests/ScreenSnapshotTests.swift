@@ -72,6 +72,20 @@ import Testing
             world.press(.down, .down, .enter)
             return world
         },
+        Scenario(name: "event-detail") { size in
+            let world = try ConsoleWorld.demo(size: size)
+            try world.debug.force(variant: "ButtonColorBlue", of: "ButtonColor", tester: "ana")
+            try world.reload()
+            _ = try world.manager.report(key: "subscribeButtonColor", reason: .displayed)
+            try world.reload()
+            world.press(.down, .down, .enter, .enter)
+            return world
+        },
+        Scenario(name: "detail-scrolled") { size in
+            let world = try ConsoleWorld.demo(size: size)
+            world.press(.enter, .down, .down, .down, .down, .down, .enter, .down, .tab, .pageDown)
+            return world
+        },
         Scenario(name: "settings") { size in
             let world = try ConsoleWorld.demo(
                 size: size,

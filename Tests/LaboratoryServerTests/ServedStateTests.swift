@@ -359,4 +359,25 @@ import Testing
             )
         }
     }
+
+    /// A typo of a standard reason, or a value the variant does not assign,
+    /// would be stored as an exposure no analysis counts: refused, saying why.
+    @Test func aMistypedReasonOrAForeignValueIsRefusedWithTheReason() throws {
+        let world = try World()
+        let state = try world.served()
+        func refusal(_ body: String) -> String? {
+            do {
+                _ = try PostedEvent.events(in: Data(body.utf8), experiments: state.experiments, device: "d", at: Date())
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        let typo = refusal(#"[{"experiment": "ButtonColor", "variant": "Blue", "reason": "displayd"}]"#)
+        #expect(typo?.contains(#"no reason "displayd"; did you mean "displayed"?"#) == true)
+        let value = refusal(#"[{"experiment": "ButtonColor", "variant": "Blue", "value": "nope"}]"#)
+        #expect(value?.contains(#"variant "Blue" of "ButtonColor" assigns"#) == true, "\(value ?? "accepted")")
+        // A custom reason and the variant's own value are taken.
+        #expect(refusal(#"[{"experiment": "ButtonColor", "variant": "Blue", "reason": "purchased"}]"#) == nil)
+    }
 }

@@ -84,6 +84,46 @@ import Testing
         #expect(tail == ["deactivated Red", "activated Blue"])
     }
 
+    @Test func aDeactivationIsForcedExactlyWhenWhatLeftWasForced() throws {
+        let catalog = Catalog(source: "Local", experiments: [Fixtures.experiment("E")])
+        let world = try World([catalog])
+        try world.manager.refresh()
+        // A drawn Red deactivated by forcing Blue: Red was drawn, so its deactivation is experiment data.
+        try world.debug.force(variant: "Blue", of: "E", tester: "ana")
+        try world.manager.refresh()
+        // A forced Blue deactivated by forcing Inactive: Blue was forced, by ana.
+        try world.debug.forceInactive(experiment: "E", tester: "ben")
+        try world.manager.refresh()
+        let rows = world.events.events.map { "\($0.reason) \($0.variant) \($0.forced) \($0.tester ?? "-")" }
+        #expect(
+            rows == [
+                "activated Red false -", "deactivated Red false -", "activated Blue true ana",
+                "deactivated Blue true ana",
+            ]
+        )
+    }
+
+    @Test func aDeactivationSeenByAnotherProcessReadsTheActivation() throws {
+        let store = InMemoryStateStore()
+        let catalog = Catalog(source: "Local", experiments: [Fixtures.experiment("E")])
+        let first = try World([catalog], store: store)
+        try first.manager.refresh()
+        try first.debug.force(variant: "Blue", of: "E", tester: "ana")
+        try first.manager.refresh()
+        // A new process, sharing the log, sees Blue leave; it never saw it forced itself.
+        let second = AssignmentsManager(
+            sources: [first.debug],
+            store: store,
+            events: first.events,
+            device: first.device,
+            clock: first.clock
+        )
+        try first.debug.forceInactive(experiment: "E", tester: "ben")
+        try second.refresh()
+        let last = try #require(first.events.events.last)
+        #expect("\(last.reason) \(last.variant) \(last.forced) \(last.tester ?? "-")" == "deactivated Blue true ana")
+    }
+
     @Test func displayedIsRecordedOncePerDeviceExperimentAndVariant() throws {
         let catalog = Catalog(source: "Local", experiments: [Fixtures.experiment("E", keys: ["color", "size"])])
         let world = try World([catalog])

@@ -7,6 +7,22 @@ public protocol EventSink: Sendable {
     /// experiment and variant is already recorded, atomically across processes.
     /// - Returns: whether the event was recorded.
     func recordOnce(_ event: Event) throws -> Bool
+
+    /// The newest `activated` event of `assignment` (its source,
+    /// experiment, key and variant) on `device`: whether it was forced when
+    /// it entered the active set, for the `deactivated` event when it leaves.
+    func latestActivation(of assignment: Assignment, device: String) throws -> Event?
+}
+
+extension EventSink where Self: EventLog {
+    /// Reads it back from the log itself.
+    public func latestActivation(of assignment: Assignment, device: String) throws -> Event? {
+        let query = EventQuery(reasons: [.activated], experiments: [assignment.experiment])
+        return try latestEvents(matching: query, limit: 64).lazy.map(\.event).first {
+            $0.source == assignment.source && $0.key == assignment.key && $0.device == device
+                && $0.variant == assignment.variant
+        }
+    }
 }
 
 /// Reads recorded events back, for the console and `lab events`.

@@ -138,7 +138,9 @@ public final class DebugSource: ExperimentSource, Sendable {
     }
 
     /// Forces `variant` of `experiment` for `scope`; `Inactive` deactivates it instead.
-    /// Names that differ only in case from one variant (or `Inactive`) are taken as it.
+    /// Names that differ only in case from one variant (or `Inactive`) are
+    /// taken as it, and so is the short name the console shows for one
+    /// variant (``VariantName/shown(_:under:)``).
     /// - Parameters:
     ///   - tester: who forces it, recorded with it.
     ///   - time: when, recorded with it: the newest wins among equal scopes.
@@ -155,7 +157,15 @@ public final class DebugSource: ExperimentSource, Sendable {
         let (sourceName, found) = try locate(experiment: experiment, in: source)
         let choices =
             found.variants.map(\.name) + (found.variant(named: Self.inactiveChoice) == nil ? [Self.inactiveChoice] : [])
-        switch NameMatch.find(variant, in: choices) {
+        var match = NameMatch.find(variant, in: choices)
+        if case .missing(let suggestions) = match {
+            // The short name the console shows (`Blue` for `ButtonColorBlue`) is taken too, when it names one.
+            switch VariantName.find(variant, among: found.variants.map(\.name), of: found.name) {
+            case .found(let name): match = .found(name)
+            case .missing(let short): match = .missing(suggestions: Array((short + suggestions).prefix(3)))
+            }
+        }
+        switch match {
         case .found(let name):
             let isInactive = name == Self.inactiveChoice && found.variant(named: name) == nil
             let forcedVariant = ForcedVariant(

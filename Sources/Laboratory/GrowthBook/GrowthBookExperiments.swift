@@ -124,7 +124,8 @@ struct GrowthBookExperiments: Sendable {
                 keys: rules.map(\.feature),
                 variants: named,
                 baseline: named[0].name,
-                bucketing: .hash
+                bucketing: .hash,
+                title: rules.lazy.compactMap { $0.rule["name"]?.stringValue }.first { !$0.isEmpty }
             )
         }
     }

@@ -26,6 +26,10 @@ public final class AssignmentsManager: Sendable {
         var seenRevision: Int64?
         /// The active set this process last stored (sorted), and the revision after it.
         var stored: (revision: Int64, assignments: [Assignment])?
+        /// The forced variants of the last refresh, by source and experiment,
+        /// with their variant and tester: a deactivation says whether what
+        /// left was forced, which the new set no longer knows.
+        var forced: [ExperimentKey: (variant: String, tester: String?)] = [:]
     }
 
     private let state = Mutex(State())
@@ -105,6 +109,12 @@ public final class AssignmentsManager: Sendable {
         let assignments = accepted.flatMap(\.assignments).sorted { $0.key < $1.key }
         let snapshot = AssignmentsSnapshot(assignments: assignments, active: accepted, conflicts: conflicts)
 
+        var forcedNow: [ExperimentKey: (variant: String, tester: String?)] = [:]
+        for active in accepted where active.forced {
+            forcedNow[ExperimentKey(source: active.source, experiment: active.experiment.name)] = (
+                active.variant.name, active.forcedBy
+            )
+        }
         var revision = try store.revision()
         // Swap only when the set changed here or someone wrote since our last swap.
         let stored = state.withLock({ $0 }).stored
@@ -112,27 +122,33 @@ public final class AssignmentsManager: Sendable {
             let change = try store.swapActiveAssignments(assignments)
             let now = clock.now()
             // A change to or from a forced variant is QA's doing, not the experiment's: whose, when it says.
-            var forcedBy: [String: String?] = [:]
-            for active in accepted where active.forced {
-                forcedBy["\(active.source)/\(active.experiment.name)"] = active.forcedBy
-            }
-            func event(_ assignment: Assignment, _ reason: EventReason) -> Event {
-                let tester = forcedBy["\(assignment.source)/\(assignment.experiment)"]
+            // What entered was forced if it is forced now; what left, if it was forced when it was active.
+            let before = state.withLock({ $0 }).forced
+            func event(_ assignment: Assignment, _ reason: EventReason) throws -> Event {
+                let key = ExperimentKey(source: assignment.source, experiment: assignment.experiment)
+                let forced: (variant: String, tester: String?)?
+                if reason == .deactivated {
+                    forced = try before[key] ?? activation(of: assignment)
+                } else {
+                    forced = forcedNow[key]
+                }
+                let applies = forced.map { $0.variant == assignment.variant } ?? false
                 return Event(
                     assignment,
                     reason: reason,
                     device: device.id,
                     time: now,
-                    forced: tester != nil,
-                    tester: tester ?? nil
+                    forced: applies,
+                    tester: applies ? forced?.tester : nil
                 )
             }
             let changes =
-                change.left.map { event($0, .deactivated) } + change.entered.map { event($0, .activated) }
+                try change.left.map { try event($0, .deactivated) } + change.entered.map { try event($0, .activated) }
             if !changes.isEmpty { try events.record(changes) }
             revision = try store.revision()
             state.withLock { $0.stored = (revision, assignments) }
         }
+        state.withLock { $0.forced = forcedNow }
 
         publish { state in
             state.seenRevision = revision
@@ -141,6 +157,21 @@ public final class AssignmentsManager: Sendable {
             return true
         }
         return snapshot
+    }
+
+    /// Whether an assignment that another process (or an earlier run)
+    /// activated was forced then, as its `activated` event says.
+    private func activation(of assignment: Assignment) throws -> (variant: String, tester: String?)? {
+        guard let event = try events.latestActivation(of: assignment, device: device.id), event.forced else {
+            return nil
+        }
+        return (event.variant, event.tester)
+    }
+
+    /// An experiment by its source and name, as the manager's own tables key it.
+    private struct ExperimentKey: Hashable {
+        var source: String
+        var experiment: String
     }
 
     /// Refreshes only if the state changed since the last refresh (in any process).

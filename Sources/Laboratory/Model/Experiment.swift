@@ -36,6 +36,10 @@ public struct Experiment: Sendable, Hashable, Codable {
     public var whitelist: [String: String]
     /// The winning variant of a resolved experiment, served to everyone; `nil` while it runs.
     public var winner: String?
+    /// What people call the experiment where its name is a key (a GrowthBook
+    /// rule's `name`, such as "Checkout redesign"): shown and searched beside
+    /// the name; `nil` when it has none.
+    public var title: String?
 
     public init(
         name: String,
@@ -46,7 +50,8 @@ public struct Experiment: Sendable, Hashable, Codable {
         subject: Subject = .device,
         bucketing: Bucketing? = nil,
         whitelist: [String: String] = [:],
-        winner: String? = nil
+        winner: String? = nil,
+        title: String? = nil
     ) {
         self.name = name
         self.keys = keys
@@ -57,6 +62,7 @@ public struct Experiment: Sendable, Hashable, Codable {
         self.bucketing = bucketing ?? (subject == .user ? .hash : .random)
         self.whitelist = whitelist
         self.winner = winner
+        self.title = title
     }
 
     /// Whether the experiment is concluded and serves its winner.

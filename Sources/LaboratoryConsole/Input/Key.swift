@@ -4,6 +4,10 @@ public enum Key: Sendable, Hashable {
     case up, down, left, right
     case pageUp, pageDown, home, end
     case enter, escape, backspace, tab
+    /// Shift-↑ and Shift-↓: scroll the detail pane, wherever the focus is.
+    case shiftUp, shiftDown
+    /// Ctrl-U: clear the text being typed (a filter, a path), as shells do.
+    case clearLine
     /// Ctrl-C: quit, and give the terminal back.
     case interrupt
 }

@@ -15,17 +15,15 @@ public enum ConsoleRenderer {
         if layout.showsDetail(state.route) {
             let left = layout.listWidth(for: state.route)
             for row in 1..<layout.statusRow { screen.write("│", row: row, column: left, style: .muted) }
-            let paneWidth = state.size.columns - left - 3
-            let lines = DetailPane.lines(for: state).flatMap { line in
-                DisplayText.wrap(
-                    DisplayText.sanitize(line.text),
-                    to: paneWidth,
-                    indent: line.text.hasPrefix("  ") ? 4 : 2
-                )
-                .map { (text: $0, style: line.style) }
-            }
-            for (index, line) in lines.prefix(layout.statusRow - 1).enumerated() {
-                screen.write(line.text, row: 1 + index, column: left + 2, maxWidth: paneWidth, style: line.style)
+            let (paneLeft, paneWidth) = layout.paneColumns(for: state.route)
+            let lines = DetailPane.window(
+                DetailPane.wrappedLines(for: state),
+                scroll: state.paneScroll,
+                height: layout.paneHeight,
+                focused: state.isPaneFocused
+            )
+            for (index, line) in lines.enumerated() {
+                screen.write(line.text, row: 1 + index, column: paneLeft, maxWidth: paneWidth, style: line.style)
             }
         }
         drawStatus(state, layout, &screen)
@@ -106,9 +104,10 @@ public enum ConsoleRenderer {
 
     private static func drawList(_ state: ConsoleState, _ layout: Layout, _ screen: inout ScreenBuffer) {
         let width = layout.listWidth(for: state.route)
-        let columns = ListColumns.widths(for: state.route, width: width, needs: state.columnNeeds)
+        let columns = ListColumns.widths(for: state.route, width: width, needs: state.columnNeeds, pane: state.pane)
         var x = 1
-        for (index, heading) in ListColumns.headings(for: state.route).enumerated() where index < columns.count {
+        for (index, heading) in ListColumns.headings(for: state.route).enumerated()
+        where index < columns.count && columns[index] > 0 {
             screen.write(
                 heading,
                 row: 1,
@@ -127,6 +126,14 @@ public enum ConsoleRenderer {
             return
         }
         let visible = rows.dropFirst(state.frame.scroll).prefix(layout.listHeight)
+        // Names cut alike would look like one: each name column is cut so the rows on screen stay apart.
+        var cutNames: [Int: [String]] = [:]
+        for index in ListColumns.nameColumns(for: state.route) where index < columns.count && columns[index] > 0 {
+            cutNames[index] = DisplayText.distinctCuts(
+                visible.map { index < $0.columns.count ? DisplayText.sanitize($0.columns[index]) : "" },
+                to: columns[index]
+            )
+        }
         for (offset, row) in zip(visible.indices, visible) {
             let y = layout.listTop + offset - state.frame.scroll
             let isCursor = offset == state.frame.cursor
@@ -135,7 +142,8 @@ public enum ConsoleRenderer {
             if isCursor { screen.fill(row: y, column: 0, count: width, style: style) }
             let filter = state.frame.filter
             var x = 1
-            for (index, text) in row.columns.enumerated() where index < columns.count {
+            for (index, column) in row.columns.enumerated() where index < columns.count && columns[index] > 0 {
+                let text = row.isSelectable ? cutNames[index]?[offset - state.frame.scroll] ?? column : column
                 let used = screen.write(text, row: y, column: x, maxWidth: columns[index], style: style)
                 if !filter.isEmpty && row.isSelectable {
                     FilterMatch.mark(filter, in: text, width: columns[index], row: y, column: x, on: &screen)

@@ -26,9 +26,78 @@ enum DetailPane {
         case (.variants(let source, let name), .choice(let variant)?):
             guard let entry = state.data.entry(source: source, experiment: name) else { return [] }
             return experiment(entry, showing: .some(variant), state: state)
+        case (.events, .event(let id)?):
+            guard let recorded = state.data.events.first(where: { $0.id == id }) else { return [] }
+            return event(recorded, state: state)
+        case (.events, _):
+            return [Line("Highlight an event to see every field of it.", .muted)]
         default:
             return [Line("Highlight an experiment to see its details.", .muted)]
         }
+    }
+
+    /// The pane's lines wrapped to its width, as drawn before scrolling.
+    static func wrappedLines(for state: ConsoleState) -> [Line] {
+        let width = state.layout.paneColumns(for: state.route).width
+        return lines(for: state).flatMap { line in
+            DisplayText.wrap(DisplayText.sanitize(line.text), to: width, indent: line.text.hasPrefix("  ") ? 4 : 2)
+                .map { Line($0, line.style) }
+        }
+    }
+
+    /// The furthest the pane scrolls: the last line at the bottom, below `▲ more`.
+    static func maximumScroll(lineCount: Int, height: Int) -> Int {
+        lineCount <= height ? 0 : lineCount - (height - 1)
+    }
+
+    /// What the pane shows at its scroll: the lines in view, with `▲ more`
+    /// above when lines are scrolled away and `▼ more` below when lines are
+    /// cut, so a cut pane never looks whole.
+    static func window(_ lines: [Line], scroll: Int, height: Int, focused: Bool) -> [Line] {
+        guard lines.count > height, height >= 3 else { return Array(lines.prefix(height)) }
+        let scroll = min(max(0, scroll), maximumScroll(lineCount: lines.count, height: height))
+        var shown: [Line] = []
+        if scroll > 0 { shown.append(Line("▲ more", CellStyle(role: .accent, bold: true))) }
+        let room = height - shown.count
+        let rest = lines.dropFirst(scroll)
+        if rest.count > room {
+            shown += rest.prefix(room - 1)
+            let hint = focused ? "▼ more (↓ PgDn)" : "▼ more (Tab or Shift-↓ to scroll)"
+            shown.append(Line(hint, CellStyle(role: .accent, bold: true)))
+        } else {
+            shown += rest
+        }
+        return shown
+    }
+
+    /// Every field of an event, as the table stores it.
+    private static func event(_ recorded: RecordedEvent, state: ConsoleState) -> [Line] {
+        let event = recorded.event
+        var lines = [
+            Line("Event \(recorded.id)", .header),
+            Line("time: \(TimeText.clock(event.time, timeZone: state.timeZone)) · \(ForcedVariant.text(of: event.time))", .muted),
+            Line("reason: \(event.reason)"),
+            Line("device: \(event.device)"),
+            Line("source: \(event.source)"),
+            Line("experiment: \(event.experiment)"),
+            Line("variant: \(event.variant)"),
+            Line("key: \(event.key)"),
+        ]
+        if case .json(let value) = event.value, value != .null {
+            lines.append(Line("value:"))
+            lines += value.prettyText.split(separator: "\n", omittingEmptySubsequences: false).map { Line("    " + $0) }
+        } else {
+            lines.append(Line("value: \(event.value)"))
+        }
+        if event.forced {
+            let who = event.tester.map { " by \($0)" } ?? ""
+            lines.append(
+                Line("forced: yes\(who): QA's exposure, not experiment data", CellStyle(role: .forced, bold: true))
+            )
+        } else {
+            lines.append(Line("forced: no: the variant came from the experiment's rules", .muted))
+        }
+        return lines
     }
 
     /// - Parameter showing: the variant to describe (`.some(nil)` is Inactive);
@@ -36,8 +105,9 @@ enum DetailPane {
     private static func experiment(_ entry: DebugEntry, showing: String??, state: ConsoleState) -> [Line] {
         let data = state.data
         let experiment = entry.experiment
-        var lines = [
-            Line(experiment.name, .header),
+        var lines = [Line(experiment.name, .header)]
+        if let title = experiment.title { lines.append(Line("“\(title)”", CellStyle(role: .accent))) }
+        lines += [
             Line("source \(entry.source) · baseline \(experiment.baseline)", .muted),
             Line("\(experiment.subject.rawValue)-level · \(experiment.bucketing.rawValue) bucketing", .muted),
         ]

@@ -10,16 +10,29 @@ enum ListColumns {
         case .main: return ["CATEGORY", "SUMMARY"]
         case .experiments: return ["EXPERIMENT", "VARIANT", "FLAGS"]
         case .variants: return ["", "VARIANT", "SHARE"]
-        case .assignments: return ["KEY", "VALUE", "EXPERIMENT", "VARIANT", "SOURCE"]
-        case .events: return ["TIME", "REASON", "EXPERIMENT", "VARIANT", "KEY = VALUE"]
+        case .assignments: return ["KEY", "VALUE", "EXPERIMENT", "VARIANT", "F", "SOURCE"]
+        case .events: return ["TIME", "REASON", "EXPERIMENT", "VARIANT", "F", "DEVICE", "KEY = VALUE"]
         case .settings: return ["ITEM", "VALUE"]
+        }
+    }
+
+    /// The columns that hold names (experiments, variants, keys): cut in the
+    /// middle when they do not fit, as names that differ only at their end
+    /// would look the same cut there.
+    static func nameColumns(for route: Route) -> Set<Int> {
+        switch route {
+        case .experiments: return [0, 1]
+        case .variants: return [1]
+        case .assignments: return [0, 2, 3]
+        case .events: return [2, 3]
+        case .main, .settings: return []
         }
     }
 
     /// The column that gets the room the others leave.
     static func spareColumn(for route: Route) -> Int {
         switch route {
-        case .events: return 4
+        case .events: return 6
         default: return 1
         }
     }
@@ -51,11 +64,25 @@ enum ListColumns {
         needs.reduce(0, +) + max(0, needs.count - 1) + 2
     }
 
-    /// Widths that add up (with one space between columns) to `width - 2`.
-    static func widths(for route: Route, width: Int, needs: [Int]) -> [Int] {
-        let count = headings(for: route).count
-        let needs = (0..<count).map { $0 < needs.count ? max(1, needs[$0]) : 1 }
-        return fit(needs, into: width - 2 - (count - 1), spare: spareColumn(for: route))
+    /// The columns shown: all of them, except on Events beside its detail
+    /// pane, where the table keeps what tells events apart (time, reason,
+    /// experiment, variant, forced) and the pane shows the rest.
+    static func visible(for route: Route, pane: DetailPaneWidth) -> [Int] {
+        let all = Array(headings(for: route).indices)
+        guard route == .events, pane != .hidden else { return all }
+        return [0, 1, 2, 3, 4]
+    }
+
+    /// Widths that add up (with one space between columns) to `width - 2`;
+    /// a column not shown gets 0.
+    static func widths(for route: Route, width: Int, needs: [Int], pane: DetailPaneWidth = .hidden) -> [Int] {
+        let shown = visible(for: route, pane: pane)
+        let shownNeeds = shown.map { $0 < needs.count ? max(1, needs[$0]) : 1 }
+        let spare = shown.firstIndex(of: spareColumn(for: route)) ?? shown.count - 1
+        let fitted = fit(shownNeeds, into: width - 2 - (shown.count - 1), spare: spare)
+        var widths = Array(repeating: 0, count: headings(for: route).count)
+        for (position, index) in shown.enumerated() { widths[index] = fitted[position] }
+        return widths
     }
 
     /// Shares `room` among columns that need `needs`: all they need and the

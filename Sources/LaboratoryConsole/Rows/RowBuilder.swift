@@ -73,10 +73,15 @@ public enum RowBuilder {
                             ?? DebugSource.inactiveChoice, flags,
                     ],
                     role: role,
-                    hiddenNames: entry.experiment.variants.map { ListRow.HiddenName("variant", $0.name) }
+                    hiddenNames: (entry.experiment.title.map { [ListRow.HiddenName("name", $0)] } ?? [])
+                        + entry.experiment.variants.map { ListRow.HiddenName("variant", $0.name) }
                         + entry.experiment.keys.map { ListRow.HiddenName("key", $0) }
                 )
-                return (row, [entry.experiment.name] + entry.experiment.variants.map(\.name) + entry.experiment.keys)
+                return (
+                    row,
+                    [entry.experiment.name] + (entry.experiment.title.map { [$0] } ?? [])
+                        + entry.experiment.variants.map(\.name) + entry.experiment.keys
+                )
             }
             return RowSection(
                 header: ListRow(.header, [source.name.uppercased(), "\(entries.count)"], role: .header),
@@ -113,16 +118,23 @@ public enum RowBuilder {
     }
 
     static func assignments(_ data: ConsoleData) -> [RowSection] {
-        [
+        // A forced variant's keys are QA's doing: marked, as on the Experiments screen.
+        var forced: Set<ListRow.Target> = []
+        for active in data.snapshot.active where active.forced {
+            forced.insert(.experiment(source: active.source, name: active.experiment.name))
+        }
+        return [
             RowSection(
                 items: data.snapshot.assignments.map {
-                    (
+                    let isForced = forced.contains(.experiment(source: $0.source, name: $0.experiment))
+                    return (
                         ListRow(
                             .assignment(key: $0.key),
                             [
                                 $0.key, $0.value.description, $0.experiment,
-                                VariantName.shown($0.variant, under: $0.experiment), $0.source,
+                                VariantName.shown($0.variant, under: $0.experiment), isForced ? "F" : "", $0.source,
                             ],
+                            role: isForced ? .forced : .plain,
                             hiddenNames: [ListRow.HiddenName("variant", $0.variant)]
                         ),
                         [$0.key, $0.experiment, $0.variant]
@@ -137,8 +149,10 @@ public enum RowBuilder {
             .filter { reason == nil || $0.event.reason.rawValue == reason }
             .map { row -> (row: ListRow, names: [String]) in
                 let event = row.event
+                // A forced exposure is QA's, not experiment data: it looks like a forced variant does.
                 let role: CellStyle.Role =
                     switch event.reason {
+                    case _ where event.forced: .forced
                     case .displayed: .accent
                     case .deactivated: .inactive
                     default: .plain
@@ -147,12 +161,14 @@ public enum RowBuilder {
                     .event(id: row.id),
                     [
                         TimeText.clock(event.time, timeZone: state.timeZone), event.reason.rawValue, event.experiment,
-                        VariantName.shown(event.variant, under: event.experiment), "\(event.key) = \(event.value)",
+                        VariantName.shown(event.variant, under: event.experiment), event.forced ? "F" : "",
+                        event.device, "\(event.key) = \(event.value)",
                     ],
                     role: role,
                     hiddenNames: [ListRow.HiddenName("variant", event.variant)]
+                        + (event.tester.map { [ListRow.HiddenName("tester", $0)] } ?? [])
                 )
-                return (listRow, [event.experiment, event.variant, event.key])
+                return (listRow, [event.experiment, event.variant, event.key, event.device] + (event.tester.map { [$0] } ?? []))
             }
         return [RowSection(items: rows)]
     }

@@ -52,6 +52,61 @@ public enum DisplayText {
         return result + "…"
     }
 
+    /// `text` cut to at most `width` columns by taking characters out of its
+    /// middle (`ExperimentalSi…thoutSearch`), for names that differ at their
+    /// end: cut at the end, two such names would look the same.
+    public static func truncateMiddle(_ text: String, to width: Int) -> String {
+        guard width > 2 else { return truncate(text, to: width) }
+        if TextWidth.of(text) <= width { return text }
+        let characters = Array(text)
+        var tail: [Character] = []
+        var tailWidth = 0
+        // The end gets half the room; it holds the part that tells names apart.
+        for character in characters.reversed() {
+            let characterWidth = TextWidth.of(character)
+            if tailWidth + characterWidth > (width - 1) / 2 { break }
+            tail.insert(character, at: 0)
+            tailWidth += characterWidth
+        }
+        var head = ""
+        var headWidth = 0
+        for character in characters {
+            let characterWidth = TextWidth.of(character)
+            if headWidth + characterWidth > width - 1 - tailWidth { break }
+            head.append(character)
+            headWidth += characterWidth
+        }
+        return head + "…" + String(tail)
+    }
+
+    /// Names cut to `width` columns so that names that differ still look
+    /// different: cut at the end, as people read; where two end cuts come out
+    /// alike, cut in the middle; where those are still alike, from just
+    /// before the first character they differ in (`…AAAXFlow`).
+    public static func distinctCuts(_ names: [String], to width: Int) -> [String] {
+        var cuts = names.map { truncate($0, to: width) }
+        func collisions() -> [Int] {
+            var seen: [String: [Int]] = [:]
+            for (index, cut) in cuts.enumerated() { seen[cut, default: []].append(index) }
+            return seen.values.filter { group in
+                group.count > 1 && Set(group.map { names[$0] }).count > 1
+            }.flatMap { $0 }
+        }
+        let alike = collisions()
+        guard !alike.isEmpty else { return cuts }
+        for index in alike { cuts[index] = truncateMiddle(names[index], to: width) }
+        for index in collisions() {
+            // From where it parts from the nearest other name, with a character of context.
+            let name = Array(names[index])
+            let shared = names.indices.filter { $0 != index && names[$0] != names[index] }.map { other in
+                zip(name, Array(names[other])).prefix { $0 == $1 }.count
+            }.max() ?? 0
+            let rest = String(name[max(0, shared - 1)...])
+            cuts[index] = shared > 1 ? truncate("…" + rest, to: width) : truncate(names[index], to: width)
+        }
+        return cuts
+    }
+
     /// `text` padded with spaces (or cut) to exactly `width` columns.
     public static func fit(_ text: String, to width: Int) -> String {
         let cut = truncate(text, to: width)

@@ -77,6 +77,7 @@ public enum ConsoleReducer {
         switch key {
         case .character(let character): prompt.text.append(character)
         case .backspace: if !prompt.text.isEmpty { prompt.text.removeLast() }
+        case .clearLine: prompt.text = ""
         case .escape:
             state.prompt = nil
             state.message = StatusMessage("Cancelled.")
@@ -109,6 +110,8 @@ public enum ConsoleReducer {
             } else {
                 state.frame.filter.removeLast()
             }
+        case .clearLine:
+            state.frame.filter = ""
         case .enter:
             state.isEditingFilter = false
         case .escape:
@@ -122,7 +125,19 @@ public enum ConsoleReducer {
 
     private static func command(_ key: Key, _ state: inout ConsoleState) -> [ConsoleEffect] {
         state.message = nil
+        if state.isPaneFocused, scrollPane(key, &state) { return [] }
         switch key {
+        case .shiftUp: scrollPane(by: -1, &state)
+        case .shiftDown: scrollPane(by: 1, &state)
+        case .tab:
+            guard state.layout.showsDetail(state.route) else {
+                state.message = StatusMessage(
+                    Layout.hasDetail(state.route) ? "The detail pane is hidden (p: show it)." : "This screen has no detail pane."
+                )
+                break
+            }
+            state.isPaneFocused = true
+            state.message = StatusMessage("Detail pane: ↑↓ PgUp PgDn scroll it; Tab or Esc back to the list.")
         case .up, .character("k"): move(by: -1, &state)
         case .down, .character("j"): move(by: 1, &state)
         case .pageUp: move(by: -state.layout.listHeight, &state)
@@ -158,11 +173,43 @@ public enum ConsoleReducer {
                 break
             }
             state.pane = state.pane.next
+            if state.pane == .hidden { state.isPaneFocused = false }
+            state.paneScroll = 0
             state.message = StatusMessage(state.pane.description)
         default:
             break
         }
         return []
+    }
+
+    // MARK: - The detail pane
+
+    /// Keys while the pane has the focus: scrolling keys scroll it, Tab and
+    /// Esc give the list its keys back; `false` lets other keys through.
+    private static func scrollPane(_ key: Key, _ state: inout ConsoleState) -> Bool {
+        let page = max(1, state.layout.paneHeight - 2)
+        switch key {
+        case .up, .character("k"), .shiftUp: scrollPane(by: -1, &state)
+        case .down, .character("j"), .shiftDown: scrollPane(by: 1, &state)
+        case .pageUp: scrollPane(by: -page, &state)
+        case .pageDown: scrollPane(by: page, &state)
+        case .home, .character("g"): state.paneScroll = 0
+        case .end, .character("G"): scrollPane(by: Int.max / 2, &state)
+        case .tab, .escape, .left, .character("h"):
+            state.isPaneFocused = false
+            state.message = StatusMessage("Back to the list.")
+        default: return false
+        }
+        return true
+    }
+
+    /// Scrolls the pane, no further than its last line.
+    private static func scrollPane(by lines: Int, _ state: inout ConsoleState) {
+        let layout = state.layout
+        guard layout.showsDetail(state.route) else { return }
+        let count = DetailPane.wrappedLines(for: state).count
+        let limit = DetailPane.maximumScroll(lineCount: count, height: layout.paneHeight)
+        state.paneScroll = min(max(0, state.paneScroll + lines), limit)
     }
 
     // MARK: - Moving
@@ -189,6 +236,7 @@ public enum ConsoleReducer {
 
     /// Highlights row `index`, remembering what it is.
     private static func select(_ index: Int, _ state: inout ConsoleState) {
+        if state.frame.selection != state.rows[index].target { state.paneScroll = 0 }
         state.frame.cursor = index
         state.frame.selection = state.rows[index].target
     }
@@ -197,12 +245,16 @@ public enum ConsoleReducer {
         if state.stack.count > 1 {
             state.stack.removeLast()
             state.isEditingFilter = false
+            state.isPaneFocused = false
+            state.paneScroll = 0
             state.refreshRows()
         }
     }
 
     private static func push(_ route: Route, _ state: inout ConsoleState) {
         state.isEditingFilter = false
+        state.isPaneFocused = false
+        state.paneScroll = 0
         var frame = Frame(route: route)
         frame.filter = state.filters[route] ?? ""
         state.stack.append(frame)
@@ -222,7 +274,14 @@ public enum ConsoleReducer {
     private static func open(_ state: inout ConsoleState) -> [ConsoleEffect] {
         guard let row = selected(state) else { return [] }
         switch row.target {
-        case .header, .status, .event, .server, .app:
+        case .event:
+            // Opening an event shows every field of it beside the table.
+            if state.pane == .hidden {
+                state.pane = .normal
+                state.message = StatusMessage("Every field of the event beside the table (p: wider, then hidden).")
+            }
+            return []
+        case .header, .status, .server, .app:
             return []
         case .category(let route):
             push(route, &state)

@@ -11,7 +11,14 @@ public struct ConsoleState: Sendable, Equatable {
     public var isEditingFilter = false
     public var showsHelp = false
     /// How wide the detail pane of the Experiments and variant screens is.
-    public var pane: DetailPaneWidth = .normal
+    public var experimentPane: DetailPaneWidth = .normal
+    /// How wide the Events screen's detail pane is: hidden until an event
+    /// is opened, as the table needs its columns more than a pane.
+    public var eventPane: DetailPaneWidth = .hidden
+    /// The first line of the detail pane shown, when it is longer than the screen.
+    public var paneScroll = 0
+    /// Whether ↑↓ scroll the detail pane (Tab) instead of moving in the list.
+    public var isPaneFocused = false
     public var confirmation: Confirmation?
     /// A question waiting for typed text (a file path).
     public var prompt: Prompt?
@@ -41,8 +48,19 @@ public struct ConsoleState: Sendable, Equatable {
 
     public var route: Route { frame.route }
 
+    /// How wide the detail pane of the screen on top is (`p` switches it).
+    public var pane: DetailPaneWidth {
+        get { route == .events ? eventPane : experimentPane }
+        set {
+            if route == .events { eventPane = newValue } else { experimentPane = newValue }
+        }
+    }
+
     /// Where things go on screen at this size and pane width.
-    public var layout: Layout { Layout(size, pane: pane, listNeed: ListColumns.listNeed(columnNeeds)) }
+    public var layout: Layout {
+        let shown = ListColumns.visible(for: route, pane: pane).filter { $0 < columnNeeds.count }
+        return Layout(size, pane: pane, listNeed: ListColumns.listNeed(shown.map { columnNeeds[$0] }))
+    }
 
     /// The rows of the screen on top, as built from the data and its filter;
     /// kept current by ``refreshRows()`` so moving the cursor costs nothing.

@@ -22,10 +22,19 @@ public struct Layout: Sendable, Equatable {
     /// Whether a screen has a detail pane beside its list (shown or not).
     public static func hasDetail(_ route: Route) -> Bool {
         switch route {
-        case .experiments, .variants: return true
+        case .experiments, .variants, .events: return true
         default: return false
         }
     }
+
+    /// The column the detail pane's text starts at, and how wide it is.
+    public func paneColumns(for route: Route) -> (left: Int, width: Int) {
+        let left = listWidth(for: route)
+        return (left + 2, size.columns - left - 3)
+    }
+
+    /// How many rows the detail pane has: from below the title bar to above the status line.
+    public var paneHeight: Int { max(1, statusRow - 1) }
 
     /// Whether a screen shows its detail pane now.
     public func showsDetail(_ route: Route) -> Bool {

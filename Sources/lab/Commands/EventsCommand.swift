@@ -44,12 +44,11 @@ struct EventsCommand: AsyncParsableCommand {
             throw ValidationError("--summary reads the catalogs' weights on this machine; it does not take --connect")
         }
         // Custom reasons are allowed; a near miss of a standard one is a typo.
-        let standard = EventReason.standard.map(\.rawValue)
-        for reason in reason where !standard.contains(reason) {
-            if case .missing(let suggestions) = NameMatch.find(reason, in: standard), !suggestions.isEmpty {
-                throw ValidationError(
-                    "no reason \"\(reason)\"\(NameMatch.hint(suggestions)) (reasons: \(standard.joined(separator: ", ")), or your own)"
-                )
+        for reason in reason {
+            do {
+                _ = try EventReason(checking: reason)
+            } catch {
+                throw ValidationError(error.description)
             }
         }
     }

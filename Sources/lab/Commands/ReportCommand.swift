@@ -13,13 +13,21 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "displayed, initiated, or any custom reason.") var reason: String = EventReason.displayed.rawValue
     @Flag(help: "Print one JSON document: whether an event was recorded, and for which assignment.") var json = false
 
+    func validate() throws {
+        do {
+            _ = try EventReason(checking: reason)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
     func run() throws {
-        guard !reason.isEmpty else { throw ValidationError("--reason must not be empty") }
+        let reason = EventReason(rawValue: self.reason)
         let session = try LabSession.open(global)
         let (assignment, recorded) = try session.run { () -> (Assignment?, Bool) in
             try session.manager.refresh()
             guard let assignment = session.manager.assignment(for: key) else { return (nil, false) }
-            return (assignment, try session.manager.report(assignment, reason: EventReason(rawValue: reason)))
+            return (assignment, try session.manager.report(assignment, reason: reason))
         }
         guard let assignment else {
             printError("no active experiment assigns \"\(key)\": the app uses its baseline; nothing recorded")
@@ -30,7 +38,7 @@ struct ReportCommand: ParsableCommand {
             ? "Recorded \(reason) for \(key) = \(assignment.value) (\(assignment.experiment)/\(assignment.variant))."
             : "Not recorded: \(assignment.experiment)/\(assignment.variant) was already \(reason) on this device."
         if json {
-            try JSONOutput.print(ReportDocument(recorded: recorded, reason: reason, assignment: assignment))
+            try JSONOutput.print(ReportDocument(recorded: recorded, reason: reason.rawValue, assignment: assignment))
         } else {
             printLine(message)
         }

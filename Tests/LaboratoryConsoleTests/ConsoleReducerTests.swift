@@ -574,9 +574,10 @@ import Testing
         let forcedRow = try #require(world.lines.first { $0.contains("activated") && $0.contains("Blue") })
         #expect(forcedRow.contains(" F "), "\(forcedRow)")
         world.press(.enter)
-        for field in ["reason: activated", "device: device-1", "source: Local", "experiment: ButtonColor",
-            "variant: ButtonColorBlue", "key: subscribeButtonColor", "value: blue", "forced: yes by ana"]
-        {
+        for field in [
+            "reason: activated", "device: device-1", "source: Local", "experiment: ButtonColor",
+            "variant: ButtonColorBlue", "key: subscribeButtonColor", "value: blue", "forced: yes by ana",
+        ] {
             #expect(world.text.contains(field), "\(field) in\n\(world.text)")
         }
     }

@@ -24,16 +24,35 @@ import Testing
         }
     }
 
-    @Test func everyKeyOfTheHelpIsInTheReadmesTable() throws {
+    /// The README's key table, the help overlay and `lab(1)` list the same
+    /// keys, in the same order: each is read back here and compared.
+    @Test func theReadmeTheHelpAndTheManualListTheSameKeys() throws {
         let readme = try #require(Self.readme)
-        let table = readme.split(separator: "\n").filter { $0.hasPrefix("| ") }.joined(separator: "\n")
-        for line in HelpText.lines.prefix(while: { !$0.isEmpty }) {
-            let keys = line.prefix(16).split(separator: " ").map(String.init)
-            for key in keys where key.count == 1 && key.first!.isLetter {
-                #expect(table.contains("`\(key)`"), "key \(key) of \"\(line)\"")
-            }
-            let named = keys.filter { $0.count > 1 }
-            for key in named { #expect(table.contains(key), "key \(key) of \"\(line)\"") }
+        let expected = ConsoleKeys.bindings.map(\.keys)
+        let table = readme.components(separatedBy: "| keys | do |\n|---|---|\n")[1]
+            .split(separator: "\n").prefix { $0.hasPrefix("| ") }
+        let readmeKeys = table.map { row in
+            row.split(separator: "|")[0].replacingOccurrences(of: "`", with: "").split(separator: " ").map(String.init)
         }
+        #expect(readmeKeys == expected)
+        let helpKeys = HelpText.lines.prefix { !$0.isEmpty }.map { line in
+            ConsoleKeys.bindings.first { line.hasPrefix($0.keys.joined(separator: " ") + " ") }?.keys ?? [line]
+        }
+        #expect(helpKeys == expected)
+        let manual = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("share/man/man1/lab.1"),
+            encoding: .utf8
+        )
+        let section = manual.components(separatedBy: ".Sh CONSOLE KEYS\n").dropFirst().first ?? ""
+        let manualKeys = section.components(separatedBy: ".El")[0].split(separator: "\n")
+            .filter { $0.hasPrefix(".It ") }.map { $0.dropFirst(4).split(separator: " ").map(String.init) }
+        #expect(manualKeys == expected)
+    }
+
+    @Test func theHelpFitsTheSmallestScreen() {
+        // The overlay's frame takes two rows, and it keeps a row free above and below.
+        #expect(HelpText.lines.count <= TerminalSize.minimum.rows - 4)
+        #expect(HelpText.lines.allSatisfy { TextWidth.of($0) <= TerminalSize.minimum.columns - 10 })
     }
 }

@@ -57,6 +57,28 @@ import Testing
         )
     }
 
+    @Test func anExperimentWithABrokenVariantStillCountsForSharedKeys() throws {
+        let first = try file(
+            "broken-variant.json",
+            """
+            {"source": "Local", "experiments": [
+              {"name": "Onboarding", "keys": ["pageCount"], "baseline": "A",
+               "variants": [{"name": "A", "assignments": {"pageCount": 3}}, {"name": "B", "assignments": {}}]}]}
+            """
+        )
+        let second = try file(
+            "sound.json",
+            """
+            {"source": "Promo", "experiments": [
+              {"name": "Welcome", "keys": ["pageCount"], "baseline": "A",
+               "variants": [{"name": "A", "assignments": {"pageCount": 5}}]}]}
+            """
+        )
+        let found = check([first, second])
+        #expect(found.contains { $0.contains("error: variant \"B\"") || $0.contains("\"B\" of") }, "\(found)")
+        #expect(found.contains { $0.contains("share key \"pageCount\"") }, "\(found)")
+    }
+
     @Test func userAndDeviceLevelExperimentsSharingAKeyAlwaysOverlap() throws {
         let path = try file(
             "mixed.json",
@@ -127,8 +149,14 @@ import Testing
         // The structural errors of both files…
         #expect(messages.contains { $0.contains("variant \"X\" of experiment \"Broken\" does not assign key \"k1\"") })
         #expect(messages.contains { $0.contains("baseline \"Nope\" of experiment \"Two\" names no variant") })
-        // …and, past them, the overlap between the sound experiments and the conventions.
-        #expect(messages.contains { $0.contains("\"B/Three\" and \"A/One\"") && $0.contains("share key \"shared\"") })
+        // …and, past them, the overlap (a broken experiment whose keys and range are sound counts) and the conventions.
+        #expect(
+            messages.contains {
+                $0.contains("\"B/Three\"") && $0.contains("\"A/One\"") && $0.contains("\"B/Two\"")
+                    && $0.contains("share key \"shared\"")
+            },
+            "\(messages)"
+        )
         #expect(messages.contains { $0.contains("experiment \"lowercase\": experiment names are UpperCamelCase") })
         #expect(report.errors == 3 && report.warnings == 1)
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import GrowthBook
@@ -32,6 +33,26 @@ import Testing
                 "2:16: error: \"condition\" of rule 1 of feature \"cta\" must be an object, found an array",
             ]
         )
+    }
+
+    /// A rule that can never match is evaluated by every SDK (it just never
+    /// matches), so an app keeps the payload; `lab check` calls it an error.
+    @Test func unknownOperatorsAndInvalidPatternsAreErrorsAnAppStillAccepts() throws {
+        let text = """
+            {"features": {"cta": {"defaultValue": 1, "rules": [{"force": 2, "condition": {"x": {"$regexx": "a"}}},
+              {"force": 3, "condition": {"$or": [{"ua": {"$regex": "(a"}}, {"$xor": []}]}},
+              {"force": 4, "condition": {"tags": {"$elemMatch": {"$eq": "a", "$nope": 1}}, "v": {"$vgte": "1.2"}}}]}}}
+            """
+        #expect(
+            check(text) == [
+                "1:96: error: unknown operator \"$regexx\" in the condition of rule 1 of feature \"cta\": the rule never matches",
+                "2:56: error: invalid pattern \"(a\" for \"$regex\" in the condition of rule 2 of feature \"cta\": it never matches",
+                "2:73: error: unknown operator \"$xor\" in the condition of rule 2 of feature \"cta\": the rule never matches",
+                "3:75: error: unknown operator \"$nope\" in the condition of rule 3 of feature \"cta\": the rule never matches",
+            ]
+        )
+        let payload = try GrowthBookPayload(Data(text.utf8), decrypt: nil)
+        #expect(payload.warnings.count == 4)
     }
 
     @Test func contextualBanditsOfTheWrongShapeAreErrorsAndMissingOnesWarnings() {

@@ -72,7 +72,7 @@ public struct GrowthBookPayload: Sendable {
         }
         // The checks run while the last features are decoded; the decoding
         // is thrown away when they find an error.
-        let report = PayloadLinter().check(features: featuresValue, bandits: root["contextualBandits"])
+        let report = PayloadLinter().check(features: featuresValue, bandits: root["contextualBandits"]).forRuntime
         let streamedFeatures = streamed.finish()
         let decoded =
             decrypted == nil && streamedFeatures.count == featureMembers.count

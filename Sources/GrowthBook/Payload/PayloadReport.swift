@@ -24,12 +24,32 @@ struct PayloadReport: Sendable {
         var path: [Int]
         /// Whether the place is the last member's name rather than its value.
         var atName: Bool
+        /// Whether an app refuses the payload for it; a rule that can never
+        /// match is an error to `lab check` but evaluates, as in every SDK.
+        var refusesPayload = true
     }
 
     private(set) var findings: [Finding] = []
 
     mutating func error(_ message: String, in part: Part = .features, at path: [Int], atName: Bool = false) {
         findings.append(Finding(severity: .error, message: message, part: part, path: path, atName: atName))
+    }
+
+    /// An error in a rule the SDKs still evaluate (it just never matches):
+    /// reported by `lab check --growthbook`, not a reason to refuse the payload.
+    mutating func neverMatches(_ message: String, at path: [Int]) {
+        var finding = Finding(severity: .error, message: message, part: .features, path: path, atName: false)
+        finding.refusesPayload = false
+        findings.append(finding)
+    }
+
+    /// The findings an app acts on: all but the errors it evaluates anyway, which become warnings.
+    var forRuntime: PayloadReport {
+        var report = self
+        for index in report.findings.indices where !report.findings[index].refusesPayload {
+            report.findings[index].severity = .warning
+        }
+        return report
     }
 
     mutating func warning(_ message: String, in part: Part = .features, at path: [Int], atName: Bool = false) {

@@ -40,11 +40,15 @@ struct RuleChecker {
                 )
             }
         }
-        if let condition = members[members.condition], !Self.isObject(condition) {
-            report.error(
-                "\"condition\" of \(what) must be an object, found \(condition.kindName)",
-                at: path(members.condition)
-            )
+        if let condition = members[members.condition] {
+            if Self.isObject(condition) {
+                ConditionChecker(path: path(members.condition), what: what).check(condition, into: &report)
+            } else {
+                report.error(
+                    "\"condition\" of \(what) must be an object, found \(condition.kindName)",
+                    at: path(members.condition)
+                )
+            }
         }
         checkString("key", members.key, into: &report)
         checkString("seed", members.seed, into: &report)

@@ -37,7 +37,8 @@ public struct CatalogDecoder: Sendable {
         file: String,
         recordingLocations: Bool
     ) throws(CatalogError) -> (
-        catalog: Catalog?, flawed: Set<String>, locations: [String: ExperimentLocation], diagnostics: [Diagnostic]
+        catalog: Catalog?, flawed: Set<String>, unplaced: Set<String>, locations: [String: ExperimentLocation],
+        diagnostics: [Diagnostic]
     ) {
         guard let text = String(data: data, encoding: .utf8) else {
             throw CatalogError(diagnostics: [
@@ -60,7 +61,7 @@ public struct CatalogDecoder: Sendable {
         let diagnostics = reader.value.diagnostics.enumerated().sorted {
             ($0.element.position ?? origin, $0.offset) < ($1.element.position ?? origin, $1.offset)
         }.map(\.element)
-        return (catalog, reader.value.flawed, reader.value.locations ?? [:], diagnostics)
+        return (catalog, reader.value.flawed, reader.value.unplaced, reader.value.locations ?? [:], diagnostics)
     }
 
     /// Decodes a catalog for `lab check`: every diagnostic, and the sound part
@@ -72,8 +73,10 @@ public struct CatalogDecoder: Sendable {
         do {
             let read = try Self.parse(try file.contents.get(), file: file.name, recordingLocations: true)
             guard var catalog = read.catalog else { return (nil, read.diagnostics, false) }
+            let flawed = catalog.experiments.filter { read.flawed.contains($0.name) }
             catalog.experiments.removeAll { read.flawed.contains($0.name) }
-            let located = LocatedCatalog(file: file.name, catalog: catalog, locations: read.locations)
+            var located = LocatedCatalog(file: file.name, catalog: catalog, locations: read.locations)
+            located.flawedExperiments = flawed.filter { !read.unplaced.contains($0.name) }
             return (located, read.diagnostics, false)
         } catch {
             return (nil, error.diagnostics, error.isUnreadable)

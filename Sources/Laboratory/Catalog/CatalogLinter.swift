@@ -106,7 +106,7 @@ public struct CatalogLinter: Sendable {
         var byKey: [String: [KeyHolder]] = [:]
         var order = 0
         for located in catalogs {
-            for experiment in located.catalog.experiments {
+            for experiment in located.catalog.experiments + located.flawedExperiments {
                 order += 1
                 for key in experiment.keys {
                     byKey[key, default: []].append(KeyHolder(catalog: located, experiment: experiment, order: order))

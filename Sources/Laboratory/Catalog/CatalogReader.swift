@@ -13,6 +13,9 @@ struct CatalogReader {
     /// Experiments read with errors of their own: left out of what `lab
     /// check` lints further, so one broken experiment hides nothing else.
     private(set) var flawed: Set<String> = []
+    /// Flawed experiments whose keys or token range are broken too: not even
+    /// the shared-key check can say where they would be active.
+    private(set) var unplaced: Set<String> = []
     /// Where each experiment's parts are, when asked for (by `lab check`).
     private(set) var locations: [String: ExperimentLocation]?
 
@@ -84,8 +87,10 @@ struct CatalogReader {
             allowed: Self.experimentFields,
             in: what()
         )
+        let errorsBeforeShape = diagnostics.count
         let keys = readKeys(of: node, in: what())
         let range = node[member: "activeTokenRange"].flatMap { readTokenRange($0, in: what()) }
+        if diagnostics[errorsBeforeShape...].contains(where: { $0.severity == .error }) { unplaced.insert(name) }
         let baseline = requiredString("baseline", of: node, in: what())
         guard let variantsNode = required("variants", of: node, in: what()) else { return nil }
         guard case .array(let elements) = variantsNode.kind else {

@@ -39,4 +39,8 @@ public struct LocatedCatalog: Sendable {
     public var file: String
     public var catalog: Catalog
     public var locations: [String: ExperimentLocation]
+    /// Experiments with errors of their own (a broken variant) whose keys and
+    /// token range are sound: left out of the other checks, but where they
+    /// would be active still counts for keys shared with other experiments.
+    public var flawedExperiments: [Experiment] = []
 }

@@ -41,7 +41,7 @@ public enum ConsoleRenderer {
                 on: &screen
             )
         } else if state.showsHelp {
-            Overlay.draw(title: "Keys", lines: HelpText.lines, on: &screen)
+            Overlay.draw(title: HelpText.title, lines: HelpText.lines, on: &screen)
         }
         return screen
     }

@@ -75,7 +75,10 @@ enum DetailPane {
         let event = recorded.event
         var lines = [
             Line("Event \(recorded.id)", .header),
-            Line("time: \(TimeText.clock(event.time, timeZone: state.timeZone)) · \(ForcedVariant.text(of: event.time))", .muted),
+            Line(
+                "time: \(TimeText.clock(event.time, timeZone: state.timeZone)) · \(ForcedVariant.text(of: event.time))",
+                .muted
+            ),
             Line("reason: \(event.reason)"),
             Line("device: \(event.device)"),
             Line("source: \(event.source)"),

@@ -1,38 +1,33 @@
 /// The help overlay and the key bar.
 enum HelpText {
-    static let lines = [
-        "↑ ↓  j k        move",
-        "PgUp PgDn       move a page",
-        "Home End  g G   first / last row",
-        "Enter → l       open, or choose (forces the variant)",
-        "Esc ← h  ⌫      back (Esc first clears a filter)",
-        "/               filter names as you type (marks the match)",
-        "d               drop the forced variant of this experiment",
-        "r               reset: drop forced variants (asks first)",
-        "u               update: fetch the sources again",
-        "f               Events: next reason to show",
-        "p               detail pane: wider, hidden, back",
-        "click           select a row; click it again to open",
-        "wheel           move three rows",
-        "?               this help",
-        "q  Ctrl-C       quit",
-        "Ctrl-Z          suspend to the shell; fg comes back",
-        "",
-        "Flags: F forced · ! conflict · ? stale forced variant · S stabilized",
-        "       R resolved (everyone gets the winner) · W whitelisted here",
-        "Press any key to close.",
-    ]
+    static let lines: [String] =
+        ConsoleKeys.bindings.map { binding in
+            let keys = binding.keys.joined(separator: " ")
+            return keys + String(repeating: " ", count: max(1, 16 - TextWidth.of(keys))) + binding.action
+        } + [
+            "",
+            "Flags: F forced · ! conflict · ? stale forced variant · S stabilized",
+            "       R resolved (everyone gets the winner) · W whitelisted here",
+        ]
+
+    /// The help overlay's title: any key closes it.
+    static let title = "Keys (any key closes this)"
 
     /// The key bar's hints, most useful first; `? help` and `q quit` always end it.
     static func keyBarItems(for state: ConsoleState) -> [String] {
+        if state.isPaneFocused {
+            return ["↑↓ scroll the pane", "PgUp PgDn a page", "Tab back to the list", "? help", "q quit"]
+        }
         let items: [String]
         switch state.route {
         case .main: items = ["↑↓ move", "⏎ open", "r reset all", "u update"]
         case .experiments:
-            items = ["↑↓ move", "⏎ open", "← back", "/ filter", "d unforce", "r reset", "u update", "p pane"]
-        case .variants: items = ["↑↓ move", "⏎ force", "← back", "/ filter", "d unforce", "p pane"]
+            items = [
+                "↑↓ move", "⏎ open", "← back", "/ filter", "d unforce", "Tab pane", "r reset", "u update", "p pane",
+            ]
+        case .variants: items = ["↑↓ move", "⏎ force", "← back", "/ filter", "d unforce", "Tab pane", "p pane"]
         case .assignments: items = ["↑↓ move", "⏎ open experiment", "← back", "/ filter"]
-        case .events: items = ["↑↓ move", "← back", "/ filter", "f reason"]
+        case .events: items = ["↑↓ move", "⏎ details", "← back", "/ filter", "f reason", "Tab pane", "p pane"]
         case .settings: items = ["↑↓ move", "⏎ choose", "← back", "r reset source", "u update"]
         }
         return items + ["? help", "q quit"]

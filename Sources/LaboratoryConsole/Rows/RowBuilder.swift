@@ -168,7 +168,10 @@ public enum RowBuilder {
                     hiddenNames: [ListRow.HiddenName("variant", event.variant)]
                         + (event.tester.map { [ListRow.HiddenName("tester", $0)] } ?? [])
                 )
-                return (listRow, [event.experiment, event.variant, event.key, event.device] + (event.tester.map { [$0] } ?? []))
+                return (
+                    listRow,
+                    [event.experiment, event.variant, event.key, event.device] + (event.tester.map { [$0] } ?? [])
+                )
             }
         return [RowSection(items: rows)]
     }

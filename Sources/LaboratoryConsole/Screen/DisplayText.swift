@@ -98,9 +98,10 @@ public enum DisplayText {
         for index in collisions() {
             // From where it parts from the nearest other name, with a character of context.
             let name = Array(names[index])
-            let shared = names.indices.filter { $0 != index && names[$0] != names[index] }.map { other in
-                zip(name, Array(names[other])).prefix { $0 == $1 }.count
-            }.max() ?? 0
+            let shared =
+                names.indices.filter { $0 != index && names[$0] != names[index] }.map { other in
+                    zip(name, Array(names[other])).prefix { $0 == $1 }.count
+                }.max() ?? 0
             let rest = String(name[max(0, shared - 1)...])
             cuts[index] = shared > 1 ? truncate("…" + rest, to: width) : truncate(names[index], to: width)
         }

@@ -132,7 +132,8 @@ public enum ConsoleReducer {
         case .tab:
             guard state.layout.showsDetail(state.route) else {
                 state.message = StatusMessage(
-                    Layout.hasDetail(state.route) ? "The detail pane is hidden (p: show it)." : "This screen has no detail pane."
+                    Layout.hasDetail(state.route)
+                        ? "The detail pane is hidden (p: show it)." : "This screen has no detail pane."
                 )
                 break
             }

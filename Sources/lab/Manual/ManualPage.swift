@@ -1,4 +1,5 @@
 import Foundation
+import LaboratoryConsole
 
 /// Writes `lab(1)` in mdoc from the command definitions, so the manual page
 /// cannot drift from what the parser accepts.
@@ -25,10 +26,28 @@ enum ManualPage {
             page += commandSection(command, path: [root.commandName])
         }
         page += [".El"]
+        page += consoleKeys()
         page += [
             ".Sh EXIT STATUS",
             "0 on success; 1 on failure; 64 for a usage error; 65 for a malformed catalog (the state file is not changed);",
-            "66 for a catalog that cannot be read; 74 for a state file that cannot be used.",
+            "66 for a catalog that cannot be read; 69 when the server",
+            ".Fl -connect",
+            "names cannot be reached; 74 for a state file that cannot be used.",
+            "The console, ended by a signal, gives the terminal back and exits with 128 plus the signal's number:",
+            "129 for SIGHUP, 130 for SIGINT, 143 for SIGTERM.",
+            ".Sh EXAMPLES",
+            "Force a variant on this machine, and see what the app gets:",
+            ".Dl lab force ButtonColor Blue",
+            ".Dl lab assignments",
+            "Force it only for one tester's phone, on a server the team shares:",
+            ".Dl lab force ButtonColor Blue --for id=qa-phone-7 --connect http://192.168.1.20:3100 --token TOKEN",
+            "Serve the state file to GrowthBook SDKs and OpenFeature providers on the LAN:",
+            ".Dl lab serve --host 0.0.0.0 --client-key sdk-qa",
+            "Check catalogs and a GrowthBook payload together, as a compiler does:",
+            ".Dl lab check catalogs/*.json --growthbook payload.json",
+            "Hand a colleague what you forced:",
+            ".Dl lab overrides export qa.json",
+            ".Dl lab overrides import qa.json",
             ".Sh FILES",
             ".Bl -tag -width 6n",
             ".It Pa $XDG_STATE_HOME/laboratory/default.sqlite",
@@ -47,6 +66,22 @@ enum ManualPage {
             ".El",
         ]
         return page.joined(separator: "\n") + "\n"
+    }
+
+    /// The console's keys, from the list the help overlay is drawn from.
+    private static func consoleKeys() -> [String] {
+        var lines = [
+            ".Sh CONSOLE KEYS",
+            "In",
+            ".Nm",
+            ".Cm console :",
+            ".Bl -tag -width 6n",
+        ]
+        for binding in ConsoleKeys.bindings {
+            lines.append(".It " + escape(binding.keys.joined(separator: " ")))
+            lines.append(escape(binding.action))
+        }
+        return lines + [".El"]
     }
 
     private static func visible(_ commands: [ToolInfo.Command]?) -> [ToolInfo.Command] {

@@ -166,8 +166,8 @@ struct ConsoleTmuxTests {
         try tmux.send("C-z")
         #expect(tmux.waitFor { $0.contains("Stopped") && !$0.contains("CATEGORY") }, "\(tmux.capture())")
         // SIGTERM waits while the process is stopped; fg lets it in.
-        try tmux.send("kill -TERM %1; fg", "Enter")
-        try tmux.send("echo after-$?", "Enter")
+        // One line, so the shell (not the console in the foreground) runs the echo.
+        try tmux.send("kill -TERM %1; fg; echo after-$?", "Enter")
         #expect(tmux.waitFor("after-143", timeout: 20), "\(tmux.capture())")
         #expect(!tmux.isOnAlternateScreen, "\(tmux.capture())")
     }

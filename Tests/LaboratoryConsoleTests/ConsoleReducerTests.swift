@@ -191,7 +191,10 @@ import Testing
         let world = try ConsoleWorld.demo()
         world.press(.character("?"))
         let text = world.text
-        for key in ["j k", "PgUp PgDn", "Home End", "Enter → l", "Esc ← h", "/", "r ", "u ", "q  Ctrl-C", "click"] {
+        for key in [
+            "j k", "PgUp PgDn", "Home End", "Enter → l", "Esc ← h", "/", "r ", "u ", "q Ctrl-C", "click", "Tab",
+            "Ctrl-U",
+        ] {
             #expect(text.contains(key), "help lacks \(key)")
         }
         world.press(.character("x"))
@@ -356,8 +359,16 @@ import Testing
         try world.debug.force(variant: "OnboardingLongFlowEightPages", of: "OnboardingLongFlow")
         try world.reload()
         #expect(world.lines[2].contains("1 conflict"))
+        // The main screen counts as active what gives the app its keys, as Assignments does.
+        #expect(world.lines[2].contains("5 active · 1 set aside"), "\(world.lines[2])")
+        #expect(world.lines[3].contains("from 5 experiments"), "\(world.lines[3])")
         world.press(.enter, .down, .down)
         #expect(world.highlighted == "OnboardingShortFlow")
+        // The loser's row says its variant is set aside, not that it runs.
+        #expect(
+            world.lines.contains { $0.hasPrefix(" OnboardingShortFlow") && $0.contains("set aside (FivePages)") },
+            "\(world.text)"
+        )
         // The detail pane names the other experiment, the key and the rule.
         #expect(
             world.pane.contains(
@@ -592,5 +603,17 @@ import Testing
         #expect(forced.contains(" F "), "\(forced)")
         let drawn = try #require(world.lines.first { $0.contains("subscribeScreenFontSize") })
         #expect(!drawn.contains(" F "), "\(drawn)")
+    }
+
+    @Test func aCatalogProblemGoesWhenTheCatalogLoadsAgain() throws {
+        let world = try ConsoleWorld.demo()
+        _ = ConsoleReducer.reduce(&world.state, .catalogProblem("demo.json:3:5: expected a value"))
+        #expect(world.text.contains("demo.json:3:5: expected a value"))
+        _ = ConsoleReducer.reduce(&world.state, .catalogsRepaired)
+        #expect(!world.text.contains("expected a value") && world.text.contains("loads again"), "\(world.text)")
+        // Another message is not the catalog's to take away.
+        world.state.message = StatusMessage("Forced ButtonColor to Blue.")
+        _ = ConsoleReducer.reduce(&world.state, .catalogsRepaired)
+        #expect(world.text.contains("Forced ButtonColor to Blue."))
     }
 }

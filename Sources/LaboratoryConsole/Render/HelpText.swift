@@ -23,11 +23,11 @@ enum HelpText {
         case .main: items = ["↑↓ move", "⏎ open", "r reset all", "u update"]
         case .experiments:
             items = [
-                "↑↓ move", "⏎ open", "← back", "/ filter", "d unforce", "Tab pane", "r reset", "u update", "p pane",
+                "↑↓ move", "⏎ open", "← back", "/ filter", "d unforce", "r reset", "u update", "p pane", "Tab pane",
             ]
-        case .variants: items = ["↑↓ move", "⏎ force", "← back", "/ filter", "d unforce", "Tab pane", "p pane"]
+        case .variants: items = ["↑↓ move", "⏎ force", "← back", "/ filter", "d unforce", "p pane", "Tab pane"]
         case .assignments: items = ["↑↓ move", "⏎ open experiment", "← back", "/ filter"]
-        case .events: items = ["↑↓ move", "⏎ details", "← back", "/ filter", "f reason", "Tab pane", "p pane"]
+        case .events: items = ["↑↓ move", "⏎ details", "← back", "/ filter", "f reason", "p pane", "Tab pane"]
         case .settings: items = ["↑↓ move", "⏎ choose", "← back", "r reset source", "u update"]
         }
         return items + ["? help", "q quit"]

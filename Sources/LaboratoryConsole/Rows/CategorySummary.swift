@@ -5,12 +5,14 @@ import Laboratory
 enum CategorySummary {
     static func experiments(_ data: ConsoleData) -> String {
         let count = data.entries.count
-        let active = data.entries.filter { $0.effective != nil }.count
+        // Active means the app gets its keys: a conflict's loser runs a variant but gives none.
+        let setAside = data.entries.filter { $0.effective != nil && $0.isSetAside(in: data.snapshot) }.count
+        let active = data.entries.filter { $0.effective != nil }.count - setAside
         let forced = data.entries.filter(\.isForced).count
         let conflicts = data.snapshot.conflicts.count
-        var parts = [
-            plural(count, "experiment"), "\(active) active", "\(forced) forced", plural(conflicts, "conflict"),
-        ]
+        var parts = [plural(count, "experiment"), "\(active) active"]
+        if setAside > 0 { parts.append("\(setAside) set aside") }
+        parts += ["\(forced) forced", plural(conflicts, "conflict")]
         if !data.staleForcedVariants.isEmpty {
             parts.append(plural(data.staleForcedVariants.count, "stale forced variant"))
         }

@@ -69,8 +69,11 @@ public enum RowBuilder {
                     .experiment(source: entry.source, name: name),
                     [
                         name,
-                        effective.map { VariantName.shown($0.variant.name, under: name) }
-                            ?? DebugSource.inactiveChoice, flags,
+                        // A conflict's loser gives the app none of its keys: its variant must not look active.
+                        effective.map { active in
+                            let shown = VariantName.shown(active.variant.name, under: name)
+                            return setAside.contains(id) ? "set aside (\(shown))" : shown
+                        } ?? DebugSource.inactiveChoice, flags,
                     ],
                     role: role,
                     hiddenNames: (entry.experiment.title.map { [ListRow.HiddenName("name", $0)] } ?? [])

@@ -97,7 +97,8 @@ public final class ConsoleRunner {
         return scheduler.repeatEvery(pollInterval) {
             // An edited catalog is applied, or its problem shown, within a poll.
             let edits = await environment.reloadEditedCatalogs()
-            for problem in edits.problems { inbox.post(.loadFailed(problem)) }
+            for problem in edits.problems { inbox.post(.catalogProblem(problem)) }
+            if edits.reloaded && edits.problems.isEmpty { inbox.post(.catalogsRepaired) }
             if !edits.problems.isEmpty { waker.wake() }
             let changed: Bool
             do {

@@ -33,6 +33,8 @@ public struct Prompt: Sendable, Equatable {
 public struct StatusMessage: Sendable, Equatable {
     public var text: String
     public var isError: Bool
+    /// Whether it reports a catalog that no longer loads: it goes when the catalog loads again.
+    public var isCatalogProblem = false
 
     public init(_ text: String, isError: Bool = false) {
         self.text = text

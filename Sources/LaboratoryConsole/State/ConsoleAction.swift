@@ -7,6 +7,10 @@ public enum ConsoleAction: Sendable, Equatable {
     case effectFinished(String, isError: Bool)
     /// Reading the environment failed.
     case loadFailed(String)
+    /// An edited catalog no longer loads; the last good one stays.
+    case catalogProblem(String)
+    /// Edited catalogs loaded cleanly: a problem shown for an earlier edit is over.
+    case catalogsRepaired
 }
 
 extension ConsoleAction {
@@ -14,7 +18,7 @@ extension ConsoleAction {
     var bringsData: Bool {
         switch self {
         case .dataLoaded: return true
-        case .input, .effectFinished, .loadFailed: return false
+        case .input, .effectFinished, .loadFailed, .catalogProblem, .catalogsRepaired: return false
         }
     }
 }

@@ -14,6 +14,14 @@ public enum ConsoleReducer {
             state.message = StatusMessage(text, isError: isError)
         case .loadFailed(let reason):
             state.message = StatusMessage(reason, isError: true)
+        case .catalogProblem(let problem):
+            var message = StatusMessage(problem, isError: true)
+            message.isCatalogProblem = true
+            state.message = message
+        case .catalogsRepaired:
+            if state.message?.isCatalogProblem == true {
+                state.message = StatusMessage("The edited catalog loads again.")
+            }
         }
         state.pendingEffects += effects.count
         // Only new data can take the highlighted thing away; a filter merely hides it.

@@ -122,9 +122,13 @@ struct ConsoleCommand: ParsableCommand {
     /// The server `--serve` runs beside the console, and what Settings shows of it.
     private final class RunningServer: Sendable {
         let hub: ServedStateHub
-        /// The address once bound, or why binding failed.
+        /// The address once bound, or why the server stopped.
         let address: Mutex<String>
         private let task = Mutex<Task<Void, Never>?>(nil)
+        /// Signalled once the server listens or has failed to.
+        private let started = DispatchSemaphore(value: 0)
+        /// Why it could not listen, when it could not.
+        private let failure = Mutex<String?>(nil)
 
         init(hub: ServedStateHub, server: LabServer, shownHost: String) {
             self.hub = hub
@@ -132,13 +136,27 @@ struct ConsoleCommand: ParsableCommand {
             task.withLock {
                 $0 = Task.detached { [self] in
                     do {
-                        try await server.run { port in self.address.withLock { $0 = "http://\(shownHost):\(port)" } }
+                        try await server.run { port in
+                            self.address.withLock { $0 = "http://\(shownHost):\(port)" }
+                            self.started.signal()
+                        }
                     } catch is CancellationError {
                     } catch {
-                        self.address.withLock { $0 = "not serving: \(error)" }
+                        let reason = ListenFailure.reason(error)
+                        self.address.withLock { $0 = "not serving: \(reason)" }
+                        // Read only by a start still waiting; a later stop just shows in Settings.
+                        self.failure.withLock { $0 = reason }
+                        self.started.signal()
                     }
                 }
             }
+        }
+
+        /// Waits until the server listens; why it cannot, when it cannot, so
+        /// the console never opens as if apps could reach it.
+        func waitUntilListening() -> String? {
+            _ = started.wait(timeout: .now() + 10)
+            return failure.withLock { $0 }
         }
 
         func stop() { task.withLock { $0?.cancel() } }
@@ -172,6 +190,11 @@ struct ConsoleCommand: ParsableCommand {
             access: access.policy(listening: host),
             tokens: try access.tokens()
         )
-        return RunningServer(hub: hub, server: server, shownHost: host.contains(":") ? "[\(host)]" : host)
+        let running = RunningServer(hub: hub, server: server, shownHost: host.contains(":") ? "[\(host)]" : host)
+        if let reason = running.waitUntilListening() {
+            printError("cannot serve on \(host):\(port): \(reason); choose another --port, or leave out --serve")
+            throw ExitCode(ExitStatus.unavailable)
+        }
+        return running
     }
 }

@@ -76,7 +76,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch is CancellationError {
             return
         } catch {
-            printError("cannot serve on \(host):\(port): \(error)")
+            printError("cannot serve on \(host):\(port): \(ListenFailure.reason(error))")
             throw ExitCode.failure
         }
     }

@@ -32,4 +32,30 @@ struct ConsoleServeTests {
         #expect(answer.contains("subscribeButtonColor"))
         #expect(tmux.waitFor("1 request in the last minute", timeout: 20), "\(tmux.capture())")
     }
+
+    /// A port another server holds: the console says so and does not open
+    /// as if apps could reach it.
+    @Test func aBusyPortIsRefusedBeforeTheConsoleOpens() throws {
+        let lab = try LabHarness()
+        let first = try Tmux(
+            command: "'\(LabHarness.binary)' console --serve --port 0 --state '\(lab.state)'",
+            environment: lab.environment
+        )
+        defer { first.kill() }
+        #expect(first.waitFor("Experiments"))
+        try first.send("End", "Up", "Enter")  // Settings
+        #expect(first.waitFor { $0.contains("http://127.0.0.1:") }, "\(first.capture())")
+        let screen = first.capture()
+        let start = try #require(screen.range(of: "http://127.0.0.1:"))
+        let port = String(screen[start.upperBound...].prefix { $0.isNumber })
+        let second = try Tmux(
+            command:
+                "'\(LabHarness.binary)' console --serve --port \(port) --state '\(lab.state)'; echo \"exit $?\"; sleep 30",
+            environment: lab.environment
+        )
+        defer { second.kill() }
+        #expect(second.waitFor("exit 69", timeout: 20), "\(second.capture())")
+        #expect(second.capture().contains("cannot serve on 127.0.0.1:\(port): address already in use"))
+        #expect(!second.capture().contains("CATEGORY"))
+    }
 }

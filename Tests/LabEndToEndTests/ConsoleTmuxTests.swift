@@ -172,6 +172,28 @@ struct ConsoleTmuxTests {
         #expect(!tmux.isOnAlternateScreen, "\(tmux.capture())")
     }
 
+    @Test func aCutDetailPaneScrollsAt80By24() throws {
+        let lab = try LabHarness()
+        let tmux = try Tmux(
+            command: "'\(LabHarness.binary)' console --state '\(lab.state)'",
+            columns: 80,
+            rows: 24,
+            environment: lab.environment
+        )
+        defer { tmux.kill() }
+        #expect(tmux.waitFor("Experiments"))
+        try tmux.send("Enter")
+        #expect(tmux.waitFor("EXPERIMENT"))
+        try tmux.send("End", "Enter", "Down")  // a variant of the last experiment: a long pane
+        #expect(tmux.waitFor("▼ more"), "\(tmux.capture())")
+        try tmux.send("S-Down")
+        #expect(tmux.waitFor("▲ more"), "\(tmux.capture())")
+        try tmux.send("Tab", "PPage", "PPage")
+        #expect(tmux.waitFor { !$0.contains("▲ more") && $0.contains("▼ more") }, "\(tmux.capture())")
+        try tmux.send("NPage", "NPage", "NPage")
+        #expect(tmux.waitFor { $0.contains("▲ more") && !$0.contains("▼ more") }, "\(tmux.capture())")
+    }
+
     @Test func aTerminalThatCannotMoveItsCursorIsRefused() throws {
         let lab = try LabHarness()
         let tmux = try Tmux(

@@ -558,8 +558,8 @@ import Testing
         #expect(world.highlighted != highlighted && !world.text.contains("▲ more"), "\(world.text)")
     }
 
-    @Test func ctrlUClearsTheFilterAndThePath() {
-        let world = try! ConsoleWorld.demo()
+    @Test func ctrlUClearsTheFilterAndThePath() throws {
+        let world = try ConsoleWorld.demo()
         world.press(.enter, .character("/"))
         world.type("button")
         world.press(.clearLine)

@@ -92,7 +92,8 @@ extension ConsoleGrowthBookTests {
         #expect(tmux.waitFor("title-test"), "\(tmux.capture())")
         try tmux.send("Enter")  // its variants; the pane shows the value
         #expect(tmux.waitFor("\\e[2J\\e]0;pwned\\x07"), "\(tmux.capture())")
-        #expect(tmux.capture().contains("rule: title rule 1: experiment title-test"))
+        // The rule's explanation arrives with the fetched payload: waited for, as a loaded machine may be slow.
+        #expect(tmux.waitFor("rule: title rule 1: experiment title-test", timeout: 20), "\(tmux.capture())")
     }
 }
 

@@ -15,9 +15,10 @@ public final class ServedStateHub: Sendable {
     let laboratory: LocalLaboratory
     private let debug: DebugSource
     private let served: Mutex<ServedState>
-    private let streams = Mutex<[UUID: AsyncStream<StreamMessage>.Continuation]>([:])
+    /// The `/sub/…` streams: only the newest payload waits for a slow reader.
+    private let streams = StreamFanOut(keepingNewest: 1)
     /// The steering API's change streams: state changes and new events.
-    private let changeStreams = Mutex<[UUID: AsyncStream<StreamMessage>.Continuation]>([:])
+    private let changeStreams = StreamFanOut(keepingNewest: 2)
     /// Forces, unforces, resets and imports for the steering API.
     let steering: Steering
     private let activity = Mutex(Activity())
@@ -32,6 +33,7 @@ public final class ServedStateHub: Sendable {
     /// Traffic, for the status line: open streams, recent requests, the last client.
     public struct Activity: Sendable {
         public var lastClient: String?
+        /// The `/sub/…` streams open when the summary was read.
         public var openStreams = 0
         /// Requests per second over the last minute, a ring indexed by the second.
         private var perSecond = [Int](repeating: 0, count: 60)
@@ -91,7 +93,7 @@ public final class ServedStateHub: Sendable {
             defer { state = next }
             return state.payloadTag != next.payloadTag || state.flagsTag != next.flagsTag
         }
-        if changed { broadcast(.payload(next.featuresEvent)) }
+        if changed { streams.broadcast(.payload(next.featuresEvent)) }
     }
 
     private static func build(
@@ -153,20 +155,20 @@ public final class ServedStateHub: Sendable {
                 }
                 // What the rebuild's own refresh wrote (the active set) needs no second one.
                 built = (try? await fileQueue.perform({ try self.laboratory.store.revision() })) ?? revision
-                broadcastChange(Self.changeEvent("state", ["revision": built ?? revision]))
+                changeStreams.broadcast(Self.changeEvent("state", ["revision": built ?? revision]))
             }
             // New events matter only to the steering API's change streams: looked for while one is open.
-            if changed, !changeStreams.withLock({ $0.isEmpty }),
+            if changed, changeStreams.count > 0,
                 let newest = try? await fileQueue.perform({
                     try self.laboratory.store.latestEvents(limit: 1).first?.id
                 }), newest != newestEvent
             {
                 newestEvent = newest
-                broadcastChange(Self.changeEvent("events", ["newest": newest]))
+                changeStreams.broadcast(Self.changeEvent("events", ["newest": newest]))
             }
             if clock.now - lastPing >= ping {
-                broadcast(.ping)
-                broadcastChange(.ping)
+                streams.broadcast(.ping)
+                changeStreams.broadcast(.ping)
                 lastPing = clock.now
             }
             try? await Task.sleep(for: interval)
@@ -182,41 +184,19 @@ public final class ServedStateHub: Sendable {
     /// A stream of what to send one `/sub/…` client; only the newest payload
     /// waits for a client that reads slowly, so none can make the server hoard.
     public func subscribe() -> AsyncStream<StreamMessage> {
-        let id = UUID()
-        let (stream, continuation) = AsyncStream<StreamMessage>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        continuation.onTermination = { [weak self] _ in
-            self?.streams.withLock { _ = $0.removeValue(forKey: id) }
-            self?.activity.withLock { $0.openStreams -= 1 }
-        }
-        streams.withLock { $0[id] = continuation }
-        activity.withLock { $0.openStreams += 1 }
-        return stream
+        streams.subscribe()
     }
 
     /// A stream of the steering API's changes: a `state` event when the
     /// state file changes (a force from anyone, an update), an `events`
     /// event when new events arrive; only the newest waits for a slow reader.
     public func subscribeToChanges() -> AsyncStream<StreamMessage> {
-        let id = UUID()
-        let (stream, continuation) = AsyncStream<StreamMessage>.makeStream(bufferingPolicy: .bufferingNewest(2))
-        continuation.onTermination = { [weak self] _ in
-            self?.changeStreams.withLock { _ = $0.removeValue(forKey: id) }
-        }
-        changeStreams.withLock { $0[id] = continuation }
-        return stream
-    }
-
-    private func broadcastChange(_ message: StreamMessage) {
-        for continuation in changeStreams.withLock({ Array($0.values) }) { continuation.yield(message) }
+        changeStreams.subscribe()
     }
 
     private static func changeEvent(_ name: String, _ data: [String: Int64]) -> StreamMessage {
         let members = data.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }
         return .payload(ByteBuffer(string: "event: \(name)\ndata: {\(members.joined(separator: ","))}\n\n"))
-    }
-
-    private func broadcast(_ message: StreamMessage) {
-        for continuation in streams.withLock({ Array($0.values) }) { continuation.yield(message) }
     }
 
     /// Notes a request from `client` (its address), for ``activity``.
@@ -229,8 +209,10 @@ public final class ServedStateHub: Sendable {
 
     /// Open streams, requests in the last minute and the last client seen.
     public var activitySummary: Activity {
-        activity.withLock { activity in
+        let open = streams.count
+        return activity.withLock { activity in
             activity.advance(to: Date())
+            activity.openStreams = open
             return activity
         }
     }

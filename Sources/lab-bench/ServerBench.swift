@@ -186,10 +186,7 @@ struct ServerBench: ParsableCommand {
             throw ValidationError("no snapshot: \(answer.prefix(200))")
         }
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let text = try decoder.singleValueContainer().decode(String.self)
-            return ForcedVariant.time(from: text) ?? .distantPast
-        }
+        decoder.dateDecodingStrategy = Timestamp.decodingStrategy
         let snapshot = try decoder.decode(SteeringSnapshot.self, from: Data(answer[split.upperBound...].utf8))
         var data = ConsoleData(snapshot, origin: "http://127.0.0.1:\(port)", scope: .everyone)
         data.connection = .live

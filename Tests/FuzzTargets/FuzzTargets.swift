@@ -26,7 +26,7 @@ public enum FuzzTargets {
     public static func steering(_ data: Data) {
         _ = try? SteeringTokens(decoding: data, file: "fuzz.json")
         let text = String(decoding: data, as: UTF8.self)
-        _ = ForcedVariant.time(from: text)
+        _ = Timestamp.date(fromISO8601: text)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard let scope = try? Scope(parsing: lines) else { return }
         precondition(Scope(storedForm: scope.storedForm) == scope, "a scope did not read back from its stored form")

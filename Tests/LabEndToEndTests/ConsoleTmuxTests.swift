@@ -134,14 +134,25 @@ struct ConsoleTmuxTests {
         try console.expectSameModes()
     }
 
+    /// The console started from an interactive shell (job control: Ctrl-Z,
+    /// `fg`, `kill %1`), its first screen drawn.
+    private static func consoleInAShell(_ lab: LabHarness) throws -> Tmux {
+        let tmux = try Tmux(command: "PS1='ready> ' exec bash --norc --noprofile -i", environment: lab.environment)
+        do {
+            #expect(tmux.waitFor("ready>"))
+            try tmux.send("'\(LabHarness.binary)' console --state '\(lab.state)'", "Enter")
+        } catch {
+            tmux.kill()
+            throw error
+        }
+        #expect(tmux.waitFor("Experiments"))
+        return tmux
+    }
+
     @Test func ctrlZSuspendsAndFgRedraws() throws {
         let lab = try LabHarness()
-        // An interactive shell, for job control.
-        let tmux = try Tmux(command: "PS1='ready> ' exec bash --norc --noprofile -i", environment: lab.environment)
+        let tmux = try Self.consoleInAShell(lab)
         defer { tmux.kill() }
-        #expect(tmux.waitFor("ready>"))
-        try tmux.send("'\(LabHarness.binary)' console --state '\(lab.state)'", "Enter")
-        #expect(tmux.waitFor("Experiments"))
         try tmux.send("C-z")
         #expect(tmux.waitFor { $0.contains("Stopped") && !$0.contains("CATEGORY") }, "\(tmux.capture())")
         try tmux.send("fg", "Enter")
@@ -157,11 +168,8 @@ struct ConsoleTmuxTests {
 
     @Test func aSignalWhileSuspendedStillGivesTheShellsScreenBack() throws {
         let lab = try LabHarness()
-        let tmux = try Tmux(command: "PS1='ready> ' exec bash --norc --noprofile -i", environment: lab.environment)
+        let tmux = try Self.consoleInAShell(lab)
         defer { tmux.kill() }
-        #expect(tmux.waitFor("ready>"))
-        try tmux.send("'\(LabHarness.binary)' console --state '\(lab.state)'", "Enter")
-        #expect(tmux.waitFor("Experiments"))
         #expect(tmux.isOnAlternateScreen)
         try tmux.send("C-z")
         #expect(tmux.waitFor { $0.contains("Stopped") && !$0.contains("CATEGORY") }, "\(tmux.capture())")

@@ -42,27 +42,32 @@ import Testing
             )
         }
 
-        func force(_ variant: String, of experiment: String, in source: String?, scope: Scope) throws -> String {
-            try steering.force(variant, of: experiment, in: source, scope: scope, tester: "bo").summary
+        func force(
+            _ variant: String,
+            of experiment: String,
+            in source: String?,
+            scope: Scope
+        ) throws -> Steering.Outcome {
+            try steering.force(variant, of: experiment, in: source, scope: scope, tester: "bo")
         }
 
-        func unforce(_ experiment: String, in source: String?, scope: Scope) throws -> String {
-            try steering.unforce(experiment, in: source, scope: scope).summary
+        func unforce(_ experiment: String, in source: String?, scope: Scope) throws -> Steering.Outcome {
+            try steering.unforce(experiment, in: source, scope: scope)
         }
 
-        func reset(source: String?, scope: Scope?) throws -> String {
-            try steering.reset(source: source, scope: scope).summary
+        func reset(source: String?, scope: Scope?) throws -> Steering.Outcome {
+            try steering.reset(source: source, scope: scope)
         }
 
         func exportOverrides() throws -> OverridesFile { try steering.exportOverrides() }
 
-        func importOverrides(_ data: Data, replacing: Bool) throws -> String {
+        func importOverrides(_ data: Data, replacing: Bool) throws -> Steering.Outcome {
             try steering.importOverrides(
                 try OverridesFile(decoding: data, file: "posted"),
                 replacing: replacing,
                 tester: "bo",
                 from: "posted"
-            ).summary
+            )
         }
     }
 

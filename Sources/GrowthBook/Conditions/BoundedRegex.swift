@@ -35,29 +35,38 @@ public enum BoundedRegex {
     /// Patterns that ran out of steps in this process, for the status line.
     public static var patternsThatGaveUp: [String] { caches.withLock({ $0 }).gaveUp }
 
+    /// Whether `pattern` compiles: a payload check compiles it once, and the
+    /// evaluation that matches with it later finds it compiled.
+    static func compiles(_ pattern: String, caseInsensitive: Bool) -> Bool {
+        expression(pattern, caseInsensitive: caseInsensitive) != nil
+    }
+
+    private static func patternKey(_ pattern: String, caseInsensitive: Bool) -> String {
+        (caseInsensitive ? "i/" : "/") + pattern
+    }
+
+    /// The compiled pattern, from the cache or compiled now (and
+    /// remembered, when short enough); `nil` when it is not a valid pattern.
+    private static func expression(_ pattern: String, caseInsensitive: Bool) -> NSRegularExpression? {
+        let key = patternKey(pattern, caseInsensitive: caseInsensitive)
+        if let known = caches.withLock({ $0.compiled[key] }) { return known }
+        let expression = try? NSRegularExpression(pattern: pattern, options: caseInsensitive ? [.caseInsensitive] : [])
+        if pattern.utf8.count <= cachedLength {
+            caches.withLock { caches in
+                if caches.compiled.count >= cacheLimit { caches.compiled = [:] }
+                caches.compiled[key] = .some(expression)
+            }
+        }
+        return expression
+    }
+
     /// Whether `text` matches `pattern` (JavaScript `RegExp.test`); an invalid
     /// pattern and a match that runs out of steps are both `false`.
     static func matches(_ pattern: String, caseInsensitive: Bool, in text: String) -> Bool {
-        let patternKey = (caseInsensitive ? "i/" : "/") + pattern
-        let resultKey = patternKey + "\u{0}" + text
+        let resultKey = patternKey(pattern, caseInsensitive: caseInsensitive) + "\u{0}" + text
         let remembers = pattern.utf8.count <= cachedLength && text.utf8.count <= cachedLength
-        let (cached, regex) = caches.withLock { caches -> (Bool?, NSRegularExpression??) in
-            (caches.results[resultKey], caches.compiled[patternKey])
-        }
-        if let cached { return cached }
-        let expression: NSRegularExpression?
-        if let regex {
-            expression = regex
-        } else {
-            expression = try? NSRegularExpression(pattern: pattern, options: caseInsensitive ? [.caseInsensitive] : [])
-            if remembers {
-                caches.withLock { caches in
-                    if caches.compiled.count >= cacheLimit { caches.compiled = [:] }
-                    caches.compiled[patternKey] = .some(expression)
-                }
-            }
-        }
-        guard let expression else { return false }
+        if let cached = caches.withLock({ $0.results[resultKey] }) { return cached }
+        guard let expression = expression(pattern, caseInsensitive: caseInsensitive) else { return false }
         var matched = false
         var reports = 0
         var exhausted = false

@@ -73,6 +73,14 @@ public enum ValueTest: Sendable {
         }
     }
 
+    /// Every operator name ``compile(_:_:)`` knows; any other never
+    /// matches, which `lab check` reports. Keep the two together.
+    static let operatorNames: Set<String> = [
+        "$veq", "$vne", "$vgt", "$vgte", "$vlt", "$vlte", "$eq", "$ne", "$lt", "$lte", "$gt", "$gte", "$exists",
+        "$in", "$nin", "$ini", "$nini", "$not", "$size", "$elemMatch", "$all", "$alli", "$regex", "$regexi", "$type",
+        "$inGroup", "$notInGroup",
+    ]
+
     private static func compile(_ name: String, _ operand: JSONValue) -> Operator {
         switch name {
         case "$veq": return .version(order: .equal, padded: Version.paddedUnits(operand))

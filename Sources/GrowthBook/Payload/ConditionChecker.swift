@@ -1,5 +1,3 @@
-import Foundation
-
 /// The checks of a targeting condition: every operator is one GrowthBook
 /// knows and every pattern compiles. The SDKs evaluate such a rule (it just
 /// never matches), so these are errors for `lab check` only: a typo such as
@@ -8,13 +6,6 @@ struct ConditionChecker {
     /// Where the condition is, and "rule 2 of feature \"cta\"", for messages.
     let path: [Int]
     let what: String
-
-    /// The operators a value test may use, as GrowthBook's SDKs evaluate them.
-    static let valueOperators: Set<String> = [
-        "$eq", "$ne", "$lt", "$lte", "$gt", "$gte", "$exists", "$in", "$nin", "$ini", "$nini", "$not", "$size",
-        "$elemMatch", "$all", "$alli", "$regex", "$regexi", "$type", "$inGroup", "$notInGroup", "$veq", "$vne",
-        "$vgt", "$vgte", "$vlt", "$vlte",
-    ]
 
     func check(_ condition: JSONValue, into report: inout PayloadReport) {
         checkCondition(condition, at: path, into: &report)
@@ -56,7 +47,7 @@ struct ConditionChecker {
             switch member.key {
             case "$regex", "$regexi":
                 guard case .string(let pattern) = member.value else { continue }
-                if (try? NSRegularExpression(pattern: pattern)) == nil {
+                if !BoundedRegex.compiles(pattern, caseInsensitive: member.key == "$regexi") {
                     report.neverMatches(
                         "invalid pattern \"\(pattern)\" for \"\(member.key)\" in the condition of \(what): it never matches",
                         at: place
@@ -71,7 +62,7 @@ struct ConditionChecker {
                 } else {
                     checkCondition(member.value, at: place, into: &report)
                 }
-            case let name where !Self.valueOperators.contains(name):
+            case let name where !ValueTest.operatorNames.contains(name):
                 report.neverMatches(
                     "unknown operator \"\(name)\" in the condition of \(what): the rule never matches",
                     at: place

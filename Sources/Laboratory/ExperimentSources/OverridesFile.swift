@@ -79,14 +79,12 @@ extension OverridesFile {
         }
         var attributes: [String: String] = [:]
         if let node = root[member: "attributes"] {
-            for member in try Invalid.strings(
+            attributes = try Invalid.stringObject(
                 in: node,
                 file: file,
                 notAnObject: { "\"attributes\" must be an object of strings, found \($0)" },
                 notAString: { "attribute \"\($0)\" must be a string, found \($1)" }
-            ) {
-                attributes[member.name] = member.value
-            }
+            )
         }
         let listName = Self.listName(version: version)
         guard let listNode = root[member: listName] else { throw fail(root, "missing \"\(listName)\"") }
@@ -119,15 +117,12 @@ extension OverridesFile {
             }
             var scope = Scope.everyone
             if let node = element[member: "scope"] {
-                var attributes: [String: String] = [:]
-                for member in try Invalid.strings(
+                let attributes = try Invalid.stringObject(
                     in: node,
                     file: file,
                     notAnObject: { "\"scope\" of \(name) must be an object of strings, found \($0)" },
                     notAString: { "scope attribute \"\($0)\" of \(name) must be a string, found \($1)" }
-                ) {
-                    attributes[member.name] = member.value
-                }
+                )
                 do {
                     scope = try Scope(validating: attributes)
                 } catch {
@@ -143,7 +138,7 @@ extension OverridesFile {
             }
             var forcedAt: Date?
             if let node = element[member: "forcedAt"] {
-                guard case .string(let text) = node.kind, let time = ForcedVariant.time(from: text) else {
+                guard case .string(let text) = node.kind, let time = Timestamp.date(fromISO8601: text) else {
                     throw fail(node, "\"forcedAt\" of \(name) must be an ISO 8601 time (2026-11-24T09:30:00Z)")
                 }
                 forcedAt = time

@@ -117,13 +117,13 @@ public final class AssignmentsManager: Sendable {
         }
         var revision = try store.revision()
         // Swap only when the set changed here or someone wrote since our last swap.
-        let stored = state.withLock({ $0 }).stored
+        let stored = state.withLock { $0.stored }
         if stored?.revision != revision || stored?.assignments != assignments {
             let change = try store.swapActiveAssignments(assignments)
             let now = clock.now()
             // A change to or from a forced variant is QA's doing, not the experiment's: whose, when it says.
             // What entered was forced if it is forced now; what left, if it was forced when it was active.
-            let before = state.withLock({ $0 }).forced
+            let before = state.withLock { $0.forced }
             func event(_ assignment: Assignment, _ reason: EventReason) throws -> Event {
                 let key = ExperimentKey(source: assignment.source, experiment: assignment.experiment)
                 let forced: (variant: String, tester: String?)?

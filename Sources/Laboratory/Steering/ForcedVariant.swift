@@ -79,7 +79,7 @@ extension ForcedVariant: Codable {
         variant = try container.decodeIfPresent(String.self, forKey: .variant)
         scope = try Scope(validating: try container.decodeIfPresent([String: String].self, forKey: .scope) ?? [:])
         tester = try container.decodeIfPresent(String.self, forKey: .tester)
-        forcedAt = try container.decodeIfPresent(String.self, forKey: .forcedAt).flatMap(Self.time(from:))
+        forcedAt = try container.decodeIfPresent(String.self, forKey: .forcedAt).flatMap(Timestamp.date(fromISO8601:))
     }
 
     /// Everyone's forced variants are written as before (no `scope`), so files
@@ -91,17 +91,6 @@ extension ForcedVariant: Codable {
         try container.encode(variant, forKey: .variant)
         if !scope.isEveryone { try container.encode(scope.attributes, forKey: .scope) }
         try container.encodeIfPresent(tester, forKey: .tester)
-        try container.encodeIfPresent(forcedAt.map(Self.text(of:)), forKey: .forcedAt)
-    }
-
-    /// A time as ISO 8601 with milliseconds, UTC: how files and the steering API write it.
-    public static func text(of time: Date) -> String {
-        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(time)
-    }
-
-    /// Reads ``text(of:)``, with or without fractional seconds; `nil` otherwise.
-    public static func time(from text: String) -> Date? {
-        let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-        return (try? withFraction.parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text))
+        try container.encodeIfPresent(forcedAt.map(Timestamp.iso8601), forKey: .forcedAt)
     }
 }

@@ -58,4 +58,18 @@ public struct InvalidFile: Error, CustomStringConvertible, Sendable, Equatable {
         }
         return strings
     }
+
+    /// An object of strings as a dictionary (a repeated name: the last one), checked as ``strings(in:file:notAnObject:notAString:)`` checks it.
+    public static func stringObject(
+        in node: JSONNode,
+        file: String,
+        notAnObject: (String) -> String,
+        notAString: (_ name: String, _ found: String) -> String
+    ) throws(InvalidFile) -> [String: String] {
+        var object: [String: String] = [:]
+        for member in try strings(in: node, file: file, notAnObject: notAnObject, notAString: notAString) {
+            object[member.name] = member.value
+        }
+        return object
+    }
 }

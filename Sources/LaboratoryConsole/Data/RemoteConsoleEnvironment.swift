@@ -66,22 +66,18 @@ public final class RemoteConsoleEnvironment: ConsoleEnvironment, Sendable {
     public func perform(_ effect: ConsoleEffect) async throws -> String {
         switch effect {
         case .force(let source, let experiment, let variant):
-            return try connection.force(
-                variant ?? DebugSource.inactiveChoice,
-                of: experiment,
-                in: source,
-                scope: scope
-            )
+            return try connection.force(variant ?? DebugSource.inactiveChoice, of: experiment, in: source, scope: scope)
+                .summary
         case .unforce(let source, let experiment):
-            return try connection.unforce(experiment, in: source, scope: scope)
+            return try connection.unforce(experiment, in: source, scope: scope).summary
         case .reset(let source):
             // A console scoped to some users drops only their forced variants.
-            return try connection.reset(source: source, scope: scope.isEveryone ? nil : scope)
+            return try connection.reset(source: source, scope: scope.isEveryone ? nil : scope).summary
         case .exportOverrides(let path):
             return try files.export(try connection.exportOverrides(), to: path)
         case .importOverrides(let path):
             // Read here first, so its mistakes are named with this machine's path.
-            return try connection.importOverrides(try files.overrides(at: path).data, replacing: false)
+            return try connection.importOverrides(try files.overrides(at: path).data, replacing: false).summary
         case .update:
             return "Updating is the server's to do: its sources fetch on their own schedule."
         }

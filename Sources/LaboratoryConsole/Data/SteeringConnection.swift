@@ -8,12 +8,12 @@ public protocol SteeringConnection: Sendable {
     var address: String { get }
     /// Everything the console shows, forced variants matched for `scope`.
     func snapshot(scope: Scope, events: Int) throws -> SteeringSnapshot
-    /// Forces a variant (or Inactive); returns what the server said.
-    func force(_ variant: String, of experiment: String, in source: String?, scope: Scope) throws -> String
-    func unforce(_ experiment: String, in source: String?, scope: Scope) throws -> String
+    /// Forces a variant (or Inactive); returns what the server did and said.
+    func force(_ variant: String, of experiment: String, in source: String?, scope: Scope) throws -> Steering.Outcome
+    func unforce(_ experiment: String, in source: String?, scope: Scope) throws -> Steering.Outcome
     /// Drops forced variants: all, of a source, of a scope, or both.
-    func reset(source: String?, scope: Scope?) throws -> String
+    func reset(source: String?, scope: Scope?) throws -> Steering.Outcome
     func exportOverrides() throws -> OverridesFile
     /// Applies an overrides file's bytes, checked by the server.
-    func importOverrides(_ data: Data, replacing: Bool) throws -> String
+    func importOverrides(_ data: Data, replacing: Bool) throws -> Steering.Outcome
 }

@@ -76,7 +76,7 @@ enum DetailPane {
         var lines = [
             Line("Event \(recorded.id)", .header),
             Line(
-                "time: \(TimeText.clock(event.time, timeZone: state.timeZone)) · \(ForcedVariant.text(of: event.time))",
+                "time: \(TimeText.clock(event.time, timeZone: state.timeZone)) · \(Timestamp.iso8601(event.time))",
                 .muted
             ),
             Line("reason: \(event.reason)"),

@@ -1,28 +1,47 @@
 import Foundation
 import Laboratory
 
-/// The bodies the steering API takes and gives, as `share/openapi/steering-v1.json` describes them.
-enum SteeringDocuments {
+/// The bodies the steering API takes and gives, as `share/openapi/steering-v1.json`
+/// describes them: the server reads the requests, `lab … --connect` writes them.
+public enum SteeringDocuments {
     /// `POST …/force`.
-    struct Force: Decodable, Sendable {
-        var experiment: String
-        var variant: String
-        var source: String?
+    public struct Force: Codable, Sendable {
+        public var experiment: String
+        public var variant: String
+        public var source: String?
         /// Attribute → value; absent or empty for everyone.
-        var scope: [String: String]?
+        public var scope: [String: String]?
+
+        public init(experiment: String, variant: String, source: String?, scope: [String: String]?) {
+            self.experiment = experiment
+            self.variant = variant
+            self.source = source
+            self.scope = scope
+        }
     }
 
     /// `POST …/unforce`.
-    struct Unforce: Decodable, Sendable {
-        var experiment: String
-        var source: String?
-        var scope: [String: String]?
+    public struct Unforce: Codable, Sendable {
+        public var experiment: String
+        public var source: String?
+        public var scope: [String: String]?
+
+        public init(experiment: String, source: String?, scope: [String: String]?) {
+            self.experiment = experiment
+            self.source = source
+            self.scope = scope
+        }
     }
 
     /// `POST …/reset`: every forced variant, or those of a source, a scope, or both.
-    struct Reset: Decodable, Sendable {
-        var source: String?
-        var scope: [String: String]?
+    public struct Reset: Codable, Sendable {
+        public var source: String?
+        public var scope: [String: String]?
+
+        public init(source: String?, scope: [String: String]?) {
+            self.source = source
+            self.scope = scope
+        }
     }
 
     /// `GET …/events`: the newest first, or those after an id oldest first.

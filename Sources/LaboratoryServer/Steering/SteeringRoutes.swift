@@ -217,10 +217,7 @@ extension LabServer {
     static func steeringJSON(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(ForcedVariant.text(of: date))
-        }
+        encoder.dateEncodingStrategy = Timestamp.encodingStrategy
         let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
         return Response(
             status: status,
@@ -241,33 +238,18 @@ extension ServedStateHub {
     /// server's device decides the rest, the scope which forced variant applies.
     func explanation(of name: String, in source: String?, for scope: Scope) throws -> Explanation {
         let debug = steering.debug
-        let snapshot = try laboratory.manager.refresh()
-        let (sourceName, found) = try debug.locate(experiment: name, in: source)
-        let entries = try debug.entries()
-        guard let entry = entries.first(where: { $0.source == sourceName && $0.experiment.name == found.name }) else {
-            throw DebugSourceError.unknownExperiment(name, source: source)
-        }
         var attributes = debug.deviceAttributes
         attributes.merge(scope.attributes) { _, given in given }
-        let scoped = DebugEntry(
-            source: entry.source,
-            experiment: entry.experiment,
-            natural: entry.natural,
-            forcedVariants: entry.forcedVariants,
-            attributes: attributes
-        )
-        let owner = debug.sources.first { $0.name == sourceName }
-        var explanation = Explanation(
-            entry: scoped,
-            snapshot: snapshot,
+        var (explanation, scoped) = try debug.explanation(
+            of: name,
+            in: source,
+            snapshot: try laboratory.manager.refresh(),
             device: laboratory.device,
-            userID: owner?.userID,
-            draw: try owner?.draws()[found.name],
-            stabilizedAt: try owner?.stabilization(),
-            decisionSteps: owner?.decisionSteps(for: [found.name])[found.name],
-            time: ForcedVariant.text(of:)
+            for: attributes
         )
-        guard !scope.isEveryone, scoped.forcedVariant != entry.forcedVariant else { return explanation }
+        guard !scope.isEveryone, scoped.forcedVariant != scoped.forcedVariant(for: debug.deviceAttributes) else {
+            return explanation
+        }
         // The device's result is not the scope's: say what a user of the scope gets.
         let effective = scoped.effective
         explanation.variant = effective?.variant.name
@@ -276,7 +258,7 @@ extension ServedStateHub {
             effective.map { active in
                 "a user with \(scope) gets \(active.variant.name): "
                     + active.assignments.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")
-            } ?? "a user with \(scope) gets the baseline, \(found.baseline)"
+            } ?? "a user with \(scope) gets the baseline, \(scoped.experiment.baseline)"
         explanation.steps.removeAll { $0.label == "result" }
         explanation.steps.append(Explanation.Step(label: "result", detail: result))
         return explanation

@@ -36,23 +36,12 @@ struct ExplainCommand: ParsableCommand {
         // For a user of the scope: its attributes are theirs, so their scoped forced variants apply.
         session.debug.useAttributes(scope.scope.attributes)
         return try session.run { () throws -> Explanation in
-            let snapshot = try session.manager.refresh()
-            let (sourceName, found) = try session.debug.locate(experiment: experiment, in: source)
-            let experiment = found.name
-            let entry = try session.debug.entries().first {
-                $0.source == sourceName && $0.experiment.name == experiment
-            }!
-            let owner = session.debug.sources.first { $0.name == sourceName }
-            return Explanation(
-                entry: entry,
-                snapshot: snapshot,
-                device: session.device,
-                userID: owner?.userID,
-                draw: try owner?.draws()[experiment],
-                stabilizedAt: try owner?.stabilization(),
-                decisionSteps: owner?.decisionSteps(for: [experiment])[experiment],
-                time: Timestamp.iso8601
-            )
+            try session.debug.explanation(
+                of: experiment,
+                in: source,
+                snapshot: try session.manager.refresh(),
+                device: session.device
+            ).explanation
         }
     }
 }

@@ -19,7 +19,7 @@ struct ForceCommand: ParsableCommand {
     func run() throws {
         if let connection = connect.connection {
             return try RemoteChange.print(json: json) {
-                try connection.forcing(variant, of: experiment, in: source, scope: scope.scope)
+                try connection.force(variant, of: experiment, in: source, scope: scope.scope)
             }
         }
         let session = try LabSession.open(global)

@@ -34,7 +34,7 @@ struct OverridesImportCommand: ParsableCommand {
         }
         if let connection = connect.connection {
             return try RemoteChange.print(json: json) {
-                try connection.importing(data, replacing: replace)
+                try connection.importOverrides(data, replacing: replace)
             }
         }
         let session = try LabSession.open(global)

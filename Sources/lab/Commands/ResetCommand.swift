@@ -16,7 +16,7 @@ struct ResetCommand: ParsableCommand {
     func run() throws {
         if let connection = connect.connection {
             return try RemoteChange.print(json: json) {
-                try connection.resetting(source: source, scope: scope.givenScope)
+                try connection.reset(source: source, scope: scope.givenScope)
             }
         }
         let session = try LabSession.open(global)

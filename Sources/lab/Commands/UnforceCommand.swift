@@ -17,7 +17,7 @@ struct UnforceCommand: ParsableCommand {
     func run() throws {
         if let connection = connect.connection {
             return try RemoteChange.print(json: json) {
-                try connection.unforcing(experiment, in: source, scope: scope.scope)
+                try connection.unforce(experiment, in: source, scope: scope.scope)
             }
         }
         let session = try LabSession.open(global)

@@ -1,6 +1,7 @@
 import Foundation
 import Laboratory
 import LaboratoryConsole
+import LaboratoryServer
 import Synchronization
 
 #if canImport(FoundationNetworking)
@@ -51,29 +52,19 @@ struct HTTPSteeringConnection: SteeringConnection {
         return try decode(Events.self, try send("GET", "events?" + parts.joined(separator: "&"))).events
     }
 
-    func forcing(_ variant: String, of experiment: String, in source: String?, scope: Scope) throws -> Steering.Outcome
-    {
-        try change("force", ["experiment": experiment, "variant": variant, "source": source, "scope": scope])
+    func force(_ variant: String, of experiment: String, in source: String?, scope: Scope) throws -> Steering.Outcome {
+        try change(
+            "force",
+            SteeringDocuments.Force(experiment: experiment, variant: variant, source: source, scope: scope.given)
+        )
     }
 
-    func unforcing(_ experiment: String, in source: String?, scope: Scope) throws -> Steering.Outcome {
-        try change("unforce", ["experiment": experiment, "source": source, "scope": scope])
+    func unforce(_ experiment: String, in source: String?, scope: Scope) throws -> Steering.Outcome {
+        try change("unforce", SteeringDocuments.Unforce(experiment: experiment, source: source, scope: scope.given))
     }
 
-    func resetting(source: String?, scope: Scope?) throws -> Steering.Outcome {
-        try change("reset", ["source": source, "scope": scope])
-    }
-
-    func force(_ variant: String, of experiment: String, in source: String?, scope: Scope) throws -> String {
-        try forcing(variant, of: experiment, in: source, scope: scope).summary
-    }
-
-    func unforce(_ experiment: String, in source: String?, scope: Scope) throws -> String {
-        try unforcing(experiment, in: source, scope: scope).summary
-    }
-
-    func reset(source: String?, scope: Scope?) throws -> String {
-        try resetting(source: source, scope: scope).summary
+    func reset(source: String?, scope: Scope?) throws -> Steering.Outcome {
+        try change("reset", SteeringDocuments.Reset(source: source, scope: scope?.given))
     }
 
     func exportOverrides() throws -> OverridesFile {
@@ -85,11 +76,7 @@ struct HTTPSteeringConnection: SteeringConnection {
         }
     }
 
-    func importOverrides(_ data: Data, replacing: Bool) throws -> String {
-        try importing(data, replacing: replacing).summary
-    }
-
-    func importing(_ data: Data, replacing: Bool) throws -> Steering.Outcome {
+    func importOverrides(_ data: Data, replacing: Bool) throws -> Steering.Outcome {
         try decode(
             Steering.Outcome.self,
             try send("POST", "overrides" + (replacing ? "?replace=true" : ""), body: data)
@@ -103,22 +90,16 @@ struct HTTPSteeringConnection: SteeringConnection {
 
     // MARK: - HTTP
 
-    private func change(_ path: String, _ members: [String: Any?]) throws -> Steering.Outcome {
-        var object: [String: Any] = [:]
-        for (name, value) in members {
-            switch value {
-            case let scope as Scope: if !scope.isEveryone { object[name] = scope.attributes }
-            case let text as String: object[name] = text
-            default: break
-            }
-        }
-        let body = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        return try decode(Steering.Outcome.self, try send("POST", path, body: body))
+    /// Posts one of the documents the server reads, and reads its outcome.
+    private func change(_ path: String, _ document: some Encodable) throws -> Steering.Outcome {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return try decode(Steering.Outcome.self, try send("POST", path, body: try encoder.encode(document)))
     }
 
     private func url(for path: String) -> URL {
         let root = base.absoluteString.hasSuffix("/") ? String(base.absoluteString.dropLast()) : base.absoluteString
-        return URL(string: root + "/api/steering/v1/" + path)!
+        return URL(string: root + LabServer.steeringPrefix + "/" + path)!
     }
 
     private static func escaped(_ text: String) -> String {
@@ -129,15 +110,7 @@ struct HTTPSteeringConnection: SteeringConnection {
 
     private func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let text = try decoder.singleValueContainer().decode(String.self)
-            guard let date = ForcedVariant.time(from: text) else {
-                throw DecodingError.dataCorrupted(
-                    .init(codingPath: decoder.codingPath, debugDescription: "not a time: \(text)")
-                )
-            }
-            return date
-        }
+        decoder.dateDecodingStrategy = Timestamp.decodingStrategy
         do {
             return try decoder.decode(T.self, from: data)
         } catch {
@@ -182,4 +155,9 @@ struct HTTPSteeringConnection: SteeringConnection {
             throw Failure(description: "cannot reach \(base.absoluteString)")
         }
     }
+}
+
+extension Scope {
+    /// As a steering request names it: absent for everyone.
+    fileprivate var given: [String: String]? { isEveryone ? nil : attributes }
 }

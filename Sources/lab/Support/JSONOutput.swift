@@ -7,18 +7,8 @@ enum JSONOutput {
         let encoder = JSONEncoder()
         encoder.outputFormatting =
             pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(Timestamp.iso8601(date))
-        }
+        encoder.dateEncodingStrategy = Timestamp.encodingStrategy
         let data = try encoder.encode(value)
         StandardStreams.write(TerminalText.json(String(decoding: data, as: UTF8.self)) + "\n", to: STDOUT_FILENO)
-    }
-}
-
-/// How times are written for people and for JSON.
-enum Timestamp {
-    static func iso8601(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }

@@ -57,8 +57,10 @@ import Testing
 
 /// A streamer with quick backoff on a test server, counting what it does.
 enum StreamerUnderTest {
-    /// Runs on an executor of its own: suites that block the shared task pool
-    /// (waiting on child processes) must not stall the stream.
+    /// Runs on an executor with a thread of its own: suites that block the
+    /// shared task pool (waiting on child processes) or keep Dispatch's
+    /// shared threads busy (a server flooded by 2,500 connections) must not
+    /// stall the stream.
     static func start(
         port: UInt16,
         key: String,
@@ -71,7 +73,7 @@ enum StreamerUnderTest {
             initialBackoff: 0.05,
             maximumBackoff: 0.2
         )
-        return Task(executorPreference: QueueExecutor()) {
+        return Task(executorPreference: QueueExecutor(ownThread: true)) {
             await streamer.run(
                 payload: { _ in _ = payloads.next() },
                 refetch: {

@@ -182,8 +182,18 @@ struct ConsoleTmuxTests {
 
     @Test func aCutDetailPaneScrollsAt80By24() throws {
         let lab = try LabHarness()
+        // Thirty keys: the pane is longer than 24 rows on any device, drawn or not.
+        let keys = (1...30).map { "key\($0)" }
+        let assignments = keys.map { "\"\($0)\": 1" }.joined(separator: ", ")
+        let catalog = try lab.write(
+            "long.json",
+            """
+            {"source": "Local", "experiments": [{"name": "Wide", "keys": [\(keys.map { "\"\($0)\"" }.joined(separator: ", "))],
+              "baseline": "A", "variants": [{"name": "A", "assignments": {\(assignments)}}]}]}
+            """
+        )
         let tmux = try Tmux(
-            command: "'\(LabHarness.binary)' console --state '\(lab.state)'",
+            command: "'\(LabHarness.binary)' console --state '\(lab.state)' --catalog '\(catalog)'",
             columns: 80,
             rows: 24,
             environment: lab.environment
@@ -192,7 +202,7 @@ struct ConsoleTmuxTests {
         #expect(tmux.waitFor("Experiments"))
         try tmux.send("Enter")
         #expect(tmux.waitFor("EXPERIMENT"))
-        try tmux.send("End", "Enter", "Down")  // a variant of the last experiment: a long pane
+        try tmux.send("Enter", "Home")  // the variant A: every key in the pane
         #expect(tmux.waitFor("▼ more"), "\(tmux.capture())")
         try tmux.send("S-Down")
         #expect(tmux.waitFor("▲ more"), "\(tmux.capture())")

@@ -93,6 +93,7 @@ let package = Package(
             name: "lab-demo",
             dependencies: [
                 "Laboratory",
+                "LaboratoryConsole",
                 "LaboratorySQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

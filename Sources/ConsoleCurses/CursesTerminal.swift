@@ -20,6 +20,8 @@ public final class CursesTerminal: Terminal {
     private let output: UnsafeMutablePointer<FILE>?
     private let ownsFiles: Bool
     private var isOpen = true
+    /// Whether the console asked the terminal for SGR mouse reports itself.
+    private var asksForSGRMouseReports = false
     /// The signal (SIGTERM, SIGHUP, SIGINT, SIGQUIT) that ended the console, if one did;
     /// the caller exits with 128 + its number once the terminal is given back.
     public private(set) var endingSignal: Int32?
@@ -85,6 +87,7 @@ public final class CursesTerminal: Terminal {
         }
         Self.applyModes()
         palette = CursesPalette(colors: colors && has_colors())
+        asksForSGRMouseReports = askForSGRMouseReports()
     }
 
     /// The terminal modes the console runs in, set at start and after `fg`.
@@ -98,6 +101,32 @@ public final class CursesTerminal: Terminal {
         mousemask(lab_click_mask(), nil)
         mouseinterval(0)
     }
+
+    /// Where the terminal description announces X10 mouse reports only
+    /// (`kmous` is `ESC [ M`: tmux's and screen's), ncurses does not ask for
+    /// SGR reports (1006), whose columns go past 223: the console does, once
+    /// at start, and ncurses hands back their `ESC [ <` as one key code. The
+    /// mode only changes how reports are written; ncurses still turns reports
+    /// on and off (at Ctrl-Z, at exit), so the mode is taken back at exit only.
+    /// - Returns: whether it asked.
+    private func askForSGRMouseReports() -> Bool {
+        guard let capability = tigetstr("kmous"), Int(bitPattern: capability) != -1,
+            String(cString: capability) == "\u{1B}[M", let output
+        else { return false }
+        define_key(Self.sgrMousePrefix, Self.sgrMouseKey)
+        // Straight to the terminal: a mode switch has no place in ncurses' screen updates.
+        Self.write("\u{1B}[?1006h", to: fileno(output))
+        return true
+    }
+
+    private static func write(_ text: String, to descriptor: Int32) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+    }
+
+    private static let sgrMousePrefix = "\u{1B}[<"
+    /// The key code ncurses gives `ESC [ <`: one past ncurses' own.
+    private static let sgrMouseKey = KEY_MAX + 1
 
     /// Wide characters print nothing unless the locale's codeset is UTF-8.
     private static func useUTF8Locale() {
@@ -114,7 +143,17 @@ public final class CursesTerminal: Terminal {
     public func close() {
         guard isOpen else { return }
         isOpen = false
+        // The terminal gets its modes back even from the background (a job
+        // ended while stopped): blocked, SIGTTOU cannot stop the process mid-way.
+        var blocked = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGTTOU)
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         endwin()
+        // The shell's programs may expect X10 reports, as the terminal description says.
+        if asksForSGRMouseReports, let output { Self.write("\u{1B}[?1006l", to: fileno(output)) }
         if let screen { delscreen(screen) }
         screen = nil
         pipe.restoreSignals()
@@ -214,6 +253,20 @@ public final class CursesTerminal: Terminal {
         return CursesKeys.character(UInt32(character)).map { .key($0) }
     }
 
+    /// The rest of an SGR mouse report (`0;250;5M`), read as it arrives: its
+    /// bytes may come a moment after its `ESC [ <`.
+    private func readSGRMouseReport() -> TerminalInput? {
+        wtimeout(lab_stdscr(), 50)
+        defer { nodelay(lab_stdscr(), true) }
+        var report = ""
+        var character: wint_t = 0
+        while report.count < 20, get_wch(&character) == OK, let scalar = Unicode.Scalar(UInt32(character)) {
+            report.unicodeScalars.append(scalar)
+            if scalar == "M" || scalar == "m" { break }
+        }
+        return SGRMouseReport.input(from: report)
+    }
+
     /// After an Escape: drops the rest of a cursor position report
     /// (`[12;5R`), the terminal's late answer to the start-up probe, so it
     /// does not arrive as keys; anything else is put back, in order.
@@ -249,6 +302,20 @@ public final class CursesTerminal: Terminal {
         // SIGSTOP, which nothing can catch or block: ncurses' SIGTSTP handler
         // and the threads' signal masks cannot keep the process from stopping.
         kill(getpid(), SIGSTOP)
+        // Continued in the background (`kill -TERM %1` continues a stopped
+        // job so that it can end, before any `fg`): a signal that ends the
+        // program ends it now, without taking the terminal back; anything else
+        // waits stopped for `fg`. Touching the terminal from the background
+        // stopped the process again (SIGTTOU), and the shell's `fg` said so.
+        while !isInForeground {
+            var waiting = pollfd(fd: pipe.readEnd, events: Int16(POLLIN), revents: 0)
+            if poll(&waiting, 1, 100) > 0, let signal = pipe.drain() {
+                endingSignal = signal
+                return .terminate
+            }
+            if isInForeground { break }
+            kill(getpid(), SIGSTOP)
+        }
         // Resumed: the shell had the terminal; take back our modes, then
         // redraw. The first refresh after `endwin` enters the alternate
         // screen again through ncurses' own output, so the `endwin` of any
@@ -262,9 +329,17 @@ public final class CursesTerminal: Terminal {
         return .resize(size)
     }
 
+    /// Whether this process's group has the terminal (the shell's `fg`).
+    private var isInForeground: Bool {
+        guard let output else { return true }
+        let group = tcgetpgrp(fileno(output))
+        return group < 0 || group == getpgrp()
+    }
+
     private func keyCode(_ code: Int32) -> TerminalInput? {
         switch code {
         case KEY_RESIZE: return .resize(size)
+        case Self.sgrMouseKey: return readSGRMouseReport()
         case KEY_MOUSE:
             var event = MEVENT()
             guard getmouse(&event) == OK else { return nil }

@@ -3,14 +3,15 @@ import Laboratory
 import Synchronization
 
 /// Notices edited catalog files and reloads them into their local sources,
-/// so a running process (`lab serve`) serves what the files say now.
+/// and edited payload files into theirs (``ExperimentSource/watchedFile``),
+/// so a running process (`lab serve`, the console) serves what the files say now.
 ///
 /// A file counts as changed when its modification time, size or inode
 /// moved (editors that save by renaming a new file over the old one change
 /// the inode). A catalog that no longer loads keeps its last good contents
 /// in use; the problem is reported once per change of the file.
 public final class CatalogWatcher: Sendable {
-    private let catalogs: [(path: String, source: LocalSource)]
+    private let catalogs: [(path: String, source: any ExperimentSource)]
     private let seen: Mutex<[String: Signature]>
 
     /// What `stat` says about a file, enough to notice an edit.
@@ -26,7 +27,9 @@ public final class CatalogWatcher: Sendable {
     }
 
     public init(laboratory: LocalLaboratory) {
-        catalogs = Array(zip(laboratory.catalogPaths, laboratory.locals)).map { (path: $0, source: $1) }
+        catalogs =
+            Array(zip(laboratory.catalogPaths, laboratory.locals)).map { (path: $0, source: $1) }
+            + laboratory.sources.compactMap { source in source.watchedFile.map { (path: $0, source: source) } }
         var signatures: [String: Signature] = [:]
         for (path, _) in catalogs { signatures[path] = Self.signature(of: path) }
         seen = Mutex(signatures)
@@ -45,7 +48,7 @@ public final class CatalogWatcher: Sendable {
             }
             guard changed else { continue }
             guard now != nil else {
-                problems.append("\(path): the catalog is gone; the last good one stays in use")
+                problems.append("\(path): the file is gone; the last good one stays in use")
                 continue
             }
             do {

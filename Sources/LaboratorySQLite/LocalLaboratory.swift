@@ -114,7 +114,9 @@ public struct LocalLaboratory: Sendable {
             clock: clock
         )
         steering = debug.map { [manager] in Steering(debug: $0, manager: manager, store: store, clock: clock) }
-        if let app { try store.recordAppWiring(AppWiring(app: app, hasDebugSource: debugSource)) }
+        if let app {
+            try store.recordAppWiring(AppWiring(app: app, hasDebugSource: debugSource, process: .current))
+        }
         if let connection, let fetcher, let source = growthBook {
             let manager = manager
             updater = GrowthBookUpdater(

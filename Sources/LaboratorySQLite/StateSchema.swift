@@ -19,8 +19,9 @@ enum StateSchema {
     /// whether their wiring applies forced variants (`app_wirings`); 5: a
     /// forced variant has a scope (whom it applies to), a tester (who set it)
     /// and a time, and an experiment holds one per scope; events say which
-    /// tester had forced their variant.
-    static let version = 5
+    /// tester had forced their variant; 6: an app's wiring names the process
+    /// that recorded it (`pid`, `startTicks`), so a warning leaves out apps that quit.
+    static let version = 6
 
     /// The migrations, oldest first. The first is the schema of file version
     /// 2 as releases before the migrator wrote it: it creates it in a new
@@ -75,6 +76,16 @@ enum StateSchema {
                     -- Who had forced the variant an event is about; NULL when nobody did or it is not known.
                     ALTER TABLE events ADD COLUMN tester TEXT;
                     PRAGMA user_version = 5;
+                    """
+            )
+        }
+        migrator.registerMigration("file version 6") { db in
+            try db.execute(
+                sql: """
+                    -- The process that recorded the wiring: its id and start time (clock ticks after boot).
+                    ALTER TABLE app_wirings ADD COLUMN pid INTEGER;
+                    ALTER TABLE app_wirings ADD COLUMN startTicks INTEGER;
+                    PRAGMA user_version = 6;
                     """
             )
         }

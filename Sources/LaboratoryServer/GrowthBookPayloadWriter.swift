@@ -63,6 +63,10 @@ enum GrowthBookPayloadWriter {
         return Data(JSONValue.object(members).jsonText.utf8)
     }
 
+    /// The `id` of the rules that give a forced variant: an SDK reports it as
+    /// the result's `ruleId`, so an app (the demo page) can say "forced by QA".
+    public static let forcedRuleID = "laboratory-forced"
+
     /// A scoped forced variant of a catalog experiment, with the experiment.
     struct ScopedChoice: Sendable {
         var forcedVariant: ForcedVariant
@@ -82,21 +86,37 @@ enum GrowthBookPayloadWriter {
             guard let name = choice.forcedVariant.variant else {
                 // Inactive for these users: the baseline, and no experiment to track.
                 let value = chosen.variant(named: chosen.baseline)?.assignments[flag.key] ?? flag.value
-                rules.append(forceRule(JSONValue(value), condition: condition))
+                rules.append(forceRule(JSONValue(value), condition: condition, forced: true))
                 continue
             }
             guard let index = chosen.variants.firstIndex(where: { $0.name == name }),
                 let value = chosen.variants[index].assignments[flag.key]
             else { continue }
             rules.append(
-                pinnedRule(chosen, key: flag.key, index: index, condition: condition, hashAttribute: hashAttribute)
+                pinnedRule(
+                    chosen,
+                    key: flag.key,
+                    index: index,
+                    condition: condition,
+                    hashAttribute: hashAttribute,
+                    forced: true
+                )
             )
-            rules.append(forceRule(JSONValue(value), condition: condition))
+            rules.append(forceRule(JSONValue(value), condition: condition, forced: true))
         }
         let served = flag.reason != .default && flag.reason != .disabled
         if served, let experiment, let index = experiment.variants.firstIndex(where: { $0.name == flag.variant }) {
-            rules.append(pinnedRule(experiment, key: flag.key, index: index, condition: nil, hashAttribute: "id"))
-            rules.append(forceRule(JSONValue(flag.value), condition: nil))
+            rules.append(
+                pinnedRule(
+                    experiment,
+                    key: flag.key,
+                    index: index,
+                    condition: nil,
+                    hashAttribute: "id",
+                    forced: flag.forced
+                )
+            )
+            rules.append(forceRule(JSONValue(flag.value), condition: nil, forced: flag.forced))
         } else if served {
             // A variant the catalog no longer names: its value, as a plain force.
             defaultValue = JSONValue(flag.value)
@@ -105,8 +125,11 @@ enum GrowthBookPayloadWriter {
     }
 
     /// A force rule: everyone (in `condition`) gets `value`; nothing is tracked.
-    private static func forceRule(_ value: JSONValue, condition: JSONValue?) -> JSONValue {
-        .object((condition.map { [JSONValue.Member("condition", $0)] } ?? []) + [JSONValue.Member("force", value)])
+    private static func forceRule(_ value: JSONValue, condition: JSONValue?, forced: Bool) -> JSONValue {
+        .object(
+            (forced ? [JSONValue.Member("id", .string(forcedRuleID))] : [])
+                + (condition.map { [JSONValue.Member("condition", $0)] } ?? []) + [JSONValue.Member("force", value)]
+        )
     }
 
     /// An experiment rule named after the experiment that puts every user
@@ -117,7 +140,8 @@ enum GrowthBookPayloadWriter {
         key: String,
         index: Int,
         condition: JSONValue?,
-        hashAttribute: String
+        hashAttribute: String,
+        forced: Bool
     ) -> JSONValue {
         let fallback = experiment.variants[index].assignments[key] ?? .string("")
         var members = [
@@ -156,6 +180,7 @@ enum GrowthBookPayloadWriter {
             ),
         ]
         if let condition { members.insert(JSONValue.Member("condition", condition), at: 1) }
+        if forced { members.insert(JSONValue.Member("id", .string(forcedRuleID)), at: 0) }
         return .object(members)
     }
 }

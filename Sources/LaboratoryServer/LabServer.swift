@@ -239,21 +239,26 @@ public struct LabServer: Sendable {
         _ request: Request,
         _ context: ServerRequestContext,
         headers: HTTPFields,
-        messages subscribe: @autoclosure () -> AsyncStream<ServedStateHub.StreamMessage>? = nil,
+        messages subscribe: @autoclosure () -> StreamFanOut.Subscription? = nil,
         first: () -> ByteBuffer? = { nil },
         change: @escaping @Sendable (ByteBuffer, Int) -> ByteBuffer
     ) -> Response {
         guard request.method != .head else { return Response(status: .ok, headers: headers) }
-        let messages = subscribe() ?? hub.subscribe()
+        let subscription = subscribe() ?? hub.subscribe()
         let opening = first()
         let (channel, deadline) = (context.channel, limits.streamWriteDeadline)
         return Response(
             status: .ok,
             headers: headers,
             body: ResponseBody { writer in
+                // A client that leaves is noticed as it closes its side, not at the next
+                // write (a ping, 20 s on): the stream ends, and the open streams' count with it.
+                let departure = ClientDepartureHandler(subscription.end)
+                try await channel.pipeline.addHandler(departure, position: .first).get()
+                defer { channel.pipeline.removeHandler(departure, promise: nil) }
                 if let opening { try await writer.write(opening, closing: channel, after: deadline) }
                 var number = 0
-                for await message in messages {
+                for await message in subscription.messages {
                     switch message {
                     case .payload(let featuresEvent):
                         number += 1

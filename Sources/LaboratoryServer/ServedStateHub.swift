@@ -183,14 +183,14 @@ public final class ServedStateHub: Sendable {
 
     /// A stream of what to send one `/sub/…` client; only the newest payload
     /// waits for a client that reads slowly, so none can make the server hoard.
-    public func subscribe() -> AsyncStream<StreamMessage> {
+    func subscribe() -> StreamFanOut.Subscription {
         streams.subscribe()
     }
 
     /// A stream of the steering API's changes: a `state` event when the
     /// state file changes (a force from anyone, an update), an `events`
     /// event when new events arrive; only the newest waits for a slow reader.
-    public func subscribeToChanges() -> AsyncStream<StreamMessage> {
+    func subscribeToChanges() -> StreamFanOut.Subscription {
         changeStreams.subscribe()
     }
 

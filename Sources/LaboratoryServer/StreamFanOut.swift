@@ -13,8 +13,16 @@ final class StreamFanOut: Sendable {
         self.keeping = keeping
     }
 
-    /// A new stream; it leaves the fan-out when its reader stops.
-    func subscribe() -> AsyncStream<ServedStateHub.StreamMessage> {
+    /// One stream's messages, and how to end it from outside its reader.
+    struct Subscription: Sendable {
+        let messages: AsyncStream<ServedStateHub.StreamMessage>
+        /// Ends the stream now (its client left): it leaves the fan-out at
+        /// once, and its reader sees the end after what was waiting.
+        let end: @Sendable () -> Void
+    }
+
+    /// A new stream; it leaves the fan-out when its reader stops or it is ended.
+    func subscribe() -> Subscription {
         let id = UUID()
         let (stream, continuation) = AsyncStream<ServedStateHub.StreamMessage>.makeStream(
             bufferingPolicy: .bufferingNewest(keeping)
@@ -23,7 +31,7 @@ final class StreamFanOut: Sendable {
             self?.continuations.withLock { _ = $0.removeValue(forKey: id) }
         }
         continuations.withLock { $0[id] = continuation }
-        return stream
+        return Subscription(messages: stream, end: { continuation.finish() })
     }
 
     func broadcast(_ message: ServedStateHub.StreamMessage) {

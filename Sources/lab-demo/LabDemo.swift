@@ -118,9 +118,19 @@ struct LabDemo: AsyncParsableCommand {
         }
     }
 
+    /// The terminal's width in columns, if standard output is one that says.
+    private static func terminalColumns() -> Int? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
     /// Draws the screen and reports each assignment it used as displayed
     /// (recorded once per experiment and variant on this device).
     private func show(_ screen: SubscribeScreen, manager: AssignmentsManager, clear: Bool) throws -> String {
+        var screen = screen
+        // As wide as the terminal is now (a window may have been resized); 80 columns for a file or a pipe.
+        if isatty(STDOUT_FILENO) == 1, let columns = Self.terminalColumns() { screen.columns = columns }
         let drawing = screen.draw(manager.snapshot)
         for key in SubscribeScreen.keys {
             if let assignment = manager.assignment(for: key) { try manager.report(assignment, reason: .displayed) }

@@ -1,4 +1,5 @@
 import Laboratory
+import LaboratoryConsole
 
 /// The demo app's subscribe screen: font colour and size, prompt image and
 /// button colour come from assignments, with the app's own baselines.
@@ -11,6 +12,8 @@ struct SubscribeScreen {
     let colors: Bool
     /// Whether to say which keys do what (only to a person at a terminal).
     let hints: Bool
+    /// How wide the terminal is: long lines wrap between words to fit it.
+    var columns = 80
 
     func draw(_ snapshot: AssignmentsSnapshot) -> String {
         // Each value falls back to the baseline when its experiment is not active.
@@ -45,20 +48,37 @@ struct SubscribeScreen {
             "└" + String(repeating: "─", count: width) + "┘",
             "",
         ]
+        // QA's doing is said as such, so nobody mistakes a forced variant for what users get.
+        let forced = snapshot.active.filter {
+            $0.forced && !Set($0.variant.assignments.keys).isDisjoint(with: Self.keys)
+        }
+        if !forced.isEmpty {
+            let names = forced.map { TerminalText.field("\($0.experiment.name) → \($0.variant.name)") }
+            lines.insert(
+                paint("forced by QA", foreground: "yellow", bold: true) + ": " + names.joined(separator: ", "),
+                at: lines.count - 1
+            )
+        }
+        var notes: [String] = []
         for key in Self.keys {
             if let assignment = snapshot.assignment(for: key) {
                 let shown = [assignment.value.description, assignment.experiment, assignment.variant].map(
                     TerminalText.field
                 )
-                lines.append("  \(key) = \(shown[0])   (\(shown[1]) / \(shown[2]))")
+                let isForced = forced.contains { $0.experiment.name == assignment.experiment }
+                notes.append(
+                    "  \(key) = \(shown[0])   (\(shown[1]) / \(shown[2])\(isForced ? ", forced by QA" : ""))"
+                )
             } else {
-                lines.append("  \(key): baseline")
+                notes.append("  \(key): baseline")
             }
         }
         if hints {
-            lines.append("")
-            lines.append("Force variants with `lab console` in another terminal; Ctrl-C quits.")
+            notes.append("")
+            notes.append("Force variants with `lab console` in another terminal; Ctrl-C quits.")
         }
+        // Wrapped between words (a terminal breaks lines inside them), continued under the value.
+        lines += notes.flatMap { DisplayText.wrap($0, to: columns, indent: 6) }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -105,6 +105,10 @@ public enum FuzzTargets {
         _ = try? source.activeVariants()
         _ = source.traces()
         _ = source.summary
+        // What the Attributes screen lists: every attribute the payload's targeting reads, then evaluated set.
+        let read = source.targetingAttributes
+        source.useAttributes(Dictionary(uniqueKeysWithValues: read.keys.map { ($0, "fuzz") }))
+        _ = try? source.activeVariants()
     }
 
     /// An event stream, in chunks whose sizes come from the input itself.

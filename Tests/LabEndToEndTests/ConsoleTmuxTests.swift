@@ -212,6 +212,28 @@ struct ConsoleTmuxTests {
         #expect(tmux.waitFor { $0.contains("▲ more") && !$0.contains("▼ more") }, "\(tmux.capture())")
     }
 
+    /// tmux's terminal description announces X10 mouse reports, whose
+    /// columns stop at 223: the console asks for SGR ones (1006), so a click
+    /// at column 240 of a 250-column window lands where it was made.
+    @Test func aClickPastColumn223SelectsAndOpensTheRow() throws {
+        let lab = try LabHarness()
+        let tmux = try Tmux(
+            command: "'\(LabHarness.binary)' console --state '\(lab.state)'",
+            columns: 250,
+            rows: 30,
+            environment: lab.environment
+        )
+        defer { tmux.kill() }
+        #expect(tmux.waitFor("Experiments"))
+        try tmux.send("Enter", "p", "p")  // Experiments, the pane hidden: the list is 250 columns wide
+        #expect(tmux.waitFor("Detail pane hidden"), "\(tmux.capture())")
+        // What a terminal sends for a left press at column 240 of the fifth row (OnboardingLongFlow).
+        let press = "\u{1B}[<0;240;5M\u{1B}[<0;240;5m"
+        try tmux.send("-l", press)
+        try tmux.send("-l", press)
+        #expect(tmux.waitFor("Experiments › OnboardingLongFlow"), "\(tmux.capture())")
+    }
+
     @Test func aTerminalThatCannotMoveItsCursorIsRefused() throws {
         let lab = try LabHarness()
         let tmux = try Tmux(

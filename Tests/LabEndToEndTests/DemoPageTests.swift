@@ -34,6 +34,46 @@ struct DemoPageTests {
         #expect(events.contains("\"variant\":\"ButtonColorBlue\""), "\(events)")
     }
 
+    /// From a phone to a projector: no sideways scrolling at 360×740 or
+    /// 1920×1080, and a forced variant wears its badge at both.
+    @Test(arguments: [(360, 740), (1920, 1080)])
+    func theDemoPageFitsItsScreenAndBadgesAForcedVariant(width: Int, height: Int) throws {
+        let lab = try LabHarness()
+        let serving = try LabServe(lab)
+        defer { serving.stop() }
+        let browser = try HeadlessChromium()
+        defer { browser.quit() }
+        try browser.open(serving.base + "/demo?key=demo")
+        try browser.setViewport(width: width, height: height)
+        let table = "document.getElementById('assignments').rows.length"
+        #expect(browser.waitFor(table, toBe: "4", timeout: 20))
+        // Booleans as text: the protocol's JSON reads them back as numbers.
+        let badge = "String(document.getElementById('forced').hidden)"
+        #expect(browser.waitFor(badge, toBe: "true", timeout: 20), "nothing is forced yet")
+        let fits = "String(document.documentElement.scrollWidth <= window.innerWidth)"
+        #expect(browser.waitFor("window.innerWidth", toBe: "\(width)", timeout: 20))
+        #expect(browser.waitFor(fits, toBe: "true", timeout: 5), "\(scrollWidth(browser)) > \(width)")
+
+        #expect(try lab.run("force", "ButtonColor", "ButtonColorDarkGray").status == 0)
+        #expect(browser.waitFor(badge, toBe: "false", timeout: 20))
+        let text = try browser.evaluate("document.getElementById('forced').textContent") as? String
+        #expect(text == "forced by QA: ButtonColor → ButtonColorDarkGray")
+        // The badge and the longest row still fit.
+        #expect(browser.waitFor(fits, toBe: "true", timeout: 5), "\(scrollWidth(browser)) > \(width)")
+        let png = try browser.screenshot()
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        let path = lab.folder + "/demo-\(width)x\(height).png"
+        try png.write(to: URL(fileURLWithPath: path))
+        // Unforced, the badge goes.
+        #expect(try lab.run("unforce", "ButtonColor").status == 0)
+        #expect(browser.waitFor(badge, toBe: "true", timeout: 20), "screenshot of the forced page: \(path)")
+    }
+
+    /// How wide the page is, for a failure's message.
+    private func scrollWidth(_ browser: HeadlessChromium) -> String {
+        ((try? browser.evaluate("document.documentElement.scrollWidth")) ?? nil).map { "\($0)" } ?? "?"
+    }
+
     /// A served value is text, never style: `url(…)` as a colour made the page fetch it.
     @Test func aValueThatIsCSSIsNotUsedAsStyle() throws {
         let beacon = Box(0)

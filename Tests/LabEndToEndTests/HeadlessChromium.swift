@@ -65,6 +65,25 @@ final class HeadlessChromium {
         return (result["result"] as? [String: Any])?["value"]
     }
 
+    /// Makes the tab's viewport `width` × `height` CSS pixels, as a phone's
+    /// (touch, `mobile`) below 600 px wide, else as a desktop's.
+    func setViewport(width: Int, height: Int) throws {
+        _ = try call(
+            "Emulation.setDeviceMetricsOverride",
+            ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600],
+            inPage: true
+        )
+    }
+
+    /// A PNG of what the tab shows now.
+    func screenshot() throws -> Data {
+        let result = try call("Page.captureScreenshot", ["format": "png"], inPage: true)
+        guard let text = result["data"] as? String, let data = Data(base64Encoded: text) else {
+            throw HarnessError("no screenshot: \(result.keys)")
+        }
+        return data
+    }
+
     /// Polls `expression` until it gives `expected` or `timeout` seconds pass.
     func waitFor(_ expression: String, toBe expected: String, timeout: TimeInterval) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)

@@ -14,8 +14,9 @@ import Testing
         #expect(lines[2] == " Experiments 6 experiments · 5 active · 0 forced · 0 conflicts")
         #expect(lines[3].hasPrefix(" Assignments 7 active keys from 5 experiments"))
         #expect(lines[4].hasPrefix(" Events      7 events · newest activated at 08:00:00"))
-        #expect(lines[5] == " Settings    1 source · Local idle")
-        #expect(lines[7] == " Reset       no forced variants")
+        #expect(lines[5] == " Attributes  none set")
+        #expect(lines[6] == " Settings    1 source · Local idle")
+        #expect(lines[8] == " Reset       no forced variants")
         #expect(lines[29].contains("q quit"))
     }
 

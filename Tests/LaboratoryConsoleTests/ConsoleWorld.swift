@@ -20,16 +20,27 @@ final class ConsoleWorld {
         _ catalogs: [Catalog],
         token: Double = 0.3,
         size: TerminalSize = TerminalSize(columns: 100, rows: 30),
+        growthBook payload: String? = nil,
         server: (@Sendable () -> ConsoleData.ServerInfo?)? = nil,
         schedules: (@Sendable () -> [String: FetchSchedule])? = nil
     ) throws {
         let device = try store.device(candidate: Device(id: "device-1", token: ActiveExperimentsToken(token)))
         let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
         let store = self.store
-        let locals = catalogs.map {
+        var sources: [any ExperimentSource] = catalogs.map {
             LocalSource(catalog: $0, store: store, device: device, random: FixedRandomSource(0), clock: clock)
         }
-        debug = DebugSource(sources: locals, store: store)
+        if let payload {
+            let growthBook = GrowthBookSource(
+                store: store,
+                device: device,
+                fetcher: PlainPayloadFetcher(InMemoryFetcher()),
+                clock: clock
+            )
+            try growthBook.accept(Data(payload.utf8))
+            sources.append(growthBook)
+        }
+        debug = DebugSource(sources: sources, store: store)
         manager = AssignmentsManager(sources: [debug], store: store, events: events, device: device, clock: clock)
         environment = LiveConsoleEnvironment(
             manager: manager,

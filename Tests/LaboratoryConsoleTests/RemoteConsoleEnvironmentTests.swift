@@ -61,6 +61,10 @@ import Testing
 
         func exportOverrides() throws -> OverridesFile { try steering.exportOverrides() }
 
+        func setAttribute(_ name: String, to value: String?) throws -> Steering.Outcome {
+            try steering.setAttribute(name, to: value)
+        }
+
         func importOverrides(_ data: Data, replacing: Bool) throws -> Steering.Outcome {
             try steering.importOverrides(
                 try OverridesFile(decoding: data, file: "posted"),

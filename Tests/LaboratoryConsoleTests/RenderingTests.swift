@@ -122,6 +122,12 @@ import Testing
         #expect(DisplayText.wrap("one two three", to: 8) == ["one two", "  three"])
         #expect(DisplayText.wrap("abcdefghij", to: 6, indent: 2) == ["abcdef", "  ghij"])
         #expect(DisplayText.wrap("fits", to: 10) == ["fits"])
+        // The first line keeps its indentation (lab-demo's assignment lines lost it).
+        #expect(
+            DisplayText.wrap("  key = value   (Experiment / Variant)", to: 20, indent: 4) == [
+                "  key = value", "    (Experiment /", "    Variant)",
+            ]
+        )
     }
 
     @Test func overlaysDrawOnTopOfTheScreen() throws {

@@ -102,6 +102,14 @@ import Testing
             world.press(.end, .up, .enter)
             return world
         },
+        Scenario(name: "attributes") { size in
+            let world = try ConsoleWorld([], size: size, growthBook: AttributesScreenTests.payload)
+            try world.store.setAttributeOverrides(["country": "FR"])
+            try world.reload()
+            world.press(.down, .down, .down, .enter, .down, .down, .down, .enter)
+            world.type("pro")
+            return world
+        },
         Scenario(name: "hostile-names") { size in
             let world = try ConsoleWorld(Fixtures.hostile, size: size)
             world.press(.enter, .down)

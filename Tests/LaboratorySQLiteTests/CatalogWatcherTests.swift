@@ -58,3 +58,48 @@ import Testing
         #expect(world.variants() == ["Red", "Blue", "Green"])
     }
 }
+
+extension CatalogWatcherTests {
+    private static func payload(_ value: String) -> String {
+        #"{"features": {"headline": {"defaultValue": "none", "rules": [{"force": "\#(value)"}]}}}"#
+    }
+
+    /// A `--growthbook` payload file was read once at start: an edit reached
+    /// neither the console nor `lab serve` until they were restarted.
+    @Test func anEditedPayloadFileIsReadAgainAndABrokenOneKeepsTheLastGood() async throws {
+        let folder = NSTemporaryDirectory() + "lab-watch-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/payload.json"
+        try Data(Self.payload("hello").utf8).write(to: URL(fileURLWithPath: path))
+        var source: GrowthBookSource?
+        let laboratory = try LocalLaboratory(
+            catalogs: [],
+            statePath: folder + "/state.sqlite",
+            remotes: { store, device in
+                let payload = GrowthBookSource(
+                    store: store,
+                    device: device,
+                    fetcher: PlainPayloadFetcher(FileFetcher(path: path)),
+                    file: path
+                )
+                source = payload
+                return [payload]
+            }
+        )
+        let payload = try #require(source)
+        try payload.accept(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let watcher = CatalogWatcher(laboratory: laboratory)
+        func headline() throws -> String? {
+            try laboratory.manager.refresh().assignment(for: "headline")?.value.description
+        }
+        #expect(try headline() == "hello")
+        #expect(await watcher.reloadChanged() == (0, []))
+        try Data(Self.payload("bonjour").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        #expect(await watcher.reloadChanged() == (1, []))
+        #expect(try headline() == "bonjour")
+        try Data("{\"features\": ".utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        let broken = await watcher.reloadChanged()
+        #expect(broken.reloaded == 0 && broken.problems.first?.hasPrefix(path + ":") == true, "\(broken.problems)")
+        #expect(try headline() == "bonjour")
+    }
+}

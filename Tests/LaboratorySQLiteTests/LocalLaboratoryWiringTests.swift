@@ -46,15 +46,40 @@ import Testing
         _ = try Self.open(folder, debugSource: false, app: "shop")
         _ = try Self.open(folder, debugSource: true, app: nil)
         let store = try SQLiteStateStore(path: folder + "/state.sqlite")
-        #expect(try store.appWirings() == [AppWiring(app: "shop", hasDebugSource: false)])
+        #expect(try store.appWirings() == [AppWiring(app: "shop", hasDebugSource: false, process: .current)])
         #expect(
             AppWiring.ignoringForcedVariants(try store.appWirings())
                 == "shop has no debug source and ignores forced variants"
         )
         // The same app rebuilt for debugging replaces its record.
         _ = try Self.open(folder, debugSource: true, app: "shop")
-        #expect(try store.appWirings() == [AppWiring(app: "shop", hasDebugSource: true)])
+        #expect(try store.appWirings() == [AppWiring(app: "shop", hasDebugSource: true, process: .current)])
         #expect(AppWiring.ignoringForcedVariants(try store.appWirings()) == nil)
+    }
+
+    /// The warning named an app without a debug source long after it had quit.
+    @Test func anAppThatQuitIsNotNamedInTheWarning() throws {
+        let current = try #require(AppProcess.current)
+        #expect(current.isRunning)
+        // A process that ran and ended: its id is free (or another process's, started later).
+        var child: pid_t = 0
+        let argv = [strdup("/bin/true"), nil]
+        defer { free(argv[0]) }
+        #expect(posix_spawn(&child, "/bin/true", nil, nil, argv, environ) == 0)
+        let ended = AppProcess(pid: child, startTicks: try #require(AppProcess.startTicks(of: child)))
+        var status: Int32 = 0
+        waitpid(child, &status, 0)
+        #expect(!ended.isRunning)
+        // A later process given the same id is not the same app.
+        #expect(!AppProcess(pid: current.pid, startTicks: current.startTicks + 1).isRunning)
+        let wirings = [
+            AppWiring(app: "gone", hasDebugSource: false, process: ended),
+            AppWiring(app: "shop", hasDebugSource: false, process: current),
+            AppWiring(app: "old", hasDebugSource: false),
+        ]
+        #expect(
+            AppWiring.ignoringForcedVariants(wirings) == "shop and old have no debug source and ignore forced variants"
+        )
     }
 
     @Test func severalAppsIgnoringForcedVariantsAreNamedTogether() {

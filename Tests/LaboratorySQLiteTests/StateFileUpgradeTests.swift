@@ -81,7 +81,8 @@ import Testing
         }
         let store = try SQLiteStateStore(path: path)
         #expect(
-            try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 5
+            try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "PRAGMA user_version") }
+                == StateSchema.version
         )
         #expect(
             try store.forcedVariants() == [

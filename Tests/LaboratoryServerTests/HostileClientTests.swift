@@ -58,6 +58,26 @@ import Testing
         #expect(try await served.request("api/features/key").status == 200)
     }
 
+    /// Settings said "1 open stream" for about 20 s after the client had
+    /// gone: the server learnt of it only when the next ping failed.
+    @Test func aStreamWhoseClientLeftIsForgottenWithoutWaitingForAWrite() async throws {
+        let served = try await LabServerTests.Served()
+        defer { served.stop() }
+        for path in ["sub/key", "sub/key"] {
+            let client = try LoopbackConnection(port: served.port)
+            client.send("GET /\(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+            #expect(client.read(until: "event: ", timeout: 20), "\(path)")
+            #expect(served.hub.activitySummary.openStreams == 1, "\(path)")
+            client.close()
+            // Nothing is written to the stream meanwhile: no change, and pings are 20 s apart.
+            let deadline = Date().addingTimeInterval(10)
+            while served.hub.activitySummary.openStreams > 0 && Date() < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(served.hub.activitySummary.openStreams == 0, "\(path)")
+        }
+    }
+
     @Test func aStreamNobodyReadsHoldsNoMoreThanTheNewestPayload() async throws {
         let served = try await LabServerTests.Served()
         defer { served.stop() }

@@ -113,11 +113,12 @@ import Testing
 
     @Test func theFileDescribesEveryEndpointTheServerHas() {
         let described = Set(Self.operations.map { "\($0.method) \($0.path.split(separator: "?")[0])" })
-        #expect(Self.operations.count == 11)
+        #expect(Self.operations.count == 12)
         for expected in [
             "GET /api/steering/v1/experiments", "POST /api/steering/v1/force", "POST /api/steering/v1/unforce",
             "POST /api/steering/v1/reset", "GET /api/steering/v1/overrides", "POST /api/steering/v1/overrides",
-            "GET /api/steering/v1/events", "GET /api/steering/v1/attributes", "GET /api/steering/v1/changes",
+            "GET /api/steering/v1/events", "GET /api/steering/v1/attributes", "POST /api/steering/v1/attributes",
+            "GET /api/steering/v1/changes",
         ] {
             #expect(described.contains(expected), "\(expected)")
         }

@@ -47,6 +47,25 @@ import Testing
         )
     }
 
+    /// While a payload was first fetched, the pane said "this experiment was
+    /// set aside" of an experiment in no conflict: its variant was newer than
+    /// the snapshot it was explained with.
+    @Test func aVariantNewerThanTheSnapshotIsNotCalledSetAside() throws {
+        let world = try World([catalog], token: 0.3)
+        let entry = try #require(try world.debug.entries().first { $0.experiment.name == "Ranged" })
+        #expect(entry.effective != nil)
+        let explanation = Explanation(
+            entry: entry,
+            snapshot: AssignmentsSnapshot(),
+            device: world.device,
+            userID: nil,
+            draw: try world.locals[0].draws()["Ranged"],
+            stabilizedAt: nil,
+            time: { _ in "12:00:00" }
+        )
+        #expect(explanation.steps.last?.detail == "the app uses its baseline, Red, for color")
+    }
+
     @Test func outsideTheRange() throws {
         let steps = try explain(try World([catalog], token: 0.7), "Ranged")
         #expect(steps.contains("token: device token 0.7000 is outside the range [0.2, 0.4)"))

@@ -70,6 +70,28 @@ public indirect enum Condition: Sendable {
         }
     }
 
+    /// The attributes the condition reads, as written (`country`, `user.plan`),
+    /// in the order they first appear: what a person may want to set to see it hold.
+    public var attributeNames: [String] {
+        var names: [String] = []
+        collectNames(into: &names)
+        return names
+    }
+
+    private func collectNames(into names: inout [String]) {
+        switch self {
+        case .all(let parts), .any(let parts), .none(let parts):
+            for part in parts { part.collectNames(into: &names) }
+        case .not(let inner): inner.collectNames(into: &names)
+        case .attribute(let path, _):
+            let name = path.joined(separator: ".")
+            if !names.contains(name) { names.append(name) }
+        case .member(let name, _):
+            if !names.contains(name) { names.append(name) }
+        case .never: break
+        }
+    }
+
     /// `a.b.c` in nested objects; a missing step reads as `null`, as in GrowthBook.
     static func value(at path: [String], in attributes: JSONValue) -> JSONValue {
         var current = attributes

@@ -31,6 +31,8 @@ public struct SteeringSnapshot: Sendable, Codable, Equatable {
     public var decisionSteps: [String: [String: [Explanation.Step]]]
     /// The state file's revision when this was read.
     public var revision: Int64
+    /// The device's attributes and those its targeting reads, for the Attributes screen.
+    public var attributes: [DeviceAttribute]
 
     /// Reads it from the framework.
     ///
@@ -97,7 +99,8 @@ public struct SteeringSnapshot: Sendable, Codable, Equatable {
             userID: debug.sources.lazy.compactMap(\.userID).first,
             appWirings: try store.appWirings(),
             decisionSteps: decisionSteps,
-            revision: revision
+            revision: revision,
+            attributes: try debug.attributeList()
         )
     }
 }

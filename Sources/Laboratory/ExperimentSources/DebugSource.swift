@@ -20,8 +20,22 @@ public final class DebugSource: ExperimentSource, Sendable {
     public let sources: [any ExperimentSource]
     let store: any StateStore
 
-    /// The attributes this device is evaluated with, which scopes are matched against.
-    private let attributes: Mutex<[String: String]>
+    /// The device's attributes by layer (see ``DeviceAttribute``): its own,
+    /// the last stored ones read, this run's, and the merged set last given
+    /// to the wrapped sources.
+    private struct AttributeLayers {
+        var own: [String: String]
+        var stored: [String: String] = [:]
+        var run: [String: String] = [:]
+        var given: [String: String]?
+
+        /// What the device is evaluated with: later layers win.
+        var merged: [String: String] {
+            own.merging(stored) { _, new in new }.merging(run) { _, new in new }
+        }
+    }
+
+    private let attributes: Mutex<AttributeLayers>
 
     /// The last entries and what they were built from. Sources hand back the
     /// same arrays while nothing changed, so comparing them is cheap, and
@@ -36,16 +50,44 @@ public final class DebugSource: ExperimentSource, Sendable {
 
     private let memo = Mutex<Memo?>(nil)
 
-    /// - Parameter attributes: the device's attributes (a user id, what a
-    ///   GrowthBook connection sends), which decide the scoped forced variants it gets.
+    /// - Parameter attributes: the device's own attributes (a user id, what a
+    ///   GrowthBook connection sends); those stored in the state file win
+    ///   over them, and they decide the scoped forced variants it gets.
     public init(sources: [any ExperimentSource], store: any StateStore, attributes: [String: String] = [:]) {
         self.sources = sources
         self.store = store
-        self.attributes = Mutex(attributes)
+        self.attributes = Mutex(AttributeLayers(own: attributes))
     }
 
-    /// The attributes scoped forced variants are matched against.
-    public var deviceAttributes: [String: String] { attributes.withLock { $0 } }
+    /// The attributes the device is evaluated with and scoped forced
+    /// variants are matched against: its own, the stored ones, this run's.
+    public var deviceAttributes: [String: String] {
+        (try? syncAttributes()) ?? attributes.withLock { $0.merged }
+    }
+
+    /// The attributes given for this run (``useAttributes(_:)``).
+    public var runAttributes: [String: String] { attributes.withLock { $0.run } }
+
+    /// Every attribute the device uses or its targeting reads, with where
+    /// its value comes from and which experiments read it.
+    public func attributeList() throws -> [DeviceAttribute] {
+        try syncAttributes()
+        let layers = attributes.withLock { $0 }
+        var readBy = targetingAttributes
+        // A scoped forced variant reads its scope's attributes.
+        for forced in try store.forcedVariants() {
+            for name in forced.scope.attributes.keys where readBy[name]?.contains(forced.experiment) != true {
+                readBy[name, default: []].append(forced.experiment)
+            }
+        }
+        return DeviceAttribute.list(
+            own: layers.own,
+            sourceDefaults: defaultAttributes,
+            stored: layers.stored,
+            run: layers.run,
+            readBy: readBy.mapValues { Array(Set($0)).sorted() }
+        )
+    }
 
     public var experiments: [Experiment] {
         sources.flatMap(\.experiments)
@@ -55,11 +97,44 @@ public final class DebugSource: ExperimentSource, Sendable {
         sources.flatMap(\.leaves)
     }
 
-    /// Takes attributes a person set: the wrapped sources take them, and
-    /// scoped forced variants are matched against them from now on.
+    public var targetingAttributes: [String: [String]] {
+        var readBy: [String: [String]] = [:]
+        for source in sources {
+            for (name, experiments) in source.targetingAttributes { readBy[name, default: []] += experiments }
+        }
+        return readBy
+    }
+
+    public var defaultAttributes: [String: String] {
+        sources.reduce(into: [:]) { defaults, source in defaults.merge(source.defaultAttributes) { first, _ in first } }
+    }
+
+    /// Takes the attributes given for this run (`lab --attribute`, `--as`),
+    /// replacing those given before: they win over the stored ones, the
+    /// wrapped sources take the merged set, and scoped forced variants are
+    /// matched against it from now on.
     public func useAttributes(_ attributes: [String: String]) {
-        self.attributes.withLock { $0.merge(attributes) { _, new in new } }
-        for source in sources { source.useAttributes(attributes) }
+        self.attributes.withLock { $0.run = attributes }
+        _ = try? syncAttributes()
+    }
+
+    /// Reads the stored attributes and, when the merged set changed, gives
+    /// it to the wrapped sources: another process (the console, `lab serve`)
+    /// may have stored new ones.
+    /// - Returns: the merged set.
+    @discardableResult
+    private func syncAttributes() throws -> [String: String] {
+        let stored = try store.attributeOverrides()
+        // Given under the lock, so two callers cannot hand the sources their sets in the wrong order.
+        return attributes.withLock { layers in
+            layers.stored = stored
+            let merged = layers.merged
+            if layers.given != merged {
+                for source in sources { source.useAttributes(merged) }
+                layers.given = merged
+            }
+            return merged
+        }
     }
 
     public func activeVariants() throws -> [ActiveVariant] {
@@ -69,7 +144,7 @@ public final class DebugSource: ExperimentSource, Sendable {
     /// Every experiment of every wrapped source with what it would run and what it runs.
     public func entries() throws -> [DebugEntry] {
         let forcedVariants = try store.forcedVariants()
-        let attributes = deviceAttributes
+        let attributes = try syncAttributes()
         let experiments = sources.map(\.experiments)
         let natural = try sources.map { try $0.activeVariants() }
         if let memo = memo.withLock({ $0 }), memo.forcedVariants == forcedVariants, memo.experiments == experiments,

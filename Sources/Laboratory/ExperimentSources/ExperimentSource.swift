@@ -34,9 +34,24 @@ public protocol ExperimentSource: AnyObject, Sendable {
     /// (a catalog's draws), which `lab serve` serves as this device's values.
     func sharedFeatures(forcing forced: [ForcedVariant]) -> SharedFeatures?
 
-    /// Takes attributes a person set (an overrides file's): a local source
-    /// takes `userId` as the logged-in user. Sources that use none ignore them.
+    /// Takes the device's attributes as they are now (its own, the stored
+    /// overrides, a run's): they replace those given before, so one taken
+    /// away is gone. A local source takes `userId` as the logged-in user;
+    /// sources that use none ignore them.
     func useAttributes(_ attributes: [String: String])
+
+    /// The attributes the source's targeting reads, each with the
+    /// experiments that read it: what QA may set to see them run.
+    var targetingAttributes: [String: [String]] { get }
+
+    /// Attributes the source supplies itself when nobody gives them
+    /// (GrowthBook's `id`, the device id).
+    var defaultAttributes: [String: String] { get }
+
+    /// A file on this machine the source reads its experiments from besides
+    /// the wiring's catalogs (a GrowthBook payload file): a running console
+    /// or `lab serve` calls ``update()`` when it is edited, as it reloads catalogs.
+    var watchedFile: String? { get }
 
     /// How the source decides each of `experiments` (all when `nil`) on
     /// this device, step by step, for `lab explain` and the console; empty
@@ -62,6 +77,12 @@ extension ExperimentSource {
     public func sharedFeatures(forcing forced: [ForcedVariant]) -> SharedFeatures? { nil }
 
     public func useAttributes(_ attributes: [String: String]) {}
+
+    public var targetingAttributes: [String: [String]] { [:] }
+
+    public var defaultAttributes: [String: String] { [:] }
+
+    public var watchedFile: String? { nil }
 
     public func decisionSteps(for experiments: [String]?) -> [String: [Explanation.Step]] { [:] }
 

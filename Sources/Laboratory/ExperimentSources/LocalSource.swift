@@ -19,7 +19,14 @@ public final class LocalSource: ExperimentSource, Sendable {
     public let name: String
     /// The catalog's experiments sorted by name, and how many times it (or the user) changed.
     private let loaded: Mutex<(experiments: [Experiment], generation: Int)>
-    private let user: Mutex<String?>
+    private let user: Mutex<User>
+
+    /// Who is logged in: the app says, and a `userId` attribute QA set overrides it.
+    private struct User {
+        var app: String?
+        var fromAttributes: String?
+        var current: String? { fromAttributes ?? app }
+    }
     /// The last answer, valid while neither the state nor the catalog changed:
     /// settling draws is a write transaction, and the console asks often.
     private let cache = Mutex<Settled?>(nil)
@@ -52,7 +59,7 @@ public final class LocalSource: ExperimentSource, Sendable {
         userID: String? = nil
     ) {
         name = catalog.source
-        user = Mutex(userID)
+        user = Mutex(User(app: userID))
         loaded = Mutex((catalog.experiments.sorted { $0.name < $1.name }, 0))
         self.store = store
         self.device = device
@@ -89,17 +96,30 @@ public final class LocalSource: ExperimentSource, Sendable {
     }
 
     /// The logged-in user, for user-level experiments; `nil` when nobody is.
-    public var userID: String? { user.withLock({ $0 }) }
+    /// A `userId` among the device's attributes (QA's) wins over the app's.
+    public var userID: String? { user.withLock({ $0.current }) }
 
-    /// Logs a user in (or out, with `nil`): user-level experiments follow.
-    /// Takes `userId`, when given, as the logged-in user.
+    /// The device's attributes as they are now: a `userId` among them is the
+    /// logged-in user; without one, the user the app logged in is again.
     public func useAttributes(_ attributes: [String: String]) {
-        if let user = attributes["userId"] { setUserID(user) }
+        let changed = user.withLock { user -> Bool in
+            let before = user.current
+            user.fromAttributes = attributes["userId"]
+            return user.current != before
+        }
+        if changed { loaded.withLock { $0.generation += 1 } }
     }
 
+    /// Logs a user in (or out, with `nil`): user-level experiments follow.
     public func setUserID(_ id: String?) {
-        user.withLock { $0 = id }
+        user.withLock { $0.app = id }
         loaded.withLock { $0.generation += 1 }
+    }
+
+    /// The experiments whose subject is the user read `userId`.
+    public var targetingAttributes: [String: [String]] {
+        let users = experiments.filter { $0.subject == .user }.map(\.name)
+        return users.isEmpty ? [:] : ["userId": users]
     }
 
     /// The id an experiment is consistent for on this device, if there is one.
@@ -115,7 +135,7 @@ public final class LocalSource: ExperimentSource, Sendable {
 
     private func settleDraws() throws -> ([ActiveVariant], [String: Draw]) {
         let experiments = self.experiments
-        let user = self.user.withLock({ $0 })
+        let user = self.user.withLock({ $0.current })
         let stabilized = try store.stabilization(source: name) != nil
         let byName = Dictionary(uniqueKeysWithValues: experiments.map { ($0.name, $0) })
         let draws = try store.settleDraws(

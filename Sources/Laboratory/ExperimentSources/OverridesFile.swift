@@ -215,8 +215,7 @@ extension DebugSource {
         try store.applyForcedVariants(file.forcedVariants, replacing: replacing)
         var attributes = replacing ? [:] : try store.attributeOverrides()
         attributes.merge(file.attributes) { _, new in new }
+        // The sources take them at the next refresh, as every process that opens the state file does.
         try store.setAttributeOverrides(attributes)
-        // The sources take the attributes now (a user id makes user-level experiments run).
-        useAttributes(attributes)
     }
 }

@@ -24,6 +24,28 @@ struct GrowthBookExperiments: Sendable {
         )
     }
 
+    /// The attributes each rule's condition and hashing read, with the
+    /// experiments (rules) that read them, each listed once.
+    var targetingAttributes: [String: [String]] {
+        var result: [String: [String]] = [:]
+        for member in payload.features {
+            for (index, rule) in (member.value["rules"]?.elements ?? []).enumerated() {
+                let experiment =
+                    ruleExperimentName(feature: member.key, rule: index) ?? rule["key"]?.stringValue ?? member.key
+                var names = rule["condition"].map { Condition($0).attributeNames } ?? []
+                // Experiments and rollouts hash a user attribute, `id` unless the rule names another.
+                if rule["variations"] != nil || rule["coverage"] != nil || rule["range"] != nil {
+                    names.append(rule["hashAttribute"]?.stringValue ?? "id")
+                }
+                if let fallback = rule["fallbackAttribute"]?.stringValue { names.append(fallback) }
+                for name in names where result[name]?.contains(experiment) != true {
+                    result[name, default: []].append(experiment)
+                }
+            }
+        }
+        return result
+    }
+
     /// Experiment rules, then force and rollout rules.
     var all: [Experiment] { experimentRules + ruleExperiments.map(\.experiment) }
 

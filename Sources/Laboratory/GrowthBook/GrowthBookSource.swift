@@ -19,10 +19,16 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
     public let name: String
     private let store: any StateStore
     private let device: Device
-    private let attributes: JSONValue
+    /// The attributes given at start (a connection's).
+    private let ownAttributes: [String: String]
+    /// The attributes evaluated: those given at start, then the device's as
+    /// ``useAttributes(_:)`` last gave them, plus the device id as `id` when none is given.
+    private let evaluatedAttributes: Mutex<JSONValue>
     private let fetcher: any PayloadFetcher
     private let decrypt: (@Sendable (String) throws -> String)?
     private let clock: any WallClock
+    /// The payload file the fetcher reads, when it reads one.
+    public let watchedFile: String?
 
     private struct Loaded {
         var payload: GrowthBookExperiments?
@@ -33,6 +39,38 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
         var frozen: GrowthBookExperiments?
         /// Why the stored payload was set aside at start, until a good one arrives.
         var quarantine: String?
+        /// The attributes the payload's targeting reads, found on first use.
+        var targeting: [String: [String]]?
+    }
+
+    /// Attributes as GrowthBook evaluates them: strings, and the device id as `id` unless one is given.
+    private static func evaluated(_ attributes: [String: String], device: Device) -> JSONValue {
+        var members = attributes.sorted { $0.key < $1.key }.map { JSONValue.Member($0.key, .string($0.value)) }
+        if attributes["id"] == nil { members.append(JSONValue.Member("id", .string(device.id))) }
+        return .object(members)
+    }
+
+    /// The attributes GrowthBook evaluates now.
+    private var attributes: JSONValue { evaluatedAttributes.withLock { $0 } }
+
+    /// Takes the device's attributes as they are now, over those given at start.
+    public func useAttributes(_ attributes: [String: String]) {
+        let merged = ownAttributes.merging(attributes) { _, new in new }
+        evaluatedAttributes.withLock { $0 = Self.evaluated(merged, device: device) }
+    }
+
+    /// GrowthBook hashes on the device id as `id` when nobody gives one.
+    public var defaultAttributes: [String: String] { ["id": device.id] }
+
+    /// The attributes the payload's conditions and hash attributes read, with the experiments that read them.
+    public var targetingAttributes: [String: [String]] {
+        // Found under the lock, so a payload accepted meanwhile cannot get the last one's.
+        loaded.withLock { loaded in
+            if let targeting = loaded.targeting { return targeting }
+            let targeting = loaded.payload?.targetingAttributes ?? [:]
+            loaded.targeting = targeting
+            return targeting
+        }
     }
 
     private let loaded = Mutex(Loaded())
@@ -54,14 +92,15 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
         attributes: [String: String] = [:],
         fetcher: any PayloadFetcher,
         decrypt: (@Sendable (String) throws -> String)? = nil,
-        clock: any WallClock = SystemClock()
+        clock: any WallClock = SystemClock(),
+        file: String? = nil
     ) {
         self.name = name
+        watchedFile = file
         self.store = store
         self.device = device
-        var members = attributes.sorted { $0.key < $1.key }.map { JSONValue.Member($0.key, .string($0.value)) }
-        if attributes["id"] == nil { members.append(JSONValue.Member("id", .string(device.id))) }
-        self.attributes = .object(members)
+        ownAttributes = attributes
+        evaluatedAttributes = Mutex(Self.evaluated(attributes, device: device))
         self.fetcher = fetcher
         self.decrypt = decrypt
         self.clock = clock

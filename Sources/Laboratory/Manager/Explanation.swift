@@ -135,7 +135,12 @@ public struct Explanation: Sendable, Hashable, Codable {
         let served = snapshot.active.first { $0.source == entry.source && $0.experiment.name == experiment.name }
         variant = served?.variant.name
         assignments = experiment.keys.compactMap { snapshot.assignment(for: $0) }
-        step("result", Self.result(of: experiment, served: served, assignments: assignments, entry: entry))
+        // Set aside only by a conflict the snapshot names: a variant the snapshot lacks may just be
+        // newer than it (a payload that arrived between the two reads).
+        let setAside = snapshot.conflicts.contains {
+            $0.loser.source == entry.source && $0.loser.experiment == experiment.name
+        }
+        step("result", Self.result(of: experiment, served: served, assignments: assignments, setAside: setAside))
         self.steps = steps
     }
 
@@ -146,7 +151,7 @@ public struct Explanation: Sendable, Hashable, Codable {
         of experiment: Experiment,
         served: ActiveVariant?,
         assignments: [Assignment],
-        entry: DebugEntry
+        setAside isSetAside: Bool
     ) -> String {
         if let served {
             return "the app gets \(served.variant.name): "
@@ -161,7 +166,7 @@ public struct Explanation: Sendable, Hashable, Codable {
         }
         let assigned = Set(assignments.map(\.key))
         let baseline = experiment.keys.filter { !assigned.contains($0) }
-        let setAside = entry.effective != nil ? "this experiment was set aside; " : ""
+        let setAside = isSetAside ? "this experiment was set aside; " : ""
         let baselineKeys = "its baseline, \(experiment.baseline), for " + baseline.joined(separator: ", ")
         if parts.isEmpty { return setAside + "the app uses " + baselineKeys }
         if !baseline.isEmpty { parts.append("and uses " + baselineKeys) }

@@ -9,15 +9,22 @@ public struct AppWiring: Sendable, Hashable, Codable {
     public var app: String
     /// Whether the app applies forced variants.
     public var hasDebugSource: Bool
+    /// The process that recorded it last; `nil` in records of earlier releases.
+    public var process: AppProcess?
 
-    public init(app: String, hasDebugSource: Bool) {
+    public init(app: String, hasDebugSource: Bool, process: AppProcess? = nil) {
         self.app = app
         self.hasDebugSource = hasDebugSource
+        self.process = process
     }
 
-    /// The apps of `wirings` that ignore forced variants, named for a warning, or `nil` when none does.
+    /// Whether the app still runs; a record that names no process is taken to.
+    public var isRunning: Bool { process?.isRunning ?? true }
+
+    /// The apps of `wirings` that run and ignore forced variants, named for a
+    /// warning, or `nil` when none does: an app that quit changes nothing.
     public static func ignoringForcedVariants(_ wirings: [AppWiring]) -> String? {
-        let apps = wirings.filter { !$0.hasDebugSource }.map(\.app)
+        let apps = wirings.filter { !$0.hasDebugSource && $0.isRunning }.map(\.app)
         guard !apps.isEmpty else { return nil }
         let names = apps.count == 1 ? apps[0] : apps.dropLast().joined(separator: ", ") + " and " + apps.last!
         let verb = apps.count == 1 ? "has" : "have"

@@ -106,6 +106,51 @@ public final class Steering: Sendable {
         )
     }
 
+    /// Stores one of the device's attributes in the state file, where every
+    /// app and `lab serve` read it, or removes it (`value` `nil`). A value
+    /// given for this run alone gives way: the person changed it now.
+    /// The message says what the device's value is now and how many
+    /// experiments run differently for it.
+    public func setAttribute(_ name: String, to value: String?) throws -> Outcome {
+        try DeviceAttribute.check(name: name, value: value)
+        let before = try manager.refresh()
+        var stored = try store.attributeOverrides()
+        let removed = value == nil && stored[name] == nil && debug.runAttributes[name] == nil
+        stored[name] = value
+        try store.setAttributeOverrides(stored)
+        var run = debug.runAttributes
+        if run.removeValue(forKey: name) != nil { debug.useAttributes(run) }
+        let after = try manager.refresh()
+        let changed = Self.experimentsChanged(from: before, to: after)
+        var message: String
+        if removed {
+            message = "\(name) was not set here."
+        } else if let value {
+            message = "\(name) is \(value) now"
+        } else if let still = debug.deviceAttributes[name] {
+            message = "Removed \(name); it is \(still) as the app gives it"
+        } else {
+            message = "\(name) is unset now"
+        }
+        if !removed {
+            message +=
+                changed == 0 ? "; no experiment changed." : ": \(changed) experiment\(changed == 1 ? "" : "s") changed."
+        }
+        return Outcome(message: message, warnings: [], forcedVariants: [], assignments: after.assignments)
+    }
+
+    /// How many experiments run another variant, or start or stop running.
+    private static func experimentsChanged(from before: AssignmentsSnapshot, to after: AssignmentsSnapshot) -> Int {
+        func variants(_ snapshot: AssignmentsSnapshot) -> [String: String] {
+            Dictionary(
+                snapshot.active.map { ("\($0.source)/\($0.experiment.name)", $0.variant.name) },
+                uniquingKeysWith: { first, _ in first }
+            )
+        }
+        let (old, new) = (variants(before), variants(after))
+        return Set(old.keys).union(new.keys).filter { old[$0] != new[$0] }.count
+    }
+
     /// The forced variants (stale ones included) and the stored attributes, as a file.
     public func exportOverrides(attributes: [String: String]? = nil) throws -> OverridesFile {
         try debug.exportOverrides(attributes: attributes)

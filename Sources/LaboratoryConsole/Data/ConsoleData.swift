@@ -75,6 +75,8 @@ public struct ConsoleData: Sendable, Equatable {
     /// How sources that explain themselves (GrowthBook) decide each
     /// experiment, step by step, by source then experiment.
     public var decisionSteps: [String: [String: [Explanation.Step]]] = [:]
+    /// The device's attributes and those targeting reads unset, for the Attributes screen.
+    public var attributes: [DeviceAttribute] = []
 
     public init(
         sources: [SourceInfo] = [],
@@ -128,6 +130,7 @@ public struct ConsoleData: Sendable, Equatable {
         )
         appWirings = snapshot.appWirings
         decisionSteps = snapshot.decisionSteps
+        attributes = snapshot.attributes
         self.scope = scope
     }
 

@@ -12,4 +12,6 @@ public enum ConsoleEffect: Sendable, Hashable {
     case exportOverrides(path: String)
     /// Apply an overrides file (all or nothing).
     case importOverrides(path: String)
+    /// Store one of the device's attributes in the state file, or remove it with `nil`.
+    case setAttribute(name: String, value: String?)
 }

@@ -166,6 +166,8 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
             } catch let error as OverridesError {
                 throw ConsoleEnvironmentError("\(path): " + error.problems.joined(separator: "; "))
             }
+        case .setAttribute(let name, let value):
+            return try steering.setAttribute(name, to: value).summary
         case .update:
             let results = await manager.update()
             let failures = results.filter { if case .error = $0.value { true } else { false } }

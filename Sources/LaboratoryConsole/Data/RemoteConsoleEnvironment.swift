@@ -78,6 +78,8 @@ public final class RemoteConsoleEnvironment: ConsoleEnvironment, Sendable {
         case .importOverrides(let path):
             // Read here first, so its mistakes are named with this machine's path.
             return try connection.importOverrides(try files.overrides(at: path).data, replacing: false).summary
+        case .setAttribute(let name, let value):
+            return try connection.setAttribute(name, to: value).summary
         case .update:
             return "Updating is the server's to do: its sources fetch on their own schedule."
         }

@@ -13,6 +13,8 @@ public protocol SteeringConnection: Sendable {
     func unforce(_ experiment: String, in source: String?, scope: Scope) throws -> Steering.Outcome
     /// Drops forced variants: all, of a source, of a scope, or both.
     func reset(source: String?, scope: Scope?) throws -> Steering.Outcome
+    /// Stores one of the device's attributes on the server, or removes it with `nil`.
+    func setAttribute(_ name: String, to value: String?) throws -> Steering.Outcome
     func exportOverrides() throws -> OverridesFile
     /// Applies an overrides file's bytes, checked by the server.
     func importOverrides(_ data: Data, replacing: Bool) throws -> Steering.Outcome

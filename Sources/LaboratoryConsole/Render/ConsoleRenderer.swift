@@ -28,7 +28,7 @@ public enum ConsoleRenderer {
         }
         drawStatus(state, layout, &screen)
         drawKeyBar(state, layout, &screen)
-        if let prompt = state.prompt {
+        if let prompt = state.prompt, !prompt.isInPlace {
             Overlay.draw(
                 title: prompt.title,
                 lines: [prompt.text + "▏", "", "Enter  go      Esc  cancel      (path from the folder lab runs in)"],
@@ -143,6 +143,20 @@ public enum ConsoleRenderer {
             let filter = state.frame.filter
             var x = 1
             for (index, column) in row.columns.enumerated() where index < columns.count && columns[index] > 0 {
+                if index == 1, let typed = typedValue(state, row: row) {
+                    // The value being typed, in its cell; its end shows when it is longer than the cell.
+                    var editing = style
+                    editing.bold = true
+                    screen.write(
+                        DisplayText.tail(typed + "▏", width: columns[index]),
+                        row: y,
+                        column: x,
+                        maxWidth: columns[index],
+                        style: editing
+                    )
+                    x += columns[index] + 1
+                    continue
+                }
                 let text = row.isSelectable ? cutNames[index]?[offset - state.frame.scroll] ?? column : column
                 let used = screen.write(text, row: y, column: x, maxWidth: columns[index], style: style)
                 if !filter.isEmpty && row.isSelectable {
@@ -163,6 +177,14 @@ public enum ConsoleRenderer {
                 x += columns[index] + 1
             }
         }
+    }
+
+    /// The value typed for the attribute of `row`, while it is being edited.
+    private static func typedValue(_ state: ConsoleState, row: ListRow) -> String? {
+        guard let prompt = state.prompt, case .attributeValue(let name) = prompt.purpose,
+            row.target == .attribute(name: name)
+        else { return nil }
+        return prompt.text
     }
 
     /// Which items the list shows, when it does not show them all: `35–59 of
@@ -195,6 +217,28 @@ public enum ConsoleRenderer {
     private static func drawStatusText(_ state: ConsoleState, row: Int, end: Int, _ screen: inout ScreenBuffer) {
         func write(_ text: String, column: Int, style: CellStyle) {
             screen.write(text, row: row, column: column, maxWidth: max(0, end - column), style: style)
+        }
+        if let prompt = state.prompt, prompt.isInPlace {
+            let hint = state.message?.text
+            switch prompt.purpose {
+            case .newAttribute:
+                let typed = "new attribute: " + prompt.text + "▏"
+                write(typed, column: 1, style: CellStyle(role: .accent, bold: true))
+                write(
+                    hint ?? "name=value · Enter adds · Esc cancels · Ctrl-U clears",
+                    column: max(36, TextWidth.of(typed) + 3),
+                    style: hint == nil ? .muted : CellStyle(role: .error, bold: true)
+                )
+            case .attributeValue(let name):
+                write(
+                    hint ?? "editing \(name): Enter saves · Esc cancels · Ctrl-U clears · empty removes it",
+                    column: 1,
+                    style: hint == nil ? CellStyle(role: .accent, bold: true) : CellStyle(role: .error, bold: true)
+                )
+            case .exportOverrides, .importOverrides:
+                break
+            }
+            return
         }
         if state.isEditingFilter {
             write("/" + state.frame.filter + "▏", column: 1, style: CellStyle(role: .accent, bold: true))

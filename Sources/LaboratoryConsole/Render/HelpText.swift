@@ -29,6 +29,7 @@ enum HelpText {
         case .assignments: items = ["↑↓ move", "⏎ open experiment", "← back", "/ filter"]
         case .events: items = ["↑↓ move", "⏎ details", "← back", "/ filter", "f reason", "p pane", "Tab pane"]
         case .settings: items = ["↑↓ move", "⏎ choose", "← back", "r reset source", "u update"]
+        case .attributes: items = ["↑↓ move", "⏎ edit", "n new", "d remove", "← back", "/ filter"]
         }
         return items + ["? help", "q quit"]
     }

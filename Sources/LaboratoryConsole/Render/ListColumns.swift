@@ -13,6 +13,7 @@ enum ListColumns {
         case .assignments: return ["KEY", "VALUE", "EXPERIMENT", "VARIANT", "F", "SOURCE"]
         case .events: return ["TIME", "REASON", "EXPERIMENT", "VARIANT", "F", "DEVICE", "KEY = VALUE"]
         case .settings: return ["ITEM", "VALUE"]
+        case .attributes: return ["ATTRIBUTE", "VALUE", "FROM", "READ BY"]
         }
     }
 
@@ -25,6 +26,7 @@ enum ListColumns {
         case .variants: return [1]
         case .assignments: return [0, 2, 3]
         case .events: return [2, 3]
+        case .attributes: return [0]
         case .main, .settings: return []
         }
     }
@@ -33,6 +35,7 @@ enum ListColumns {
     static func spareColumn(for route: Route) -> Int {
         switch route {
         case .events: return 6
+        case .attributes: return 3
         default: return 1
         }
     }
@@ -121,6 +124,7 @@ enum ListColumns {
         case .experiments: return "no experiments: load a catalog with --catalog"
         case .assignments: return "no active assignments: the app uses its baselines"
         case .events: return "no events yet"
+        case .attributes: return "no attributes: n adds one (e.g. country=FR)"
         case .variants: return "this experiment has no variants"
         default: return "nothing here"
         }

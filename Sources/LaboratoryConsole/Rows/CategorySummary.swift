@@ -30,6 +30,17 @@ enum CategorySummary {
             + TimeText.clock(newest.event.time, timeZone: timeZone)
     }
 
+    /// "country FR · plan pro · 2 unset", or what there is to set.
+    static func attributes(_ data: ConsoleData) -> String {
+        let set = data.attributes.filter { $0.value != nil && $0.origin != .source }
+        let unset = data.attributes.filter { $0.value == nil }.count
+        var parts = set.prefix(3).map { "\($0.name) \($0.value ?? "")" }
+        if set.count > 3 { parts.append("+\(set.count - 3) more") }
+        if parts.isEmpty { parts.append("none set") }
+        if unset > 0 { parts.append("\(unset) unset read by targeting") }
+        return parts.joined(separator: " · ")
+    }
+
     static func settings(_ data: ConsoleData, timeZone: TimeZone) -> String {
         let statuses = data.sources.map { "\($0.name) \(TimeText.status($0.status, timeZone: timeZone))" }
         return ([plural(data.sources.count, "source")] + statuses).joined(separator: " · ")

@@ -13,6 +13,8 @@ public struct ListRow: Sendable, Equatable {
         case choice(String?)
         case assignment(key: String)
         case event(id: Int64)
+        /// One of the device's attributes, or one targeting reads.
+        case attribute(name: String)
         case update(source: String)
         case status(source: String)
         case reset(source: String)
@@ -67,6 +69,7 @@ extension ListRow.Target {
         case .choice(let variant): return variant ?? "Inactive"
         case .assignment(let key): return key
         case .event(let id): return "Event \(id)"
+        case .attribute(let name): return name
         case .update(let source), .status(let source), .reset(let source): return source
         case .app(let name): return name
         case .forcedVariant(_, let experiment, let scope): return experiment + Steering.phrase(scope)

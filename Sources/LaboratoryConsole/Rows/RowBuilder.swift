@@ -10,6 +10,7 @@ public enum RowBuilder {
         case .variants(let source, let experiment): return variants(data, source: source, experiment: experiment)
         case .assignments: return assignments(data)
         case .events: return events(data, reason: state.eventReason, state: state)
+        case .attributes: return attributes(data)
         case .settings: return settings(data, state: state)
         }
     }
@@ -21,6 +22,7 @@ public enum RowBuilder {
             ListRow(.category(.experiments), ["Experiments", CategorySummary.experiments(data)]),
             ListRow(.category(.assignments), ["Assignments", CategorySummary.assignments(data)]),
             ListRow(.category(.events), ["Events", CategorySummary.events(data, timeZone: state.timeZone)]),
+            ListRow(.category(.attributes), ["Attributes", CategorySummary.attributes(data)]),
             ListRow(.category(.settings), ["Settings", CategorySummary.settings(data, timeZone: state.timeZone)]),
         ]
         let reset = ListRow(
@@ -179,6 +181,33 @@ public enum RowBuilder {
         return [RowSection(items: rows)]
     }
 
+    /// The attributes the device is evaluated with, then those targeting
+    /// reads that nobody set; QA's (stored or this run's) look as forced
+    /// variants do, as they are QA's doing too.
+    static func attributes(_ data: ConsoleData) -> [RowSection] {
+        let items = data.attributes.map { attribute -> (row: ListRow, names: [String]) in
+            let role: CellStyle.Role =
+                switch attribute.origin {
+                case .stored, .run: .forced
+                case .unset: .muted
+                case .app, .source: .plain
+                }
+            let readers = attribute.readBy
+            let readBy =
+                readers.isEmpty
+                ? "nothing targets it"
+                : readers.prefix(2).joined(separator: ", ") + (readers.count > 2 ? " +\(readers.count - 2)" : "")
+            let row = ListRow(
+                .attribute(name: attribute.name),
+                [attribute.name, attribute.value ?? "—", attribute.origin.phrase, readBy],
+                role: role,
+                hiddenNames: readers.dropFirst(2).map { ListRow.HiddenName("read by", $0) }
+            )
+            return (row, [attribute.name, attribute.value ?? ""] + readers)
+        }
+        return [RowSection(items: items)]
+    }
+
     /// The forced variants a reset here drops: every one (all scopes), or,
     /// in a console scoped with `--as`, those of its scope.
     static func resettable(_ data: ConsoleData, source: String? = nil) -> Int {
@@ -242,7 +271,15 @@ public enum RowBuilder {
     private static func apps(_ wirings: [AppWiring]) -> [RowSection] {
         guard !wirings.isEmpty else { return [] }
         let rows = wirings.map { wiring in
-            wiring.hasDebugSource
+            // An app that quit changes nothing either way: said, and not raised as a problem.
+            guard wiring.isRunning else {
+                return ListRow(
+                    .app(wiring.app),
+                    [wiring.app, "quit · " + (wiring.hasDebugSource ? "had a debug source" : "had no debug source")],
+                    role: .muted
+                )
+            }
+            return wiring.hasDebugSource
                 ? ListRow(.app(wiring.app), [wiring.app, "has a debug source: forced variants apply"])
                 : ListRow(
                     .app(wiring.app),

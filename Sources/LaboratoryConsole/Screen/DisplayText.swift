@@ -52,6 +52,22 @@ public enum DisplayText {
         return result + "…"
     }
 
+    /// The end of `text` in at most `width` columns, starting with `…` when
+    /// cut: where a person types, the end is what they look at.
+    public static func tail(_ text: String, width: Int) -> String {
+        guard width > 0 else { return "" }
+        if TextWidth.of(text) <= width { return text }
+        var result = ""
+        var used = 0
+        for character in text.reversed() {
+            let characterWidth = TextWidth.of(character)
+            if used + characterWidth > width - 1 { break }
+            result.insert(character, at: result.startIndex)
+            used += characterWidth
+        }
+        return "…" + result
+    }
+
     /// `text` cut to at most `width` columns by taking characters out of its
     /// middle (`ExperimentalSi…thoutSearch`), for names that differ at their
     /// end: cut at the end, two such names would look the same.
@@ -115,37 +131,45 @@ public enum DisplayText {
     }
 
     /// Breaks `text` into lines of at most `width` columns, at spaces where it
-    /// can and inside a word where it must; continuation lines start with
-    /// `indent` spaces.
+    /// can and inside a word where it must; the first line keeps the text's
+    /// leading spaces, continuation lines start with `indent` spaces.
     public static func wrap(_ text: String, to width: Int, indent: Int = 2) -> [String] {
         guard width > indent + 1, TextWidth.of(text) > width else { return [text] }
+        let leading = text.prefix { $0 == " " }
         var lines: [String] = []
-        var line = ""
-        var lineWidth = 0
+        var line = String(leading)
+        var lineWidth = leading.count
+        // Whether nothing but indentation is on the line yet: the next word needs no space before it.
+        var atStart = true
         let pad = String(repeating: " ", count: indent)
         func breakLine() {
+            // The spaces the break stands for are not drawn.
+            while line.count > indent, line.last == " " { line.removeLast() }
             lines.append(line)
             line = pad
             lineWidth = indent
+            atStart = true
         }
-        for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
-            let wordWidth = TextWidth.of(word)
-            let gap = line.isEmpty || line == pad ? 0 : 1
+        for word in text.dropFirst(leading.count).split(separator: " ", omittingEmptySubsequences: false) {
+            let wordWidth = TextWidth.of(String(word))
+            let gap = atStart ? 0 : 1
             if lineWidth + gap + wordWidth <= width {
                 if gap == 1 { line += " " }
                 line += word
                 lineWidth += gap + wordWidth
+                atStart = false
                 continue
             }
-            if lineWidth > indent || (lines.isEmpty && !line.isEmpty) { breakLine() }
+            if !atStart { breakLine() }
             for character in word {
                 let characterWidth = TextWidth.of(character)
                 if lineWidth + characterWidth > width { breakLine() }
                 line.append(character)
                 lineWidth += characterWidth
+                atStart = false
             }
         }
-        if !line.isEmpty && line != pad { lines.append(line) }
+        if !atStart { lines.append(line) }
         return lines
     }
 }

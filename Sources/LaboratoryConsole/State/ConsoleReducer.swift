@@ -83,21 +83,38 @@ public enum ConsoleReducer {
     private static func editPrompt(_ key: Key, _ state: inout ConsoleState) -> [ConsoleEffect] {
         guard var prompt = state.prompt else { return [] }
         switch key {
-        case .character(let character): prompt.text.append(character)
-        case .backspace: if !prompt.text.isEmpty { prompt.text.removeLast() }
-        case .clearLine: prompt.text = ""
+        case .character(let character):
+            prompt.text.append(character)
+            state.message = nil
+        case .backspace:
+            if !prompt.text.isEmpty { prompt.text.removeLast() }
+            state.message = nil
+        case .clearLine:
+            prompt.text = ""
+            state.message = nil
         case .escape:
             state.prompt = nil
             state.message = StatusMessage("Cancelled.")
             return []
         case .enter:
-            state.prompt = nil
-            guard !prompt.text.trimmingCharacters(in: .whitespaces).isEmpty else {
-                state.message = StatusMessage("No file given.", isError: true)
+            switch prompt.outcome {
+            case .refused(let reason) where prompt.isInPlace:
+                // Typed in place, the text stays to be mended.
+                state.message = StatusMessage(reason, isError: true)
+            case .refused(let reason):
+                state.prompt = nil
+                state.message = StatusMessage(reason, isError: true)
                 return []
+            case .effect(let effect):
+                state.prompt = nil
+                switch prompt.purpose {
+                case .exportOverrides: state.message = StatusMessage("Exporting…")
+                case .importOverrides: state.message = StatusMessage("Importing…")
+                case .attributeValue(let name): state.message = StatusMessage("Setting \(name)…")
+                case .newAttribute: state.message = StatusMessage("Adding the attribute…")
+                }
+                return [effect]
             }
-            state.message = StatusMessage(prompt.purpose == .exportOverrides ? "Exporting…" : "Importing…")
-            return [prompt.effect]
         default: break
         }
         state.prompt = prompt
@@ -173,7 +190,9 @@ public enum ConsoleReducer {
         case .character("r"):
             askToReset(&state)
         case .character("d"):
-            return unforce(&state)
+            return state.route == .attributes ? removeAttribute(&state) : unforce(&state)
+        case .character("n") where state.route == .attributes:
+            state.prompt = Prompt(purpose: .newAttribute, title: "New attribute", text: "")
         case .character("f"):
             cycleReason(&state)
         case .character("p"):
@@ -283,6 +302,11 @@ public enum ConsoleReducer {
     private static func open(_ state: inout ConsoleState) -> [ConsoleEffect] {
         guard let row = selected(state) else { return [] }
         switch row.target {
+        case .attribute(let name):
+            // Edited in its row, starting from the value the device uses now.
+            let value = state.data.attributes.first { $0.name == name }?.value ?? ""
+            state.prompt = Prompt(purpose: .attributeValue(name: name), title: name, text: value)
+            return []
         case .event:
             // Opening an event shows every field of it beside the table.
             if state.pane == .hidden {
@@ -350,6 +374,26 @@ public enum ConsoleReducer {
             return []
         }
         return [.unforce(source: source, experiment: experiment)]
+    }
+
+    /// `d` on Attributes: removes the highlighted attribute where QA set it
+    /// (the state file, this run); the app's own and unset ones stay.
+    private static func removeAttribute(_ state: inout ConsoleState) -> [ConsoleEffect] {
+        guard case .attribute(let name)? = selected(state)?.target,
+            let attribute = state.data.attributes.first(where: { $0.name == name })
+        else { return [] }
+        switch attribute.origin {
+        case .stored, .run:
+            state.message = StatusMessage("Removing \(name)…")
+            return [.setAttribute(name: name, value: nil)]
+        case .app, .source:
+            state.message = StatusMessage(
+                "\(name) is the \(attribute.origin == .app ? "app's" : "default"); ⏎ sets a value over it."
+            )
+        case .unset:
+            state.message = StatusMessage("\(name) is not set.")
+        }
+        return []
     }
 
     /// `r`: on Settings, the highlighted source; elsewhere, everything.

@@ -10,6 +10,8 @@ public enum Route: Sendable, Hashable {
     case assignments
     /// The event table, newest first.
     case events
+    /// The device's attributes, and those targeting reads: edited in place.
+    case attributes
     /// Update, Status and Reset for each source.
     case settings
 
@@ -21,6 +23,7 @@ public enum Route: Sendable, Hashable {
         case .variants(_, let experiment): return experiment
         case .assignments: return "Assignments"
         case .events: return "Events"
+        case .attributes: return "Attributes"
         case .settings: return "Settings"
         }
     }

@@ -4,20 +4,18 @@ import Laboratory
 extension SQLiteStateStore {
     public func appWirings() throws -> [AppWiring] {
         try read { db in
-            try AppWiringRecord.order(Column("app")).fetchAll(db).map {
-                AppWiring(app: $0.app, hasDebugSource: $0.hasDebugSource)
-            }
+            try AppWiringRecord.order(Column("app")).fetchAll(db).map(\.wiring)
         }
     }
 
     public func recordAppWiring(_ wiring: AppWiring) throws {
-        // Read first: an app starting as it was wired before writes nothing.
+        // Read first: the same process recording the same wiring again writes nothing.
         let known = try read { db in try AppWiringRecord.filter(Column("app") == wiring.app).fetchOne(db) }
-        if known?.hasDebugSource == wiring.hasDebugSource { return }
+        if known?.wiring == wiring { return }
         try write { db in
             let stored = try AppWiringRecord.filter(Column("app") == wiring.app).fetchOne(db)
-            if stored?.hasDebugSource == wiring.hasDebugSource { return }
-            try AppWiringRecord(app: wiring.app, hasDebugSource: wiring.hasDebugSource).insert(db, onConflict: .replace)
+            if stored?.wiring == wiring { return }
+            try AppWiringRecord(wiring).insert(db, onConflict: .replace)
             try Self.bumpRevision(db)
         }
     }

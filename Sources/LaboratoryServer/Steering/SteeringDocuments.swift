@@ -44,16 +44,29 @@ public enum SteeringDocuments {
         }
     }
 
+    /// `POST …/attributes`: store an attribute, or remove it with no value.
+    public struct SetAttribute: Codable, Sendable {
+        public var name: String
+        public var value: String?
+
+        public init(name: String, value: String?) {
+            self.name = name
+            self.value = value
+        }
+    }
+
     /// `GET …/events`: the newest first, or those after an id oldest first.
     struct Events: Encodable {
         var events: [EventReport]
     }
 
     /// `GET …/attributes`: the attributes the server's device is evaluated
-    /// with, and those an overrides import stored.
+    /// with, those stored in the state file, and every attribute with where
+    /// its value comes from and what reads it.
     struct Attributes: Encodable {
         var device: [String: String]
         var stored: [String: String]
+        var list: [DeviceAttribute]
     }
 
     /// Any refusal: `{"error": "…"}`.

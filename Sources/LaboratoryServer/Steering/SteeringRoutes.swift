@@ -43,7 +43,9 @@ extension LabServer {
             }
         }
         group.get("explain/:experiment") { request, context in
-            let experiment = context.parameters.get("experiment") ?? ""
+            // Routing leaves a parameter as sent: GrowthBook rule experiments have spaces and colons.
+            let sent = context.parameters.get("experiment") ?? ""
+            let experiment = sent.removingPercentEncoding ?? sent
             let source = request.uri.queryParameters.get("source")
             let given = request.uri.queryParameters.get("for").map { [$0] } ?? []
             return await steer(request) { _, _ in
@@ -117,8 +119,15 @@ extension LabServer {
             await steer(request) { _, _ in
                 SteeringDocuments.Attributes(
                     device: hub.steering.debug.deviceAttributes,
-                    stored: try hub.laboratory.store.attributeOverrides()
+                    stored: try hub.laboratory.store.attributeOverrides(),
+                    list: try hub.steering.debug.attributeList()
                 )
+            }
+        }
+        group.post("attributes") { request, _ in
+            await steer(request, readingBody: true) { _, body in
+                let change = try Self.decode(SteeringDocuments.SetAttribute.self, body)
+                return try hub.steering.setAttribute(change.name, to: change.value)
             }
         }
         group.get("changes") { request, context in
@@ -202,7 +211,8 @@ extension LabServer {
             case .ambiguous: status = .conflict
             default: status = .notFound
             }
-        case is ScopeError, is SteeringRequestError, is OverridesFile.Invalid: status = .badRequest
+        case is ScopeError, is SteeringRequestError, is OverridesFile.Invalid, is DeviceAttribute.Invalid:
+            status = .badRequest
         case is OverridesError: status = .unprocessableContent
         case let error as HTTPError: status = error.status
         case is StateFileQueue.Full: status = .serviceUnavailable

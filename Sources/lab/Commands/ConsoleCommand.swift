@@ -57,7 +57,7 @@ struct ConsoleCommand: ParsableCommand {
         if let connection = connect.connection { return try runConnected(connection) }
         let session = try LabSession.open(global, refreshInterval: refreshInterval)
         // The screens show what the scope's users get: its attributes are theirs.
-        session.debug.useAttributes(scope.attributes)
+        session.debug.useAttributes(session.attributes.merging(scope.attributes) { _, scoped in scoped })
         let server = try serve ? startServer(session) : nil
         defer { server?.stop() }
         let catalogs = CatalogWatcher(laboratory: session.laboratory)

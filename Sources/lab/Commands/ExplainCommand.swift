@@ -34,7 +34,7 @@ struct ExplainCommand: ParsableCommand {
     private func localExplanation() throws -> Explanation {
         let session = try LabSession.open(global)
         // For a user of the scope: its attributes are theirs, so their scoped forced variants apply.
-        session.debug.useAttributes(scope.scope.attributes)
+        session.debug.useAttributes(session.attributes.merging(scope.scope.attributes) { _, scoped in scoped })
         return try session.run { () throws -> Explanation in
             try session.debug.explanation(
                 of: experiment,

@@ -20,7 +20,12 @@ struct OverridesExportCommand: ParsableCommand {
             file = try RemoteChange.reporting { try connection.exportOverrides() }
         } else {
             let session = try LabSession.open(global)
-            file = try session.run { try session.debug.exportOverrides(attributes: session.attributes) }
+            // The stored attributes, with this run's `--attribute`s over them.
+            file = try session.run {
+                try session.debug.exportOverrides(
+                    attributes: try session.store.attributeOverrides().merging(session.attributes) { _, given in given }
+                )
+            }
         }
         let data = file.encoded()
         guard let path else {

@@ -67,6 +67,10 @@ struct HTTPSteeringConnection: SteeringConnection {
         try change("reset", SteeringDocuments.Reset(source: source, scope: scope?.given))
     }
 
+    func setAttribute(_ name: String, to value: String?) throws -> Steering.Outcome {
+        try change("attributes", SteeringDocuments.SetAttribute(name: name, value: value))
+    }
+
     func exportOverrides() throws -> OverridesFile {
         let data = try send("GET", "overrides")
         do {

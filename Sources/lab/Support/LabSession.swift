@@ -12,7 +12,7 @@ struct LabSession {
     let laboratory: LocalLaboratory
     /// The debug source `lab` always wires in: forcing is what it is for.
     let debug: DebugSource
-    /// Attributes from an overrides import, then the command line's `--attribute`s.
+    /// The command line's `--attribute`s: this run's, over those stored in the state file.
     let attributes: [String: String]
     /// The source over the `--growthbook` payload, as the session built it.
     let growthBook: GrowthBookSource?
@@ -47,7 +47,8 @@ struct LabSession {
             try LocalLaboratory(
                 catalogs: catalogs.map { (path: $0.0, catalog: $0.1) },
                 statePath: options.statePath,
-                userID: options.attributes["userId"],
+                // The command line's attributes are this run's (below), not the device's own:
+                // a value the console changes or removes then gives way instead of coming back.
                 debugSource: true,
                 app: nil,
                 growthBook: connection,
@@ -78,17 +79,16 @@ struct LabSession {
                 throw ExitCode.failure
             }
         }
-        let stored = try reportingStateErrors { try laboratory.store.attributeOverrides() }
-        let attributes = stored.merging(options.attributes) { _, given in given }
         guard let debug = laboratory.debug, let steering = laboratory.steering else {
             preconditionFailure("lab's wiring always has a debug source")
         }
-        // The local sources take `userId`; the debug source matches scoped forced variants against all of them.
-        debug.useAttributes(attributes)
+        // The sources take them with the stored ones (a `userId` logs the local sources' user in);
+        // the debug source matches scoped forced variants against all of them.
+        debug.useAttributes(options.attributes)
         return LabSession(
             laboratory: laboratory,
             debug: debug,
-            attributes: attributes,
+            attributes: options.attributes,
             growthBook: growthBook,
             steering: steering
         )
@@ -201,7 +201,6 @@ enum RemoteOption {
                     apiHost: url,
                     clientKey: key,
                     decryptionKey: options.decryptionKey,
-                    attributes: options.attributes,
                     refreshInterval: .seconds(refreshInterval),
                     autoRefresh: false
                 )
@@ -211,7 +210,6 @@ enum RemoteOption {
                 GrowthBookConnection(
                     featuresURL: url,
                     decryptionKey: options.decryptionKey,
-                    attributes: options.attributes,
                     refreshInterval: .seconds(refreshInterval),
                     autoRefresh: false
                 )
@@ -229,9 +227,9 @@ enum RemoteOption {
         GrowthBookSource(
             store: store,
             device: device,
-            attributes: options.attributes,
             fetcher: PlainPayloadFetcher(FileFetcher(path: path)),
-            decrypt: PayloadDecryption.decrypter(key: options.decryptionKey)
+            decrypt: PayloadDecryption.decrypter(key: options.decryptionKey),
+            file: path
         )
     }
 }

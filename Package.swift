@@ -120,7 +120,7 @@ let package = Package(
         // The GrowthBook library's own tests: the conformance suite, hashing, the JSON parser.
         .testTarget(
             name: "GrowthBookTests",
-            dependencies: ["GrowthBook"],
+            dependencies: ["GrowthBook", "LabTestSupport"],
             exclude: ["Differential"]  // the JavaScript side of the differential test, run with node
         ),
         // The core's tests; LaboratorySQLite only to read catalog files from disk.

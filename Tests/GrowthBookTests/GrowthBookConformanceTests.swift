@@ -1,4 +1,5 @@
 import Foundation
+import LabTestSupport
 import Testing
 
 @testable import GrowthBook
@@ -59,7 +60,7 @@ enum GrowthBookCases {
     static func floored(_ value: Double) -> Double { (value * 1e8).rounded(.down) / 1e8 }
 }
 
-@Suite(.enabled(if: GrowthBookCases.root != nil, Comment(rawValue: GrowthBookCases.missing)))
+@Suite(.requires(GrowthBookCases.root != nil, Comment(rawValue: GrowthBookCases.missing)))
 struct GrowthBookConformanceTests {
     @Test(arguments: GrowthBookCases.section("evalCondition"))
     func evalCondition(_ testCase: GrowthBookCases.Case) {

@@ -1,4 +1,5 @@
 import Foundation
+import LabTestSupport
 import Testing
 
 @testable import GrowthBook
@@ -13,7 +14,7 @@ import Testing
 /// `fallbackAttribute`, integer-like member names, falsy `$elemMatch`
 /// elements, `Number()` of strings) get their own tests when they are fixed.
 /// `LAB_DIFFERENTIAL_SEED` picks another seed; the seed is printed.
-@Suite(.enabled(if: JavaScriptReference.available, Comment(rawValue: JavaScriptReference.missing)))
+@Suite(.requires(JavaScriptReference.available, Comment(rawValue: JavaScriptReference.missing)))
 struct JavaScriptDifferentialTests {
     @Test func everyFieldAgreesOnGeneratedPayloads() throws {
         let seed = ProcessInfo.processInfo.environment["LAB_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? 20_261_124

@@ -1,10 +1,11 @@
 import Foundation
+import LabTestSupport
 import Testing
 
 /// The Attributes screen of the real `lab console` in tmux at 80×24: a value
 /// typed in place reaches the other processes on the state file, `lab
 /// serve` among them, without a restart.
-@Suite(.enabled(if: Tmux.isAvailable, "tmux is not installed: apt-get install tmux to run the console tests"))
+@Suite(.requires(Tmux.isAvailable, "tmux is not installed: apt-get install tmux to run the console tests"))
 struct ConsoleAttributesTests {
     static let payload = """
         {"features": {"checkout-cta": {"defaultValue": "Buy", "rules": [
@@ -42,14 +43,11 @@ struct ConsoleAttributesTests {
         #expect(rows.first { $0["key"] as? String == "checkout-cta" }?["value"] as? String == "Acheter", "\(rows)")
 
         // So does the server, which read it when the state file changed.
-        var explained = ""
-        let deadline = Date().addingTimeInterval(10)
-        repeat {
-            explained = (try? lab.runRaw(["explain", "checkout-cta: force", "--connect", serving.base]))?.stdout ?? ""
-            if explained.contains("country FR") { break }
-            usleep(100_000)
-        } while Date() < deadline
-        #expect(explained.contains("country FR"), "\(explained)")
+        let explain = ["explain", "checkout-cta: force", "--connect", serving.base]
+        let explained = Poll.until(seconds: 10, every: 0.1) {
+            (try? lab.runRaw(explain))?.stdout.contains("country FR") == true ? true : nil
+        }
+        #expect(explained == true, "\((try? lab.runRaw(explain))?.stdout ?? "")")
 
         // Removed in the console (d), it is gone everywhere.
         try tmux.send("d")

@@ -1,9 +1,10 @@
 import Foundation
+import LabTestSupport
 import Testing
 
 /// `lab console` over a catalog file that is edited while it runs, in tmux.
 @Suite(
-    .enabled(if: Tmux.isAvailable, "tmux is not installed: apt-get install tmux to run the console end-to-end tests")
+    .requires(Tmux.isAvailable, "tmux is not installed: apt-get install tmux to run the console end-to-end tests")
 )
 struct ConsoleCatalogEditTests {
     /// A catalog with one two-variant experiment per name.

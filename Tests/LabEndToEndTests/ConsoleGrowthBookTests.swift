@@ -3,7 +3,7 @@ import LabTestSupport
 import Testing
 
 /// `lab console --growthbook URL` against a server whose payload changes.
-@Suite(.enabled(if: Tmux.isAvailable, "tmux is not installed"))
+@Suite(.requires(Tmux.isAvailable, "tmux is not installed"))
 struct ConsoleGrowthBookTests {
     /// Everyone in variation `winner` (weights all on it; no meta, so no sticky buckets).
     static func payload(winner: Int) -> Data {

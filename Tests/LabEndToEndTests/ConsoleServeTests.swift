@@ -5,7 +5,7 @@ import Testing
 /// `lab console --serve`: one terminal for a demo, the server's address and
 /// its clients on the Settings screen.
 @Suite(
-    .enabled(if: Tmux.isAvailable, "tmux is not installed: apt-get install tmux to run the console end-to-end tests")
+    .requires(Tmux.isAvailable, "tmux is not installed: apt-get install tmux to run the console end-to-end tests")
 )
 struct ConsoleServeTests {
     @Test func theConsoleServesAppsAndShowsWhoConnects() throws {

@@ -1,9 +1,10 @@
 import Foundation
+import LabTestSupport
 import Testing
 
 /// Drives the real `lab console` in tmux at 100×30, as a person would.
 @Suite(
-    .enabled(if: Tmux.isAvailable, "tmux is not installed: apt-get install tmux to run the console end-to-end tests")
+    .requires(Tmux.isAvailable, "tmux is not installed: apt-get install tmux to run the console end-to-end tests")
 )
 struct ConsoleTmuxTests {
     private func console(_ lab: LabHarness) throws -> Tmux {
@@ -100,12 +101,13 @@ struct ConsoleTmuxTests {
 
         /// `stty -a` after the console exited matches what it printed before it started.
         func expectSameModes() throws {
-            let deadline = Date().addingTimeInterval(5)
-            while !FileManager.default.fileExists(atPath: after) && Date() < deadline { usleep(50_000) }
-            usleep(100_000)  // let the shell finish writing
             let beforeText = try String(contentsOfFile: before, encoding: .utf8)
             #expect(!beforeText.isEmpty)
-            #expect(try String(contentsOfFile: after, encoding: .utf8) == beforeText)
+            // Until the shell has written all of it (no fixed sleep: a busy machine writes late).
+            let afterText = Poll.until(seconds: 5) {
+                (try? String(contentsOfFile: after, encoding: .utf8)).flatMap { $0 == beforeText ? $0 : nil }
+            }
+            #expect(afterText == beforeText, "\((try? String(contentsOfFile: after, encoding: .utf8)) ?? "nothing")")
         }
     }
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `lab-demo --growthbook`: an app using the framework with a GrowthBook
 /// payload sees the server's changes while it runs, as the console does.
-@Suite(.enabled(if: Tmux.isAvailable, "tmux is not installed"))
+@Suite(.requires(Tmux.isAvailable, "tmux is not installed"))
 struct DemoAppGrowthBookTests {
     /// Everyone in variation `winner` of the button colour test (no meta, so no sticky buckets).
     static func payload(winner: Int) -> Data {

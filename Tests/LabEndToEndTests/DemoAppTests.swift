@@ -1,4 +1,5 @@
 import Foundation
+import LabTestSupport
 import Testing
 
 /// The demo app, used as an app would use the framework.
@@ -66,11 +67,9 @@ import Testing
             ["--no-debug-source", "--state", lab.state],
             environment: lab.environment
         )
-        let drawn = Date().addingTimeInterval(20)
-        while !((try? String(contentsOfFile: running.stdoutPath, encoding: .utf8)) ?? "").contains("Subscribe"),
-            Date() < drawn
-        {
-            usleep(50_000)
+        _ = Poll.until(seconds: 20) {
+            ((try? String(contentsOfFile: running.stdoutPath, encoding: .utf8)) ?? "").contains("Subscribe")
+                ? true : nil
         }
         let force = try lab.run("force", "SubscriptionScreenTheme", variant)
         #expect(force.status == 0)
@@ -95,7 +94,7 @@ import Testing
         #expect(again.status == 0 && !again.stderr.contains("warning"), "\(again.stderr)")
     }
 
-    @Test(.enabled(if: Tmux.isAvailable, "tmux is not installed"))
+    @Test(.requires(Tmux.isAvailable, "tmux is not installed"))
     func redrawsWhenAnotherProcessForcesAVariant() throws {
         let lab = try LabHarness()
         _ = try lab.run("force", "ButtonColor", "ButtonColorRed")

@@ -5,7 +5,7 @@ import Testing
 /// The `/demo` page in a real browser: headless Chromium loads it from
 /// `lab serve`, QA forces a variant, and the page redraws and reports.
 @Suite(
-    .enabled(if: HeadlessChromium.path != nil, "chromium is not installed: apt-get install chromium (as .ci/run does)")
+    .requires(HeadlessChromium.path != nil, "chromium is not installed: apt-get install chromium (as .ci/run does)")
 )
 struct DemoPageTests {
     @Test func theDemoPageRedrawsWhenAVariantIsForcedAndReportsWhatItShowed() throws {
@@ -24,14 +24,11 @@ struct DemoPageTests {
         #expect(browser.waitFor(color, toBe: "blue", timeout: 20))
         #expect(clock.now - forcedAt < .seconds(10))  // a fraction of a second in practice; this proves it came live
         // The page's own exposure, back in the event table.
-        let deadline = Date().addingTimeInterval(20)
-        var events = ""
-        repeat {
-            events = try lab.run("events", "--reason", "displayed", "--format", "jsonl").stdout
-            if events.contains("ButtonColorBlue") { break }
-            usleep(50_000)
-        } while Date() < deadline
-        #expect(events.contains("\"variant\":\"ButtonColorBlue\""), "\(events)")
+        let events = try Poll.until(seconds: 20, every: 0.05) {
+            let rows = try lab.run("events", "--reason", "displayed", "--format", "jsonl").stdout
+            return rows.contains("ButtonColorBlue") ? rows : nil
+        }
+        #expect(events?.contains("\"variant\":\"ButtonColorBlue\"") == true, "\(events ?? "none")")
     }
 
     /// From a phone to a projector: no sideways scrolling at 360×740 or

@@ -20,19 +20,11 @@ import Testing
             let output = (try? String(contentsOfFile: follower.stdoutPath, encoding: .utf8)) ?? ""
             return output.components(separatedBy: "\"reason\":\"initiated\"").count - 1
         }
-        let started = Date()
-        while rows() < 1 && Date().timeIntervalSince(started) < 10 { usleep(20_000) }
+        _ = Poll.until(seconds: 10) { rows() >= 1 ? true : nil }
         #expect(rows() == 1, "the follower never printed the first row")
         #expect(try lab.run("report", "onboardingPageCount", "--reason", "initiated").status == 0)
         let written = Date()  // the row is committed once the report process has returned
-        var seenAfter: TimeInterval?
-        while Date().timeIntervalSince(written) < 5 {
-            if rows() == 2 {
-                seenAfter = Date().timeIntervalSince(written)
-                break
-            }
-            usleep(20_000)
-        }
+        let seenAfter = Poll.until(seconds: 5) { rows() == 2 ? Date().timeIntervalSince(written) : nil }
         #expect(seenAfter != nil)
         // The follower polls every 0.2 s; the bound leaves room for a machine
         // busy with the other suites, not for a slower design.

@@ -86,12 +86,9 @@ final class HeadlessChromium {
 
     /// Polls `expression` until it gives `expected` or `timeout` seconds pass.
     func waitFor(_ expression: String, toBe expected: String, timeout: TimeInterval) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        repeat {
-            if let value = try? evaluate(expression), "\(value)" == expected { return true }
-            usleep(20_000)
-        } while Date() < deadline
-        return false
+        Poll.until(seconds: timeout) {
+            (try? evaluate(expression)).flatMap { $0 }.map { "\($0)" } == expected ? true : nil
+        } ?? false
     }
 
     private func call(_ method: String, _ parameters: [String: Any], inPage: Bool = false) throws -> [String: Any] {

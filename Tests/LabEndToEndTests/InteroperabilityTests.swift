@@ -1,10 +1,11 @@
 import Foundation
+import LabTestSupport
 import Testing
 
 /// `lab serve` read by real clients nobody here wrote: the official GrowthBook
 /// Python SDK (streaming) and the OpenFeature Python SDK with its OFREP
 /// provider, from the virtual environment `.ci/run` sets up in `.build/python`.
-@Suite(.enabled(if: PythonClients.available, PythonClients.missing))
+@Suite(.requires(PythonClients.available, PythonClients.missing))
 struct InteroperabilityTests {
     @Test func theGrowthBookSDKShowsWhatLabShowsAndStreamsAForceWithItsTracking() throws {
         let lab = try LabHarness()
@@ -69,16 +70,19 @@ struct InteroperabilityTests {
         #expect((rule["metadata"] as? [String: Any])?["experiment"] as? String == "headline: force")
         #expect(try lab.run("force", "headline-test", "Warm", "--growthbook", payload).status == 0)
         // The server notices the state file's change within a poll: ask until it has.
-        var answer: [String: Any] = [:]
-        let deadline = Date().addingTimeInterval(10)
-        repeat {
+        func ask() throws -> [String: Any] {
             let forced = try PythonClients.run(
                 "ofrep_client.py",
                 [serving.base, "--context", #"{"targetingKey": "u1", "country": "NL"}"#, "headline:string"],
                 environment: lab.environment
             )
-            answer = forced["headline"] as? [String: Any] ?? [:]
-        } while answer["value"] as? String != "Welcome" && Date() < deadline
+            return forced["headline"] as? [String: Any] ?? [:]
+        }
+        let answer =
+            try Poll.until(seconds: 10, every: 0.1) { () throws -> [String: Any]? in
+                let answer = try ask()
+                return answer["value"] as? String == "Welcome" ? answer : nil
+            } ?? ask()
         #expect(answer["value"] as? String == "Welcome" && answer["variant"] as? String == "Warm")
         #expect((answer["reason"] as? String)?.contains("STATIC") == true)
         #expect((answer["metadata"] as? [String: Any])?["forced"] as? Bool == true)
@@ -185,7 +189,7 @@ struct InteroperabilityTests {
     /// (and its tracking callback) and no one else's; an SDK that sets no
     /// `id` gets what `lab assignments` shows; the OFREP provider with A's
     /// targeting key gets it as STATIC.
-    @Test(.enabled(if: Tmux.isAvailable, "tmux is not installed: apt-get install tmux"))
+    @Test(.requires(Tmux.isAvailable, "tmux is not installed: apt-get install tmux"))
     func aScopedForceReachesOnlyItsUsersSDK() throws {
         let lab = try LabHarness()
         let expected =

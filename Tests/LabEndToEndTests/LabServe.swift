@@ -11,13 +11,11 @@ struct LabServe {
             ["serve", "--port", "0", "--verbose", "--state", lab.state] + arguments,
             environment: lab.environment
         )
-        let deadline = Date().addingTimeInterval(20)
-        var found: String?
-        while found == nil && Date() < deadline {
-            let text = (try? String(contentsOfFile: running.stdoutPath, encoding: .utf8)) ?? ""
-            found = text.split(separator: "\n").first { $0.hasPrefix("Serving ") }
+        let log = running.stdoutPath
+        let found = Poll.until(seconds: 20) {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+                .first { $0.hasPrefix("Serving ") }
                 .flatMap { $0.split(separator: " ").last.map(String.init) }
-            if found == nil { usleep(50_000) }
         }
         guard let found else { throw HarnessError("lab serve did not start") }
         base = found

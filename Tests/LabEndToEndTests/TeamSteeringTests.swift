@@ -1,11 +1,12 @@
 import Foundation
+import LabTestSupport
 import Testing
 
 /// One `lab serve` shared by testers: a console connected to it with a
 /// scope, a console on its state file and `lab force --connect` see each
 /// other's changes as they happen, and every forced variant says who set it.
 @Suite(
-    .enabled(if: Tmux.isAvailable, "tmux is not installed: apt-get install tmux to run the console end-to-end tests")
+    .requires(Tmux.isAvailable, "tmux is not installed: apt-get install tmux to run the console end-to-end tests")
 )
 struct TeamSteeringTests {
     static let anaToken = "ana-token-0123456789abcdef"

@@ -54,12 +54,7 @@ struct Tmux {
     /// Polls the pane until `predicate` holds or `timeout` seconds pass.
     @discardableResult
     func waitFor(timeout: TimeInterval = 5, _ predicate: (String) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        repeat {
-            if predicate(capture()) { return true }
-            usleep(50_000)
-        } while Date() < deadline
-        return predicate(capture())
+        Poll.until(seconds: timeout, every: 0.05) { predicate(capture()) ? true : nil } ?? false
     }
 
     /// Polls until the pane shows `text`.

@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+
+/// Tools and references some suites need (tmux, Chromium, the Python
+/// clients, node, `../shared`), and what their absence means where.
+///
+/// On a developer's machine a suite whose tool is missing is skipped, with
+/// a message saying how to get it. Under continuous integration (`CI=true`,
+/// as `.ci/run` is run) the suite runs anyway and fails on what is missing,
+/// so a green run cannot hide a suite that never ran.
+public enum Prerequisite {
+    /// Whether the tests run under continuous integration.
+    public static let isCI: Bool = {
+        let value = ProcessInfo.processInfo.environment["CI"]?.lowercased() ?? ""
+        return value == "true" || value == "1"
+    }()
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the test or suite when `available`; skips it with `missing` on a
+    /// developer's machine, and runs it regardless under `CI=true`, where
+    /// the missing tool makes it fail.
+    public static func requires(_ available: @autoclosure @escaping @Sendable () -> Bool, _ missing: Comment) -> Self {
+        .enabled(if: available() || Prerequisite.isCI, missing)
+    }
+}

@@ -18,12 +18,7 @@ struct ConsoleAttributesTests {
         let payload = try lab.write("payload.json", Self.payload)
         let serving = try LabServe(lab, ["--growthbook", payload])
         defer { serving.stop() }
-        let tmux = try Tmux(
-            command: "'\(LabHarness.binary)' console --growthbook '\(payload)' --state '\(lab.state)'",
-            columns: 80,
-            rows: 24,
-            environment: lab.environment
-        )
+        let tmux = try lab.console("--growthbook '\(payload)'", columns: 80, rows: 24)
         defer { tmux.kill() }
         #expect(tmux.waitFor("Attributes"), "\(tmux.capture())")
         try tmux.send("Down", "Down", "Down", "Enter")

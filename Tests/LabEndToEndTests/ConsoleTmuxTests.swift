@@ -8,10 +8,7 @@ import Testing
 )
 struct ConsoleTmuxTests {
     private func console(_ lab: LabHarness) throws -> Tmux {
-        let tmux = try Tmux(
-            command: "'\(LabHarness.binary)' console --state '\(lab.state)'",
-            environment: lab.environment
-        )
+        let tmux = try lab.console()
         guard tmux.waitFor("Experiments") else {
             tmux.kill()
             throw HarnessError("the console did not start: \(tmux.capture())")
@@ -194,12 +191,7 @@ struct ConsoleTmuxTests {
               "baseline": "A", "variants": [{"name": "A", "assignments": {\(assignments)}}]}]}
             """
         )
-        let tmux = try Tmux(
-            command: "'\(LabHarness.binary)' console --state '\(lab.state)' --catalog '\(catalog)'",
-            columns: 80,
-            rows: 24,
-            environment: lab.environment
-        )
+        let tmux = try lab.console("--catalog '\(catalog)'", columns: 80, rows: 24)
         defer { tmux.kill() }
         #expect(tmux.waitFor("Experiments"))
         try tmux.send("Enter")
@@ -219,12 +211,7 @@ struct ConsoleTmuxTests {
     /// at column 240 of a 250-column window lands where it was made.
     @Test func aClickPastColumn223SelectsAndOpensTheRow() throws {
         let lab = try LabHarness()
-        let tmux = try Tmux(
-            command: "'\(LabHarness.binary)' console --state '\(lab.state)'",
-            columns: 250,
-            rows: 30,
-            environment: lab.environment
-        )
+        let tmux = try lab.console(columns: 250)
         defer { tmux.kill() }
         #expect(tmux.waitFor("Experiments"))
         try tmux.send("Enter", "p", "p")  // Experiments, the pane hidden: the list is 250 columns wide

@@ -67,3 +67,15 @@ struct Tmux {
         _ = try? run(["kill-server"])
     }
 }
+
+extension LabHarness {
+    /// `lab console ARGUMENTS` on the test's state file, in tmux at this size.
+    func console(_ arguments: String = "", columns: Int = 100, rows: Int = 30) throws -> Tmux {
+        try Tmux(
+            command: "'\(LabHarness.binary)' console \(arguments) --state '\(state)'",
+            columns: columns,
+            rows: rows,
+            environment: environment
+        )
+    }
+}

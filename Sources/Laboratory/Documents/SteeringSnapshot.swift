@@ -100,7 +100,7 @@ public struct SteeringSnapshot: Sendable, Codable, Equatable {
             appWirings: try store.appWirings(),
             decisionSteps: decisionSteps,
             revision: revision,
-            attributes: try debug.attributeList()
+            attributes: debug.attributeList(entries: entries)
         )
     }
 }

@@ -71,11 +71,16 @@ public final class DebugSource: ExperimentSource, Sendable {
     /// Every attribute the device uses or its targeting reads, with where
     /// its value comes from and which experiments read it.
     public func attributeList() throws -> [DeviceAttribute] {
-        try syncAttributes()
+        attributeList(entries: try entries())
+    }
+
+    /// The attribute list as of `entries`, which were just read (they read
+    /// the stored attributes and the forced variants): nothing is read again.
+    public func attributeList(entries: [DebugEntry]) -> [DeviceAttribute] {
         let layers = attributes.withLock { $0 }
         var readBy = targetingAttributes
         // A scoped forced variant reads its scope's attributes.
-        for forced in try store.forcedVariants() {
+        for forced in entries.flatMap(\.forcedVariants) {
             for name in forced.scope.attributes.keys where readBy[name]?.contains(forced.experiment) != true {
                 readBy[name, default: []].append(forced.experiment)
             }

@@ -11,15 +11,18 @@ public struct AppWiring: Sendable, Hashable, Codable {
     public var hasDebugSource: Bool
     /// The process that recorded it last; `nil` in records of earlier releases.
     public var process: AppProcess?
+    /// Whether the app still ran when the record was read; a record that
+    /// names no process is taken to. Decided once, on the machine of the
+    /// state file: a console connected to `lab serve` gets it in the
+    /// snapshot, as the process ids are the server's, and no screen reads `/proc`.
+    public var isRunning: Bool
 
     public init(app: String, hasDebugSource: Bool, process: AppProcess? = nil) {
         self.app = app
         self.hasDebugSource = hasDebugSource
         self.process = process
+        isRunning = process?.isRunning ?? true
     }
-
-    /// Whether the app still runs; a record that names no process is taken to.
-    public var isRunning: Bool { process?.isRunning ?? true }
 
     /// The apps of `wirings` that run and ignore forced variants, named for a
     /// warning, or `nil` when none does: an app that quit changes nothing.

@@ -41,15 +41,7 @@ public enum DisplayText {
     public static func truncate(_ text: String, to width: Int) -> String {
         guard width > 0 else { return "" }
         if TextWidth.of(text) <= width { return text }
-        var result = ""
-        var used = 0
-        for character in text {
-            let characterWidth = TextWidth.of(character)
-            if used + characterWidth > width - 1 { break }
-            result.append(character)
-            used += characterWidth
-        }
-        return result + "…"
+        return head(of: text, fitting: width - 1).text + "…"
     }
 
     /// The end of `text` in at most `width` columns, starting with `…` when
@@ -57,15 +49,7 @@ public enum DisplayText {
     public static func tail(_ text: String, width: Int) -> String {
         guard width > 0 else { return "" }
         if TextWidth.of(text) <= width { return text }
-        var result = ""
-        var used = 0
-        for character in text.reversed() {
-            let characterWidth = TextWidth.of(character)
-            if used + characterWidth > width - 1 { break }
-            result.insert(character, at: result.startIndex)
-            used += characterWidth
-        }
-        return "…" + result
+        return "…" + end(of: text, fitting: width - 1).text
     }
 
     /// `text` cut to at most `width` columns by taking characters out of its
@@ -74,25 +58,35 @@ public enum DisplayText {
     public static func truncateMiddle(_ text: String, to width: Int) -> String {
         guard width > 2 else { return truncate(text, to: width) }
         if TextWidth.of(text) <= width { return text }
-        let characters = Array(text)
-        var tail: [Character] = []
-        var tailWidth = 0
         // The end gets half the room; it holds the part that tells names apart.
-        for character in characters.reversed() {
-            let characterWidth = TextWidth.of(character)
-            if tailWidth + characterWidth > (width - 1) / 2 { break }
-            tail.insert(character, at: 0)
-            tailWidth += characterWidth
-        }
+        let end = end(of: text, fitting: (width - 1) / 2)
+        return head(of: text, fitting: width - 1 - end.width).text + "…" + end.text
+    }
+
+    /// The longest start of `text` that fits in `width` columns, and its width.
+    private static func head(of text: String, fitting width: Int) -> (text: String, width: Int) {
         var head = ""
-        var headWidth = 0
-        for character in characters {
+        var used = 0
+        for character in text {
             let characterWidth = TextWidth.of(character)
-            if headWidth + characterWidth > width - 1 - tailWidth { break }
+            if used + characterWidth > width { break }
             head.append(character)
-            headWidth += characterWidth
+            used += characterWidth
         }
-        return head + "…" + String(tail)
+        return (head, used)
+    }
+
+    /// The longest end of `text` that fits in `width` columns, and its width.
+    private static func end(of text: String, fitting width: Int) -> (text: String, width: Int) {
+        var end: [Character] = []
+        var used = 0
+        for character in text.reversed() {
+            let characterWidth = TextWidth.of(character)
+            if used + characterWidth > width { break }
+            end.append(character)
+            used += characterWidth
+        }
+        return (String(end.reversed()), used)
     }
 
     /// Names cut to `width` columns so that names that differ still look

@@ -110,6 +110,7 @@ let package = Package(
                 "Laboratory",
                 "LaboratorySQLite",
                 "LaboratoryConsole",
+                "LaboratoryServer",
                 "ConsoleCurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "CAllocationCounter",

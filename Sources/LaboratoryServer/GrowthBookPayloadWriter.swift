@@ -18,29 +18,29 @@ import Laboratory
 ///   of rules conditioned on its scope (hashed on one of its attributes),
 ///   ahead of the rest; a scoped `Inactive` a force rule of the baseline's value.
 enum GrowthBookPayloadWriter {
-    /// The payload's `features`, `savedGroups` and `contextualBandits`: everything but the date.
-    /// - Parameter scoped: by key, the scoped forced variants of the
-    ///   catalog experiments that assign it, the first to win first.
-    static func content(
-        deviceFlags: [ServedFlag],
-        experiments: [String: Experiment],
-        scoped: [String: [ScopedChoice]] = [:],
+    /// The payload without its `dateUpdated`, as JSON text: `features`
+    /// (this device's flags, as ``featureText(for:experiment:scoped:)``
+    /// wrote each, in order; then what `shared` passes through),
+    /// `experiments`, and the shared sources' saved groups and bandits.
+    /// Features come written already, so a rebuild writes only those that changed.
+    static func contentText(
+        deviceFeatures: [(key: String, text: String)],
         shared: [SharedFeatures],
         passedThrough: Set<String>
-    ) -> JSONValue {
-        var features: [JSONValue.Member] = []
-        for flag in deviceFlags {
-            features.append(
-                JSONValue.Member(
-                    flag.key,
-                    feature(for: flag, experiment: experiments[flag.experiment ?? ""], scoped: scoped[flag.key] ?? [])
-                )
-            )
+    ) -> String {
+        var text = #"{"features":{"#
+        var separator = ""
+        func add(_ key: String, _ feature: String) {
+            text += separator + JSONValue.string(key).jsonText + ":" + feature
+            separator = ","
         }
+        for feature in deviceFeatures { add(feature.key, feature.text) }
         var savedGroups: [JSONValue.Member] = []
         var bandits: [JSONValue.Member] = []
         for source in shared {
-            features += source.features.filter { passedThrough.contains($0.key) }
+            for feature in source.features where passedThrough.contains(feature.key) {
+                add(feature.key, feature.value.jsonText)
+            }
             for (name, group) in source.savedGroups.sorted(by: { $0.key < $1.key }) {
                 savedGroups.append(JSONValue.Member(name, .array(group)))
             }
@@ -48,19 +48,30 @@ enum GrowthBookPayloadWriter {
                 bandits.append(JSONValue.Member(name, bandit))
             }
         }
-        var members = [JSONValue.Member("features", .object(features)), JSONValue.Member("experiments", .array([]))]
-        if !savedGroups.isEmpty { members.append(JSONValue.Member("savedGroups", .object(savedGroups))) }
+        text += #"},"experiments":[]"#
+        if !savedGroups.isEmpty { text += #","savedGroups":"# + JSONValue.object(savedGroups).jsonText }
         // Bandit rules pass through with the features; without these they would fall back to marginal weights.
-        if !bandits.isEmpty { members.append(JSONValue.Member("contextualBandits", .object(bandits))) }
-        return .object(members)
+        if !bandits.isEmpty { text += #","contextualBandits":"# + JSONValue.object(bandits).jsonText }
+        return text + "}"
     }
 
-    /// The whole payload: the content with its `dateUpdated`.
-    static func payload(content: JSONValue, dateUpdated: Date) -> Data {
-        var members = content.members ?? []
+    /// One device flag's feature as JSON text: its baseline as the default,
+    /// rules for the scoped forced variants, then the device's own variant.
+    static func featureText(for flag: ServedFlag, experiment: Experiment?, scoped: [ScopedChoice]) -> String {
+        feature(for: flag, experiment: experiment, scoped: scoped).jsonText
+    }
+
+    /// The whole payload: the content (``contentText(deviceFeatures:shared:passedThrough:)``)
+    /// with its `dateUpdated` added as the last member.
+    static func payload(contentText: String, dateUpdated: Date) -> Data {
+        var text = contentText
+        guard text.last == "}" else { return Data(text.utf8) }
+        text.removeLast()
         let formatter = ISO8601DateFormatter()
-        members.append(JSONValue.Member("dateUpdated", .string(formatter.string(from: dateUpdated))))
-        return Data(JSONValue.object(members).jsonText.utf8)
+        let member = JSONValue.Member("dateUpdated", .string(formatter.string(from: dateUpdated)))
+        // The content always has members ("features" first), so a comma goes before the new one.
+        text += "," + JSONValue.object([member]).jsonText.dropFirst()
+        return Data(text.utf8)
     }
 
     /// The `id` of the rules that give a forced variant: an SDK reports it as
@@ -68,7 +79,7 @@ enum GrowthBookPayloadWriter {
     public static let forcedRuleID = "laboratory-forced"
 
     /// A scoped forced variant of a catalog experiment, with the experiment.
-    struct ScopedChoice: Sendable {
+    struct ScopedChoice: Sendable, Equatable {
         var forcedVariant: ForcedVariant
         var experiment: Experiment
     }

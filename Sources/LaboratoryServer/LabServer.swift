@@ -188,7 +188,7 @@ public struct LabServer: Sendable {
             // Answers differ by context, so the tag does too.
             let tag =
                 ServedState.attributes(of: evaluationContext).map {
-                    ServedState.tag(Data((state.flagsTag + $0.jsonText).utf8))
+                    ServedState.tag(state.flagsTag + $0.jsonText)
                 } ?? state.flagsTag
             if request.headers[.ifNoneMatch] == tag {
                 return Response(status: .notModified, headers: [.eTag: tag])

@@ -1,3 +1,4 @@
+import GrowthBook
 import Laboratory
 
 /// What one assignment key gives this device, as `lab serve` answers for it:
@@ -68,5 +69,19 @@ extension ServedFlag.Reason {
         case .rule: self = .targetingMatch
         case .defaultValue: self = .default
         }
+    }
+}
+
+extension ServedFlag {
+    /// Adds every field to an ETag's hash: the bulk answer's tag changes
+    /// exactly when one of its flags does.
+    func hash(into hash: inout FNV1a) {
+        hash.add(key)
+        hash.add(JSONValue(value).jsonText)  // "1" and 1 hash apart
+        hash.add(variant)
+        hash.add(experiment.map { "=" + $0 } ?? "-")  // none, and an empty name, hash apart
+        hash.add(source)
+        hash.add(forced ? "forced" : "")
+        hash.add(reason.rawValue)
     }
 }

@@ -35,6 +35,36 @@ public struct ServedState: Sendable {
     private let scopedByKey: [String: [GrowthBookPayloadWriter.ScopedChoice]]
     /// Key → the shared features that decide it for any user (passed through).
     private let sharedByKey: [String: SharedFeatures]
+    /// Each device key's feature in the payload, with what it was written from.
+    private let featureTexts: [String: FeatureText]
+
+    /// An experiment of one source.
+    private struct ExperimentKey: Hashable {
+        var source: String
+        var experiment: String
+    }
+
+    /// A device key's feature as JSON text, with what it was written from.
+    private struct FeatureText: Sendable {
+        var flag: ServedFlag
+        var experiment: Experiment?
+        var scoped: [GrowthBookPayloadWriter.ScopedChoice]
+        var text = ""
+
+        /// This with its text written.
+        func written() -> FeatureText {
+            var written = self
+            written.text = GrowthBookPayloadWriter.featureText(for: flag, experiment: experiment, scoped: scoped)
+            return written
+        }
+
+        /// Whether this text is what `source` would write: the same flag,
+        /// experiment and scoped choices (experiments that did not change
+        /// share their storage, so comparing them is cheap).
+        func isWritten(from source: FeatureText) -> Bool {
+            flag == source.flag && scoped == source.scoped && experiment == source.experiment
+        }
+    }
 
     /// - Parameters:
     ///   - entries: every experiment of every source (the debug source's entries).
@@ -52,15 +82,16 @@ public struct ServedState: Sendable {
     ) {
         let sharedSources = Set(shared.map(\.source))
         var experiments: [String: (source: String, experiment: Experiment)] = [:]
-        var owners: [String: DebugEntry] = [:]
+        // Each key's owner as a position in `entries`: thousands of entries are not copied.
+        var owners: [String: Int] = [:]
         var deviceKeys: [String] = []
-        for entry in entries {
+        for (index, entry) in entries.enumerated() {
             if experiments[entry.experiment.name] == nil {
                 experiments[entry.experiment.name] = (entry.source, entry.experiment)
             }
             guard !sharedSources.contains(entry.source) else { continue }
             for key in entry.experiment.keys where owners[key] == nil {
-                owners[key] = entry
+                owners[key] = index
                 deviceKeys.append(key)
             }
         }
@@ -92,14 +123,15 @@ public struct ServedState: Sendable {
 
         // Indexed once: a rebuild over thousands of keys must not scan the active list per key.
         let activeByExperiment = Dictionary(
-            snapshot.active.map { ("\($0.source)/\($0.experiment.name)", $0) },
+            snapshot.active.map { (ExperimentKey(source: $0.source, experiment: $0.experiment.name), $0) },
             uniquingKeysWith: { first, _ in first }
         )
         func deviceFlag(_ key: String, owner: DebugEntry?) -> ServedFlag {
             Self.deviceFlag(key, owner: owner, snapshot: snapshot, active: activeByExperiment)
         }
         var flags: [String: ServedFlag] = [:]
-        for key in deviceKeys { flags[key] = deviceFlag(key, owner: owners[key]!) }
+        flags.reserveCapacity(deviceKeys.count)
+        for key in deviceKeys { flags[key] = deviceFlag(key, owner: entries[owners[key]!]) }
         for key in sharedKeys {
             let source = sharedByKey[key]!
             guard let evaluation = source.evaluate(key) else { continue }
@@ -121,22 +153,41 @@ public struct ServedState: Sendable {
             forcing[entry.experiment.name] = entry
         }
         self.forcing = forcing
-        let content = GrowthBookPayloadWriter.content(
-            deviceFlags: deviceKeys.map { flags[$0]! },
-            experiments: experiments.mapValues(\.experiment),
-            scoped: scopedByKey,
+        // Each device feature is written out again only when what it is
+        // written from changed: one force rewrites one feature, not thousands.
+        var featureTexts: [String: FeatureText] = [:]
+        featureTexts.reserveCapacity(deviceKeys.count)
+        var deviceFeatures: [(key: String, text: String)] = []
+        deviceFeatures.reserveCapacity(deviceKeys.count)
+        for key in deviceKeys {
+            let flag = flags[key]!
+            let source = FeatureText(
+                flag: flag,
+                experiment: experiments[flag.experiment ?? ""]?.experiment,
+                scoped: scopedByKey[key] ?? []
+            )
+            let written =
+                if let old = previous?.featureTexts[key], old.isWritten(from: source) { old } else { source.written() }
+            featureTexts[key] = written
+            deviceFeatures.append((key, written.text))
+        }
+        self.featureTexts = featureTexts
+        let contentText = GrowthBookPayloadWriter.contentText(
+            deviceFeatures: deviceFeatures,
             shared: shared,
             passedThrough: Set(sharedKeys)
         )
-        payloadTag = Self.tag(Data(content.jsonText.utf8))
+        payloadTag = Self.tag(contentText)
         if let previous, previous.payloadTag == payloadTag {
             payload = previous.payload
             featuresEvent = previous.featuresEvent
         } else {
-            payload = GrowthBookPayloadWriter.payload(content: content, dateUpdated: now)
+            payload = GrowthBookPayloadWriter.payload(contentText: contentText, dateUpdated: now)
             featuresEvent = Self.featuresEvent(payload)
         }
-        flagsTag = Self.tag(Data(keys.compactMap { flags[$0].map { "\($0)" } }.joined(separator: "\n").utf8))
+        var flagsHash = FNV1a()
+        for key in keys { flags[key]?.hash(into: &flagsHash) }
+        flagsTag = flagsHash.tag
     }
 
     private static func featuresEvent(_ payload: Data) -> ByteBuffer {
@@ -205,10 +256,10 @@ public struct ServedState: Sendable {
         _ key: String,
         owner: DebugEntry?,
         snapshot: AssignmentsSnapshot,
-        active activeByExperiment: [String: ActiveVariant]
+        active activeByExperiment: [ExperimentKey: ActiveVariant]
     ) -> ServedFlag {
         if let assignment = snapshot.assignment(for: key) {
-            let active = activeByExperiment["\(assignment.source)/\(assignment.experiment)"]
+            let active = activeByExperiment[ExperimentKey(source: assignment.source, experiment: assignment.experiment)]
             return ServedFlag(
                 key: key,
                 value: assignment.value,
@@ -243,10 +294,10 @@ public struct ServedState: Sendable {
         }
     }
 
-    /// A strong ETag: FNV-1a (64 bits) of the bytes, quoted.
-    static func tag(_ data: Data) -> String {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in data { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return "\"" + String(hash, radix: 16) + "\""
+    /// A strong ETag: FNV-1a (64 bits) of the text's UTF-8, quoted.
+    static func tag(_ text: String) -> String {
+        var hash = FNV1a()
+        hash.add(text)
+        return hash.tag
     }
 }

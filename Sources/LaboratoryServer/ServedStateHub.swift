@@ -101,10 +101,12 @@ public final class ServedStateHub: Sendable {
         debug: DebugSource,
         previous: ServedState?
     ) throws -> ServedState {
+        // The refresh evaluates every source (through the debug source's
+        // entries); what follows reads that evaluation, never a second one.
         let snapshot = try laboratory.manager.refresh()
         let forced = try laboratory.store.forcedVariants()
         return ServedState(
-            entries: try debug.entries(),
+            entries: try debug.latestEntries ?? debug.entries(),
             snapshot: snapshot,
             shared: debug.leaves.compactMap { $0.sharedFeatures(forcing: forced) },
             previous: previous

@@ -24,47 +24,68 @@ struct LabBench: ParsableCommand {
     @Option(help: "Sources (one catalog file each).") var sources = 3
     @Option(help: "Key presses to time for moving.") var moves = 2_000
     @Option(help: .hidden) var memoryProbe: String?
+    @Flag(help: "Measure only lab serve's rebuild after a force (for profiling it).") var serveRebuildOnly = false
     @Option(
         help: "Write the catalogs and the state file here and keep them (for profiling one start with --memory-probe)."
     )
     var keep: String?
 
     func run() throws {
-        if let memoryProbe { return try probeMemory(memoryProbe) }
+        if let memoryProbe { return try probeStart(memoryProbe) }
         let folder = keep ?? NSTemporaryDirectory() + "lab-bench-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { if keep == nil { try? FileManager.default.removeItem(atPath: folder) } }
         let paths = try CatalogGenerator.write(experiments: experiments, sources: sources, into: folder)
         let state = folder + "/state.sqlite"
+        if serveRebuildOnly { return try ServeRebuildBench.run(paths: paths, folder: folder) }
 
-        print("catalog: \(experiments) experiments in \(sources) sources")
-        let cold = try firstFrame(paths: paths, state: state)
-        print(String(format: "first frame, fresh state file (draws every experiment): %8.1f ms", cold.milliseconds))
-        var starts: [Start] = []
-        for _ in 0..<5 { starts.append(try firstFrame(paths: paths, state: state)) }
-        starts.sort { $0.milliseconds < $1.milliseconds }
-        let warm = starts[starts.count / 2]
+        print("catalog: \(experiments) experiments in \(sources) sources; each start in a fresh process")
+        // Each fresh start gets a state file of its own; the last one's stays for the warm starts.
+        var fresh: [ProbedStart] = []
+        for index in 0..<5 {
+            let path = index == 4 ? state : folder + "/fresh\(index).sqlite"
+            fresh.append(try probedStart(paths: paths, state: path))
+            if index < 4 { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
+        }
+        var warm: [ProbedStart] = []
+        for _ in 0..<7 { warm.append(try probedStart(paths: paths, state: state)) }
+        let freshMedian = ProbedStart.median(fresh)
+        let warmMedian = ProbedStart.median(warm)
         print(
             String(
                 format:
-                    "first frame, existing state file (median of 5):       %8.1f ms (min %.1f; catalogs %.1f, state %.1f, draw %.1f)",
-                warm.milliseconds,
-                starts[0].milliseconds,
-                warm.stages.decode,
-                warm.stages.load,
-                warm.stages.draw
+                    "first frame, fresh state file (draws every experiment), median of 5: %6.1f ms in process, %6.1f ms from exec",
+                freshMedian.inProcess,
+                freshMedian.fromExec
             )
         )
         print(
             String(
-                format: "  state: open and wire %.1f, settle and read %.1f, build rows %.1f",
-                warm.stateParts.open,
-                warm.stateParts.read,
-                warm.stateParts.rows
+                format:
+                    "first frame, existing state file, median of 7:                        %6.1f ms in process, %6.1f ms from exec",
+                warmMedian.inProcess,
+                warmMedian.fromExec
+            )
+        )
+        print(
+            String(
+                format:
+                    "  catalogs %.1f; state: open and wire %.1f, settle and read %.1f, build rows %.1f; draw %.1f",
+                warmMedian.decode,
+                warmMedian.open,
+                warmMedian.read,
+                warmMedian.rows,
+                warmMedian.draw
+            )
+        )
+        print(
+            String(
+                format: "peak memory of a console start (max RSS), median of 7:                %6.1f MB",
+                warmMedian.peakMegabytes
             )
         )
 
-        var world = warm.state
+        var world = try firstFrame(paths: paths, state: state).state
         world.size = TerminalSize(columns: 100, rows: 30)
         _ = ConsoleReducer.reduce(&world, .input(.key(.enter)))  // into Experiments
         let moving = time(count: moves) { index in
@@ -95,21 +116,38 @@ struct LabBench: ParsableCommand {
                 checkTime
             )
         )
-
-        // Memory of one console start alone, in a fresh process.
-        let child = try spawnSelf(["--memory-probe", ([state] + paths).joined(separator: "\n")])
-        print("peak memory of a console start (max RSS):              \(child)")
+        try ServeRebuildBench.run(paths: paths, folder: folder)
+        try CommandBench.run(folder: folder)
     }
 
-    /// In the child: one warm start, a few keys, then the peak RSS.
-    private func probeMemory(_ spec: String) throws {
+    /// In the child: one console start, timed from its first line to the
+    /// first frame drawn, then a few keys, then the peak RSS.
+    private func probeStart(_ spec: String) throws {
         let parts = spec.split(separator: "\n").map(String.init)
-        var world = try firstFrame(paths: Array(parts.dropFirst()), state: parts[0]).state
+        let start = try firstFrame(paths: Array(parts.dropFirst()), state: parts[0])
+        let drawnAt = DispatchTime.now().uptimeNanoseconds
+        var world = start.state
         for key in [Key.enter, .end, .character("/"), .character("e"), .escape] {
             _ = ConsoleReducer.reduce(&world, .input(.key(key)))
             _ = ConsoleRenderer.render(world)
         }
-        print(String(format: "%8.1f MB", Double(peakResidentKilobytes()) / 1024))
+        print(
+            ProbedStart.line(
+                start,
+                drawnAt: drawnAt,
+                peakMegabytes: Double(peakResidentKilobytes()) / 1024
+            )
+        )
+    }
+
+    /// One console start in a fresh process (``probeStart(_:)``).
+    private func probedStart(paths: [String], state: String) throws -> ProbedStart {
+        let spawnedAt = DispatchTime.now().uptimeNanoseconds
+        let output = try spawnSelf(["--memory-probe", ([state] + paths).joined(separator: "\n")])
+        guard let probed = ProbedStart(output, spawnedAt: spawnedAt) else {
+            throw ValidationError("the start probe printed \"\(output)\"")
+        }
+        return probed
     }
 
     /// VmHWM, the peak resident set of this process image. (getrusage's
@@ -127,7 +165,7 @@ struct LabBench: ParsableCommand {
         return output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    private struct Start {
+    struct Start {
         var milliseconds: Double
         var state: ConsoleState
         /// Milliseconds spent reading catalogs, reading the state, and drawing.
@@ -138,7 +176,7 @@ struct LabBench: ParsableCommand {
 
     /// What `lab console` does before its first frame: read the catalogs, open
     /// the state, read everything the console shows, render, draw.
-    private func firstFrame(paths: [String], state path: String) throws -> Start {
+    func firstFrame(paths: [String], state path: String) throws -> Start {
         func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
         let start = now()
         let catalogs = try zip(paths, CatalogDecoder().decode(contentsOf: paths)).map {

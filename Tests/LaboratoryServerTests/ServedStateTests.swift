@@ -31,15 +31,33 @@ import Testing
             manager = AssignmentsManager(sources: [debug], store: store, events: InMemoryEventSink(), device: device)
         }
 
-        func served() throws -> ServedState {
+        func served(previous: ServedState? = nil) throws -> ServedState {
             let snapshot = try manager.refresh()
-            return ServedState(entries: try debug.entries(), snapshot: snapshot)
+            return ServedState(entries: try debug.entries(), snapshot: snapshot, previous: previous)
         }
     }
 
     private static func payload(_ state: ServedState) throws -> [String: Any] {
         let object = try JSONSerialization.jsonObject(with: state.payload) as? [String: Any]
         return try #require(object?["features"] as? [String: Any])
+    }
+
+    /// A rebuild writes again only the features whose flag changed and
+    /// keeps the others' text: what it serves is what a build from nothing serves.
+    @Test func aRebuildServesWhatABuildFromNothingServes() throws {
+        let world = try World()
+        var previous = try world.served()
+        for step in ["Blue", "Inactive", "Red", "Blue"] {
+            try world.debug.force(variant: step, of: "ButtonColor")
+            if step == "Red" { try world.debug.force(variant: "Large", of: "Size", scope: Scope(attributes: ["id": "qa-7"])) }
+            let rebuilt = try world.served(previous: previous)
+            let fresh = try world.served()
+            #expect(rebuilt.payloadTag == fresh.payloadTag, "after forcing \(step)")
+            #expect(rebuilt.flagsTag == fresh.flagsTag, "after forcing \(step)")
+            #expect(try Self.payload(rebuilt) as NSDictionary == Self.payload(fresh) as NSDictionary)
+            #expect(rebuilt.payloadTag != previous.payloadTag, "forcing \(step) changes the payload")
+            previous = rebuilt
+        }
     }
 
     @Test func aForcedVariantIsAPinnedExperimentRuleAndStatic() throws {

@@ -30,6 +30,10 @@ public enum JavaScriptSemantics {
         if number.isNaN { return "NaN" }
         if number.isInfinite { return number < 0 ? "-Infinity" : "Infinity" }
         if number == 0 { return "0" }  // -0 prints as 0 too
+        // Whole numbers well inside Int64 print their digits, as JavaScript
+        // does below 1e21: the common case (weights, counts), without the
+        // digit surgery below.
+        if number.rounded(.towardZero) == number, abs(number) < 1e15 { return String(Int64(number)) }
         let (digits, exponent) = shortestDigits(abs(number))
         let sign = number < 0 ? "-" : ""
         // `exponent` is the power of ten of the first digit (1.5e3 → 3).
@@ -163,38 +167,61 @@ public enum JavaScriptSemantics {
     /// `JSON.stringify(value)`; `nil` for `undefined`.
     public static func stringify(_ value: JSONValue?) -> String? {
         guard let value else { return nil }
+        var bytes: [UInt8] = []
+        write(value, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Writes `JSON.stringify(value)` onto `bytes`: one buffer for the whole
+    /// document, so a payload of thousands of features is not built out of
+    /// thousands of joined strings (which `lab serve` did on every change).
+    private static func write(_ value: JSONValue, into bytes: inout [UInt8]) {
         switch value {
-        case .null: return "null"
-        case .bool(let flag): return flag ? "true" : "false"
-        case .number(let number): return number.isFinite ? numberString(number) : "null"
-        case .string(let text): return quote(text)
-        case .array(let elements): return "[" + elements.map { stringify($0) ?? "null" }.joined(separator: ",") + "]"
+        case .null: bytes.append(contentsOf: "null".utf8)
+        case .bool(let flag): bytes.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .number(let number): bytes.append(contentsOf: (number.isFinite ? numberString(number) : "null").utf8)
+        case .string(let text): quote(text, into: &bytes)
+        case .array(let elements):
+            bytes.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                write(element, into: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
         case .object(let members):
-            return "{" + members.map { quote($0.key) + ":" + (stringify($0.value) ?? "null") }.joined(separator: ",")
-                + "}"
+            bytes.append(UInt8(ascii: "{"))
+            for (index, member) in members.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                quote(member.key, into: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                write(member.value, into: &bytes)
+            }
+            bytes.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func quote(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{08}": result += "\\b"
-            case "\u{0C}": result += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    result += String(format: "\\u%04x", scalar.value)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
+    /// A JSON string literal, escaped as `JSON.stringify` escapes: quote,
+    /// backslash and control characters; every other character as it is.
+    private static func quote(_ text: String, into bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
+            case 0x0A: bytes.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: bytes.append(contentsOf: #"\r"#.utf8)
+            case 0x09: bytes.append(contentsOf: #"\t"#.utf8)
+            case 0x08: bytes.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: bytes.append(contentsOf: #"\f"#.utf8)
+            case ..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: #"\u00"#.utf8)
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0xF)])
+            default: bytes.append(byte)
             }
         }
-        return result + "\""
+        bytes.append(UInt8(ascii: "\""))
     }
 
     /// `typeof`-like names GrowthBook's `$type` uses.

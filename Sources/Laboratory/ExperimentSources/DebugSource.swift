@@ -191,6 +191,14 @@ public final class DebugSource: ExperimentSource, Sendable {
         return entries
     }
 
+    /// The entries of the newest evaluation (``entries()``, which a refresh of
+    /// the manager runs), without evaluating again; `nil` before the first.
+    /// What `lab serve` builds from right after its refresh: evaluating
+    /// every source a second time would find the same.
+    public var latestEntries: [DebugEntry]? {
+        memo.withLock { $0?.entries }
+    }
+
     /// Forced variants that name an experiment or variant the sources no longer have.
     public func staleForcedVariants() throws -> [StaleForcedVariant] {
         let forcedVariants = try store.forcedVariants()

@@ -23,8 +23,26 @@ public struct ActiveSetChange: Sendable, Hashable {
         let order: (Assignment, Assignment) -> Bool = {
             ($0.source, $0.experiment, $0.key) < ($1.source, $1.experiment, $1.key)
         }
-        let before = Set(old.map(ExactAssignment.init))
-        let after = Set(new.map(ExactAssignment.init))
+        // An active set holds one assignment per source, experiment and key,
+        // and both sides come sorted the same way as a rule (the manager's
+        // order), so most of them pair up where they stand: only the rest
+        // are hashed. A side out of order only leaves more to hash.
+        var oldRest: [ExactAssignment] = []
+        var newRest: [ExactAssignment] = []
+        var (oldIndex, newIndex) = (old.startIndex, new.startIndex)
+        while oldIndex != old.endIndex, newIndex != new.endIndex {
+            let (before, after) = (ExactAssignment(assignment: old[oldIndex]), ExactAssignment(assignment: new[newIndex]))
+            if before != after {
+                oldRest.append(before)
+                newRest.append(after)
+            }
+            old.formIndex(after: &oldIndex)
+            new.formIndex(after: &newIndex)
+        }
+        oldRest += old[oldIndex...].map(ExactAssignment.init)
+        newRest += new[newIndex...].map(ExactAssignment.init)
+        let before = Set(oldRest)
+        let after = Set(newRest)
         return ActiveSetChange(
             entered: after.subtracting(before).map(\.assignment).sorted(by: order),
             left: before.subtracting(after).map(\.assignment).sorted(by: order)
@@ -32,35 +50,42 @@ public struct ActiveSetChange: Sendable, Hashable {
     }
 }
 
-/// An assignment compared and hashed by the exact scalars of its text.
+/// An assignment compared and hashed by the exact scalars of its text: by
+/// its UTF-8 bytes, which are the same exactly when the scalars are.
 private struct ExactAssignment: Hashable {
     let assignment: Assignment
 
-    private var fields: [String] {
-        [assignment.source, assignment.experiment, assignment.variant, assignment.key]
-    }
-
     static func == (lhs: Self, rhs: Self) -> Bool {
-        zip(lhs.fields, rhs.fields).allSatisfy { $0.unicodeScalars.elementsEqual($1.unicodeScalars) }
-            && sameValue(lhs.assignment.value, rhs.assignment.value)
+        let (a, b) = (lhs.assignment, rhs.assignment)
+        return same(a.key, b.key) && same(a.experiment, b.experiment) && same(a.source, b.source)
+            && same(a.variant, b.variant) && sameValue(a.value, b.value)
     }
 
     func hash(into hasher: inout Hasher) {
-        for field in fields {
-            for scalar in field.unicodeScalars { hasher.combine(scalar.value) }
-            hasher.combine(0xFFFF_FFFF as UInt32)  // a separator no scalar equals
+        for field in [assignment.source, assignment.experiment, assignment.variant, assignment.key] {
+            Self.combine(field, into: &hasher)
+            hasher.combine(0xFF as UInt8)  // a separator no UTF-8 text holds
         }
         switch assignment.value {
-        case .string(let text): for scalar in text.unicodeScalars { hasher.combine(scalar.value) }
+        case .string(let text): Self.combine(text, into: &hasher)
         case .number(let number): hasher.combine(number)
         case .bool(let flag): hasher.combine(flag)
         case .json(let value): hasher.combine(value)
         }
     }
 
+    private static func combine(_ text: String, into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    private static func same(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.count == rhs.utf8.count && lhs.utf8.elementsEqual(rhs.utf8)
+    }
+
     private static func sameValue(_ lhs: AssignmentValue, _ rhs: AssignmentValue) -> Bool {
         switch (lhs, rhs) {
-        case (.string(let a), .string(let b)): return a.unicodeScalars.elementsEqual(b.unicodeScalars)
+        case (.string(let a), .string(let b)): return same(a, b)
         default: return lhs == rhs
         }
     }

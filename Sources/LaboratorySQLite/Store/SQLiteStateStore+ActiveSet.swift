@@ -10,17 +10,25 @@ extension SQLiteStateStore {
         if stored == digest { return ActiveSetChange(entered: [], left: []) }
         return try write { db in
             // Another process may have swapped meanwhile: look again under the lock.
-            if try FileStateRecord.fetchOne(db)?.activeDigest == digest {
+            let storedDigest = try FileStateRecord.fetchOne(db)?.activeDigest
+            if storedDigest == digest {
                 return ActiveSetChange(entered: [], left: [])
             }
+            // The set this store wrote last, while nobody has swapped since; otherwise read from the file.
+            let remembered = lastActiveSet.withLock { $0 }
             var old: [Assignment] = []
-            old.reserveCapacity(assignments.count)
-            let records = try ActiveAssignmentRecord.fetchCursor(db)
-            while let record = try records.next() {
-                if let assignment = record.assignment { old.append(assignment) }
+            if let remembered, remembered.digest == storedDigest {
+                old = remembered.assignments
+            } else {
+                old.reserveCapacity(assignments.count)
+                let records = try ActiveAssignmentRecord.fetchCursor(db)
+                while let record = try records.next() {
+                    if let assignment = record.assignment { old.append(assignment) }
+                }
             }
             let change = ActiveSetChange.between(old, assignments)
             try db.execute(sql: "UPDATE file_state SET activeDigest = ?", arguments: [digest])
+            lastActiveSet.withLock { $0 = (digest, assignments) }
             guard !change.isEmpty else { return change }
             // Write only the difference: one forced variant must not rewrite thousands of rows.
             // Statements prepared once: a first start writes thousands.

@@ -3,6 +3,7 @@ internal import GRDB
 import GrowthBook
 import GrowthBookNetwork
 import Laboratory
+import Synchronization
 
 /// The state file: a ``StateStore``, ``EventSink`` and ``EventLog`` on SQLite.
 ///
@@ -17,6 +18,10 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
     private let queue: DatabaseQueue
     /// Changes: this store's own writes as they commit, other processes' within 50 ms.
     public let signal: ChangeSignal
+    /// The active set as this store last wrote or read it, with its digest:
+    /// while the file's digest is still that one, the next swap diffs
+    /// against it instead of reading every active row again.
+    let lastActiveSet = Mutex<(digest: String, assignments: [Assignment])?>(nil)
 
     /// The version of the state files this release writes; older ones are
     /// upgraded in place when opened, newer ones refused.

@@ -80,8 +80,12 @@ struct LabBench: ParsableCommand {
         )
         print(
             String(
-                format: "peak memory of a console start (max RSS), median of 7:                %6.1f MB",
-                warmMedian.peakMegabytes
+                format:
+                    "peak memory of a console start (max RSS), median of 7:                %6.1f MB (%.1f before it, %.1f after the catalogs, %.1f after the state)",
+                warmMedian.peakMegabytes,
+                warmMedian.peakAtStart,
+                warmMedian.peakAfterCatalogs,
+                warmMedian.peakAfterState
             )
         )
 
@@ -135,7 +139,7 @@ struct LabBench: ParsableCommand {
             ProbedStart.line(
                 start,
                 drawnAt: drawnAt,
-                peakMegabytes: Double(peakResidentKilobytes()) / 1024
+                peakMegabytes: peakMegabytes()
             )
         )
     }
@@ -152,6 +156,8 @@ struct LabBench: ParsableCommand {
 
     /// VmHWM, the peak resident set of this process image. (getrusage's
     /// ru_maxrss would also count the parent's peak, which Linux keeps across exec.)
+    private func peakMegabytes() -> Double { Double(peakResidentKilobytes()) / 1024 }
+
     private func peakResidentKilobytes() -> Int {
         let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
@@ -172,6 +178,8 @@ struct LabBench: ParsableCommand {
         var stages: (decode: Double, load: Double, draw: Double)
         /// The state's part: opening the file and wiring, settling and reading what the console shows, building rows.
         var stateParts: (open: Double, read: Double, rows: Double)
+        /// The peak resident memory in MB before the start, after reading the catalogs, after reading the state.
+        var peaks: (start: Double, catalogs: Double, state: Double)
     }
 
     /// What `lab console` does before its first frame: read the catalogs, open
@@ -179,10 +187,12 @@ struct LabBench: ParsableCommand {
     func firstFrame(paths: [String], state path: String) throws -> Start {
         func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
         let start = now()
+        let peakAtStart = peakMegabytes()
         let catalogs = try zip(paths, CatalogDecoder().decode(contentsOf: paths)).map {
             (path: $0, catalog: try $1.get())
         }
         let decoded = now()
+        let peakAfterCatalogs = peakMegabytes()
         // The console's wiring, as `lab console` builds it.
         let laboratory = try LocalLaboratory(catalogs: catalogs, statePath: path, debugSource: true, app: nil)
         guard let debug = laboratory.debug else { throw ValidationError("the console's wiring has no debug source") }
@@ -196,6 +206,7 @@ struct LabBench: ParsableCommand {
         let opened = now()
         let data = try environment.load()
         let read = now()
+        let peakAfterRead = peakMegabytes()
         let state = ConsoleState(size: TerminalSize(columns: 100, rows: 30), data: data)
         let loaded = now()
         let terminal = try CursesTerminal.headless(size: state.size)
@@ -206,7 +217,8 @@ struct LabBench: ParsableCommand {
             milliseconds: drawn - start,
             state: state,
             stages: (decoded - start, loaded - decoded, drawn - loaded),
-            stateParts: (opened - decoded, read - opened, loaded - read)
+            stateParts: (opened - decoded, read - opened, loaded - read),
+            peaks: (peakAtStart, peakAfterCatalogs, peakAfterRead)
         )
     }
 

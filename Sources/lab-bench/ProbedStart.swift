@@ -13,12 +13,16 @@ struct ProbedStart {
     var rows: Double
     var draw: Double
     var peakMegabytes: Double
+    var peakAtStart: Double
+    var peakAfterCatalogs: Double
+    var peakAfterState: Double
 
     /// The child's line: the start's parts, the monotonic time of its frame, its peak memory.
     static func line(_ start: LabBench.Start, drawnAt: UInt64, peakMegabytes: Double) -> String {
         let parts = [
             start.milliseconds, start.stages.decode, start.stateParts.open, start.stateParts.read,
-            start.stateParts.rows, start.stages.draw, peakMegabytes,
+            start.stateParts.rows, start.stages.draw, peakMegabytes, start.peaks.start, start.peaks.catalogs,
+            start.peaks.state,
         ]
         return "start " + parts.map { String(format: "%.3f", $0) }.joined(separator: " ") + " \(drawnAt)"
     }
@@ -28,7 +32,7 @@ struct ProbedStart {
         guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("start ") }) else { return nil }
         let fields = line.split(separator: " ").dropFirst()
         let numbers = fields.dropLast().compactMap { Double($0) }
-        guard numbers.count == 7, let drawnAt = fields.last.flatMap({ UInt64($0) }), drawnAt > spawnedAt else {
+        guard numbers.count == 10, let drawnAt = fields.last.flatMap({ UInt64($0) }), drawnAt > spawnedAt else {
             return nil
         }
         inProcess = numbers[0]
@@ -38,6 +42,9 @@ struct ProbedStart {
         rows = numbers[4]
         draw = numbers[5]
         peakMegabytes = numbers[6]
+        peakAtStart = numbers[7]
+        peakAfterCatalogs = numbers[8]
+        peakAfterState = numbers[9]
         fromExec = Double(drawnAt - spawnedAt) / 1e6
     }
 
@@ -56,6 +63,9 @@ struct ProbedStart {
         result.rows = middle(\.rows)
         result.draw = middle(\.draw)
         result.peakMegabytes = middle(\.peakMegabytes)
+        result.peakAtStart = middle(\.peakAtStart)
+        result.peakAfterCatalogs = middle(\.peakAfterCatalogs)
+        result.peakAfterState = middle(\.peakAfterState)
         return result
     }
 }

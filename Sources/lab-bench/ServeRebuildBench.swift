@@ -1,7 +1,7 @@
 import Foundation
 import Laboratory
-import LaboratoryServer
 import LaboratorySQLite
+import LaboratoryServer
 
 /// What `lab serve` does after a force: rebuilds everything it answers from
 /// (``ServedStateHub/rebuild()``), over the generated catalogs. Goal: under 20 ms.
@@ -27,23 +27,6 @@ enum ServeRebuildBench {
             samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
         }
         samples.sort()
-        if ProcessInfo.processInfo.environment["LAB_BENCH_PARTS"] != nil {
-            func ms(_ body: () throws -> Void) rethrows -> Double {
-                let start = DispatchTime.now().uptimeNanoseconds
-                try body()
-                return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-            }
-            for round in 0..<5 {
-                try debug.force(variant: experiment.variants[round % 3].name, of: experiment.name)
-                var snapshot: AssignmentsSnapshot?
-                var entries: [DebugEntry] = []
-                let refresh = try ms { snapshot = try laboratory.manager.refresh() }
-                let forced = try ms { _ = try laboratory.store.forcedVariants() }
-                let entriesTime = try ms { entries = try debug.entries() }
-                let state = ms { _ = ServedState(entries: entries, snapshot: snapshot!) }
-                print("refresh \(refresh) forced \(forced) entries \(entriesTime) state \(state)")
-            }
-        }
         print(
             String(
                 format: "lab serve rebuild after one force, median of 21:      %8.1f ms (min %.1f, max %.1f)",

@@ -64,7 +64,12 @@ public enum FuzzTargets {
 
     /// A catalog: decoded, then served to a device as an app would.
     public static func catalog(_ data: Data) {
-        guard let catalog = try? CatalogDecoder().decode(data, file: "fuzz.json") else { return }
+        // The fast reader and the positioned one take the same catalogs, as the same model.
+        let catalog = try? CatalogDecoder().decode(data, file: "fuzz.json")
+        let located = try? CatalogDecoder().decodeLocated(data, file: "fuzz.json")
+        precondition((catalog == nil) == (located == nil), "the catalog readers disagree on taking the file")
+        precondition(catalog == located?.catalog, "the catalog readers read different catalogs")
+        guard let catalog else { return }
         let store = InMemoryStateStore()
         guard let device = try? store.device(candidate: Device(id: "fuzz", token: ActiveExperimentsToken(0.25))) else {
             return

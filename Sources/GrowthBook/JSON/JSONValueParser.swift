@@ -26,6 +26,11 @@ public struct JSONValueParser {
     private var streamedMember: String?
     private var isStreaming = false
     private var onStreamedMember: (JSONValue.Member) -> Void = { _ in }
+    /// The root object's member whose elements go to `onStreamedElement`
+    /// instead of the tree, when it is an array (the tree keeps it empty).
+    private var streamedElements: String?
+    private var isStreamingElements = false
+    private var onStreamedElement: (JSONValue) -> Void = { _ in }
 
     /// Parses a whole document: one value with only white space around it.
     public static func parse(_ bytes: some Collection<UInt8>) throws(Refused) -> JSONValue {
@@ -53,6 +58,31 @@ public struct JSONValueParser {
         }
         if let result { return try result.get() }
         return try parse(Array(bytes), streamingMembersOf: member, each: each)
+    }
+
+    /// Parses a whole document, handing each element of the root object's
+    /// first `member` (when it is an array) to `each` as soon as it is parsed
+    /// and keeping it out of the tree, where that array is left empty: a
+    /// reader that turns each element into something else holds one at a
+    /// time, not the whole tree. A document that is then refused may have
+    /// handed over some elements.
+    public static func parse(
+        _ bytes: some Collection<UInt8>,
+        handingOverElementsOf member: String,
+        each: @escaping (JSONValue) -> Void
+    ) throws(Refused) -> JSONValue {
+        let result: Result<JSONValue, Refused>? = bytes.withContiguousStorageIfAvailable { buffer in
+            var parser = JSONValueParser(buffer)
+            parser.streamedElements = member
+            parser.onStreamedElement = each
+            do throws(Refused) {
+                return .success(try parser.parseDocument())
+            } catch {
+                return .failure(error)
+            }
+        }
+        if let result { return try result.get() }
+        return try parse(Array(bytes), handingOverElementsOf: member, each: each)
     }
 
     private mutating func parseDocument() throws(Refused) -> JSONValue {
@@ -124,8 +154,14 @@ public struct JSONValueParser {
                 isStreaming = true
                 streamedMember = nil  // only the first of a repeated name, the one lookups find
             }
+            let handsOver = depth == 1 && name == streamedElements
+            if handsOver {
+                isStreamingElements = true
+                streamedElements = nil  // only the first of a repeated name
+            }
             let value = try parseValue(depth: depth)
             if streams { isStreaming = false }
+            if handsOver { isStreamingElements = false }
             let member = JSONValue.Member(name, value)
             if depth == 2 && isStreaming { onStreamedMember(member) }
             openMembers.push(member)
@@ -149,10 +185,12 @@ public struct JSONValueParser {
             return .array([])
         }
         let first = openElements.count
+        // The handed-over array is the root member's value, at depth 2; arrays inside its elements are deeper.
+        let handsOver = isStreamingElements && depth == 2
         while true {
             skipWhitespace()
             let element = try parseValue(depth: depth)
-            openElements.push(element)
+            if handsOver { onStreamedElement(element) } else { openElements.push(element) }
             skipWhitespace()
             switch peek {
             case UInt8(ascii: ","): index += 1

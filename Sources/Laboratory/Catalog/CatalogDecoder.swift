@@ -13,7 +13,13 @@ public struct CatalogDecoder: Sendable {
 
     /// Decodes catalog JSON; `file` names it in diagnostics.
     public func decode(_ data: Data, file: String) throws(CatalogError) -> Catalog {
-        try decode(data, file: file, recordingLocations: false).catalog
+        // Straight to the model first; only a catalog with a problem is read
+        // again with positions, for diagnostics that say where.
+        if let catalog = CatalogFastReader.read(ascii: data) { return catalog }
+        if let text = String(data: data, encoding: .utf8), let catalog = CatalogFastReader.read(text) {
+            return catalog
+        }
+        return try decode(data, file: file, recordingLocations: false).catalog
     }
 
     /// Decodes catalog JSON and remembers where each experiment's parts are.

@@ -75,7 +75,10 @@ public struct SteeringSnapshot: Sendable, Codable, Equatable {
             let steps = source.decisionSteps(for: nil)
             if !steps.isEmpty { decisionSteps[source.name] = steps }
         }
-        var entries = try debug.entries()
+        // The refresh above evaluated every source through the debug source
+        // when the manager wraps it (as every wiring does): read that evaluation.
+        let refreshedDebug = manager.sources.contains { $0 === debug }
+        var entries = try (refreshedDebug ? debug.latestEntries : nil) ?? debug.entries()
         if !scope.isEveryone {
             let attributes = debug.deviceAttributes.merging(scope.attributes) { _, given in given }
             entries = entries.map {

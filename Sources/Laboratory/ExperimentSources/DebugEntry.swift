@@ -16,6 +16,8 @@ public struct DebugEntry: Sendable, Hashable, Codable {
     /// explanations say so); `nil` when none matches. Almost every experiment
     /// has none, so it is looked up, not kept.
     public var forcedVariant: ForcedVariant? {
+        // The common case first: a lazy filter over nothing still copies the entry into its closure.
+        if forcedVariants.isEmpty { return nil }
         let matching = forcedVariants.lazy.filter { $0.scope.matches(self.attributes) }
         return matching.first { !Self.isStale($0, in: self.experiment) } ?? matching.first
     }

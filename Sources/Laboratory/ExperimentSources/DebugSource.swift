@@ -143,7 +143,14 @@ public final class DebugSource: ExperimentSource, Sendable {
     }
 
     public func activeVariants() throws -> [ActiveVariant] {
-        try entries().compactMap(\.effective)
+        let entries = try entries()
+        // By index: iterating would copy every entry, experiment and all, to read one field.
+        var active: [ActiveVariant] = []
+        active.reserveCapacity(entries.count)
+        for index in entries.indices {
+            if let effective = entries[index].effective { active.append(effective) }
+        }
+        return active
     }
 
     /// Every experiment of every wrapped source with what it would run and what it runs.

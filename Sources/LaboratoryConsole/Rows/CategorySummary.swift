@@ -5,10 +5,16 @@ import Laboratory
 enum CategorySummary {
     static func experiments(_ data: ConsoleData) -> String {
         let count = data.entries.count
+        // One pass, counting: filtering would copy thousands of entries.
+        var (running, setAside, forced) = (0, 0, 0)
+        for entry in data.entries {
+            if entry.isForced { forced += 1 }
+            guard entry.effective != nil else { continue }
+            running += 1
+            if !data.snapshot.conflicts.isEmpty && entry.isSetAside(in: data.snapshot) { setAside += 1 }
+        }
         // Active means the app gets its keys: a conflict's loser runs a variant but gives none.
-        let setAside = data.entries.filter { $0.effective != nil && $0.isSetAside(in: data.snapshot) }.count
-        let active = data.entries.filter { $0.effective != nil }.count - setAside
-        let forced = data.entries.filter(\.isForced).count
+        let active = running - setAside
         let conflicts = data.snapshot.conflicts.count
         var parts = [plural(count, "experiment"), "\(active) active"]
         if setAside > 0 { parts.append("\(setAside) set aside") }

@@ -211,8 +211,12 @@ public enum RowBuilder {
     /// The forced variants a reset here drops: every one (all scopes), or,
     /// in a console scoped with `--as`, those of its scope.
     static func resettable(_ data: ConsoleData, source: String? = nil) -> Int {
-        data.entries.filter { source == nil || $0.source == source }.flatMap(\.forcedVariants)
-            .filter { data.scope.isEveryone || $0.scope == data.scope }.count
+        // Counted in place: filtering would copy thousands of entries.
+        var count = 0
+        for entry in data.entries where !entry.forcedVariants.isEmpty && (source == nil || entry.source == source) {
+            count += entry.forcedVariants.count { data.scope.isEveryone || $0.scope == data.scope }
+        }
+        return count
     }
 
     static func settings(_ data: ConsoleData, state: ConsoleState) -> [RowSection] {

@@ -1,0 +1,235 @@
+import GrowthBook
+
+/// Reads a sound catalog straight from its parsed values, keeping no positions:
+/// the fast path of ``CatalogDecoder``, since catalogs are read on every
+/// start and are far more often right than wrong.
+///
+/// It checks every rule ``CatalogReader`` checks, but says nothing of what
+/// is wrong: any catalog it does not take whole (`nil`) is read again by
+/// ``CatalogReader``, whose diagnostics name each problem and its place. A
+/// differential fuzz target and tests hold the two readers together.
+enum CatalogFastReader {
+    /// The catalog in `bytes`, or `nil` when they are not a sound catalog
+    /// (or not plain ASCII, which ``read(_:)-(String)`` takes).
+    static func read(ascii bytes: some Collection<UInt8>) -> Catalog? {
+        // Bytes past ASCII may be invalid UTF-8, which the parser would repair rather than refuse.
+        guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+        return read(utf8: bytes)
+    }
+
+    /// The catalog in `text`, or `nil` when the text is not a sound catalog.
+    static func read(_ text: String) -> Catalog? {
+        read(utf8: text.utf8)
+    }
+
+    /// Reads each experiment as soon as it is parsed, so only one
+    /// experiment's values are held at a time besides the model.
+    private static func read(utf8 bytes: some Collection<UInt8>) -> Catalog? {
+        let experiments = ReadExperiments()
+        guard
+            let root = try? JSONValueParser.parse(
+                bytes,
+                handingOverElementsOf: "experiments",
+                each: { element in
+                    guard experiments.isSound else { return }
+                    guard let experiment = experiment(element), experiments.names.insert(experiment.name).inserted
+                    else {
+                        experiments.isSound = false
+                        return
+                    }
+                    experiments.read.append(experiment)
+                }
+            ),
+            experiments.isSound, case .object(let members) = root,
+            hasOnly(members, allowed: ["source", "experiments"]),
+            case .string(let source)? = root["source"], !source.isEmpty,
+            case .array(let left)? = root["experiments"], left.isEmpty
+        else { return nil }
+        return Catalog(source: source, experiments: experiments.read)
+    }
+
+    /// The experiments read so far; the parser's callback cannot stop it,
+    /// so this also says whether all went well.
+    private final class ReadExperiments {
+        var read: [Experiment] = []
+        var names: Set<String> = []
+        var isSound = true
+    }
+
+    /// An experiment's members, each read once in one pass over the object.
+    private struct ExperimentMembers {
+        var name, keys, variants, baseline, activeTokenRange, subject, bucketing, whitelist, status, winner: JSONValue?
+
+        /// The members of `object`, or `nil` for an unknown one or one that appears twice.
+        init?(_ members: [JSONValue.Member]) {
+            for member in members {
+                let taken: Bool
+                switch member.key {
+                case "name": taken = Self.fill(&name, member.value)
+                case "keys": taken = Self.fill(&keys, member.value)
+                case "variants": taken = Self.fill(&variants, member.value)
+                case "baseline": taken = Self.fill(&baseline, member.value)
+                case "activeTokenRange": taken = Self.fill(&activeTokenRange, member.value)
+                case "subject": taken = Self.fill(&subject, member.value)
+                case "bucketing": taken = Self.fill(&bucketing, member.value)
+                case "whitelist": taken = Self.fill(&whitelist, member.value)
+                case "status": taken = Self.fill(&status, member.value)
+                case "winner": taken = Self.fill(&winner, member.value)
+                default: return nil
+                }
+                guard taken else { return nil }
+            }
+        }
+
+        /// Puts `value` in an empty slot; `false` when the member came before.
+        private static func fill(_ slot: inout JSONValue?, _ value: JSONValue) -> Bool {
+            guard slot == nil else { return false }
+            slot = value
+            return true
+        }
+    }
+
+    private static func experiment(_ value: JSONValue) -> Experiment? {
+        guard case .object(let object) = value, let members = ExperimentMembers(object),
+            case .string(let name)? = members.name, !name.isEmpty,
+            let keys = keys(members.keys),
+            case .string(let baseline)? = members.baseline,
+            case .array(let elements)? = members.variants, !elements.isEmpty
+        else { return nil }
+        var range: HalfOpenRange?
+        if let node = members.activeTokenRange {
+            guard let read = tokenRange(node) else { return nil }
+            range = read
+        }
+        let keySet = Set(keys)
+        var variants: [Variant] = []
+        variants.reserveCapacity(elements.count)
+        var variantNames: Set<String> = []
+        for element in elements {
+            guard let variant = variant(element, keys: keys, keySet: keySet),
+                variantNames.insert(variant.name).inserted
+            else { return nil }
+            variants.append(variant)
+        }
+        guard variantNames.contains(baseline),
+            let subject = choice(Subject.self, members.subject, default: .device),
+            let bucketing = choice(Bucketing.self, members.bucketing, default: subject == .user ? .hash : .random),
+            !(subject == .user && bucketing == .random)
+        else { return nil }
+        var whitelist: [String: String] = [:]
+        if let node = members.whitelist {
+            guard case .object(let pairs) = node else { return nil }
+            for pair in pairs {
+                guard case .string(let variant) = pair.value, variantNames.contains(variant) else { return nil }
+                whitelist[pair.key] = variant
+            }
+        }
+        guard let resolution = resolution(status: members.status, winner: members.winner, variants: variantNames)
+        else { return nil }
+        return Experiment(
+            name: name,
+            keys: keys,
+            variants: variants,
+            baseline: baseline,
+            activeTokenRange: range,
+            subject: subject,
+            bucketing: bucketing,
+            whitelist: whitelist,
+            winner: resolution.winner
+        )
+    }
+
+    /// At least one key, each a non-empty string, none twice.
+    private static func keys(_ value: JSONValue?) -> [String]? {
+        guard case .array(let elements)? = value, !elements.isEmpty else { return nil }
+        var keys: [String] = []
+        keys.reserveCapacity(elements.count)
+        var seen: Set<String> = []
+        for element in elements {
+            guard case .string(let key) = element, !key.isEmpty, seen.insert(key).inserted else { return nil }
+            keys.append(key)
+        }
+        return keys
+    }
+
+    /// `[start, end]` inside [0, 1], in order.
+    private static func tokenRange(_ value: JSONValue) -> HalfOpenRange? {
+        guard case .array(let elements) = value, elements.count == 2,
+            case .number(let lower) = elements[0], case .number(let upper) = elements[1],
+            (0...1).contains(lower), (0...1).contains(upper), lower <= upper
+        else { return nil }
+        return HalfOpenRange(lower: lower, upper: upper)
+    }
+
+    /// A variant that assigns exactly the experiment's keys, with a positive weight.
+    private static func variant(_ value: JSONValue, keys: [String], keySet: Set<String>) -> Variant? {
+        guard case .object(let members) = value else { return nil }
+        var name: String?
+        var weight: Double?
+        var pairs: [JSONValue.Member]?
+        for member in members {
+            switch (member.key, member.value) {
+            case ("name", .string(let given)) where name == nil && !given.isEmpty: name = given
+            case ("weight", .number(let given)) where weight == nil && given > 0: weight = given
+            case ("assignments", .object(let given)) where pairs == nil: pairs = given
+            default: return nil  // unknown, repeated, or not what it must be
+            }
+        }
+        guard let name, let pairs, pairs.count == keys.count else { return nil }
+        var assignments: [String: AssignmentValue] = [:]
+        assignments.reserveCapacity(pairs.count)
+        for pair in pairs {
+            guard keySet.contains(pair.key), assignments[pair.key] == nil else { return nil }
+            switch pair.value {
+            case .string(let text): assignments[pair.key] = .string(text)
+            case .number(let number): assignments[pair.key] = .number(number)
+            case .bool(let flag): assignments[pair.key] = .bool(flag)
+            default: return nil
+            }
+        }
+        // As many pairs as keys, each a key, none twice: every key is assigned.
+        return Variant(name: name, weight: weight ?? 1, assignments: assignments)
+    }
+
+    /// One of an enumeration's raw values, or `fallback` when the member is absent.
+    private static func choice<T: RawRepresentable>(_: T.Type, _ value: JSONValue?, default fallback: T) -> T?
+    where T.RawValue == String {
+        guard let value else { return fallback }
+        guard case .string(let text) = value else { return nil }
+        return T(rawValue: text)
+    }
+
+    /// Whether an experiment runs or is resolved with its winner.
+    private enum Resolution {
+        case running
+        case resolved(winner: String)
+
+        var winner: String? {
+            if case .resolved(let winner) = self { return winner }
+            return nil
+        }
+    }
+
+    /// `"status"` and `"winner"`: a winner exactly when resolved, one of
+    /// the variants; `nil` when they do not agree.
+    private static func resolution(status: JSONValue?, winner: JSONValue?, variants: Set<String>) -> Resolution? {
+        var resolved = false
+        if let status {
+            guard case .string(let text) = status, text == "running" || text == "resolved" else { return nil }
+            resolved = text == "resolved"
+        }
+        guard let node = winner else { return resolved ? nil : .running }
+        guard case .string(let winner) = node, resolved, variants.contains(winner) else { return nil }
+        return .resolved(winner: winner)
+    }
+
+    /// Whether every member is allowed and none appears twice.
+    private static func hasOnly(_ members: [JSONValue.Member], allowed: [String]) -> Bool {
+        var seen: [String] = []
+        for member in members {
+            guard allowed.contains(member.key), !seen.contains(member.key) else { return false }
+            seen.append(member.key)
+        }
+        return true
+    }
+}

@@ -72,7 +72,8 @@ import Testing
                     fetcher: PlainPayloadFetcher(InMemoryFetcher())
                 )
                 do { try growthBook.accept(Data(Self.payload.utf8)) } catch { accepted = error }
-                let local = LocalSource(catalog: catalog, store: store, device: device, random: SeededRandomSource(seed: 5))
+                let random = SeededRandomSource(seed: 5)
+                let local = LocalSource(catalog: catalog, store: store, device: device, random: random)
                 counted = [CountingSource(local), CountingSource(growthBook)]
                 return counted
             }
@@ -85,7 +86,7 @@ import Testing
             for source in counted { source.resetCounts() }
             try debug.force(variant: variant, of: "ButtonColor")
             try hub.rebuild()
-            #expect(counted.map(\.evaluations) == [1, 1], "evaluations of Local and GrowthBook after forcing \(variant)")
+            #expect(counted.map(\.evaluations) == [1, 1], "evaluations of each source after forcing \(variant)")
             #expect(counted.map(\.sharings) == [1, 1], "shared features asked for after forcing \(variant)")
             #expect(hub.current.flags["buttonColor"]?.variant == variant)
         }

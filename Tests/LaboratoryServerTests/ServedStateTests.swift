@@ -49,7 +49,9 @@ import Testing
         var previous = try world.served()
         for step in ["Blue", "Inactive", "Red", "Blue"] {
             try world.debug.force(variant: step, of: "ButtonColor")
-            if step == "Red" { try world.debug.force(variant: "Large", of: "Size", scope: Scope(attributes: ["id": "qa-7"])) }
+            if step == "Red" {
+                try world.debug.force(variant: "Large", of: "Size", scope: Scope(attributes: ["id": "qa-7"]))
+            }
             let rebuilt = try world.served(previous: previous)
             let fresh = try world.served()
             #expect(rebuilt.payloadTag == fresh.payloadTag, "after forcing \(step)")

@@ -31,7 +31,8 @@ public struct ActiveSetChange: Sendable, Hashable {
         var newRest: [ExactAssignment] = []
         var (oldIndex, newIndex) = (old.startIndex, new.startIndex)
         while oldIndex != old.endIndex, newIndex != new.endIndex {
-            let (before, after) = (ExactAssignment(assignment: old[oldIndex]), ExactAssignment(assignment: new[newIndex]))
+            let before = ExactAssignment(assignment: old[oldIndex])
+            let after = ExactAssignment(assignment: new[newIndex])
             if before != after {
                 oldRest.append(before)
                 newRest.append(after)

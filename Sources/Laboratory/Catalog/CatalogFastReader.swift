@@ -101,17 +101,18 @@ enum CatalogFastReader {
             guard let read = tokenRange(node) else { return nil }
             range = read
         }
-        let keySet = Set(keys)
+        let keySet = NameSet(keys)
         var variants: [Variant] = []
         variants.reserveCapacity(elements.count)
-        var variantNames: Set<String> = []
+        var variantNames = NameSet()
         for element in elements {
             guard let variant = variant(element, keys: keys, keySet: keySet),
-                variantNames.insert(variant.name).inserted
+                variantNames.insert(variant.name)
             else { return nil }
             variants.append(variant)
         }
-        guard variantNames.contains(baseline),
+        // The baseline shares its variant's name: one string where there were two, thousands of times.
+        guard let baselineIndex = variants.firstIndex(where: { $0.name == baseline }),
             let subject = choice(Subject.self, members.subject, default: .device),
             let bucketing = choice(Bucketing.self, members.bucketing, default: subject == .user ? .hash : .random),
             !(subject == .user && bucketing == .random)
@@ -130,7 +131,7 @@ enum CatalogFastReader {
             name: name,
             keys: keys,
             variants: variants,
-            baseline: baseline,
+            baseline: variants[baselineIndex].name,
             activeTokenRange: range,
             subject: subject,
             bucketing: bucketing,
@@ -144,9 +145,9 @@ enum CatalogFastReader {
         guard case .array(let elements)? = value, !elements.isEmpty else { return nil }
         var keys: [String] = []
         keys.reserveCapacity(elements.count)
-        var seen: Set<String> = []
+        var seen = NameSet()
         for element in elements {
-            guard case .string(let key) = element, !key.isEmpty, seen.insert(key).inserted else { return nil }
+            guard case .string(let key) = element, !key.isEmpty, seen.insert(key) else { return nil }
             keys.append(key)
         }
         return keys
@@ -162,7 +163,7 @@ enum CatalogFastReader {
     }
 
     /// A variant that assigns exactly the experiment's keys, with a positive weight.
-    private static func variant(_ value: JSONValue, keys: [String], keySet: Set<String>) -> Variant? {
+    private static func variant(_ value: JSONValue, keys: [String], keySet: NameSet) -> Variant? {
         guard case .object(let members) = value else { return nil }
         var name: String?
         var weight: Double?
@@ -212,7 +213,7 @@ enum CatalogFastReader {
 
     /// `"status"` and `"winner"`: a winner exactly when resolved, one of
     /// the variants; `nil` when they do not agree.
-    private static func resolution(status: JSONValue?, winner: JSONValue?, variants: Set<String>) -> Resolution? {
+    private static func resolution(status: JSONValue?, winner: JSONValue?, variants: NameSet) -> Resolution? {
         var resolved = false
         if let status {
             guard case .string(let text) = status, text == "running" || text == "resolved" else { return nil }
@@ -221,6 +222,32 @@ enum CatalogFastReader {
         guard let node = winner else { return resolved ? nil : .running }
         guard case .string(let winner) = node, resolved, variants.contains(winner) else { return nil }
         return .resolved(winner: winner)
+    }
+
+    /// Names seen so far: an array while they are few (an experiment's keys
+    /// and variants, almost always), where hashing would cost more than it saves.
+    private struct NameSet {
+        private var few: [String] = []
+        private var many: Set<String>?
+
+        init() {}
+
+        init(_ names: [String]) {
+            for name in names { _ = insert(name) }
+        }
+
+        func contains(_ name: String) -> Bool {
+            many?.contains(name) ?? few.contains(name)
+        }
+
+        /// Adds `name`; `false` when it was there already.
+        mutating func insert(_ name: String) -> Bool {
+            if many != nil { return many!.insert(name).inserted }
+            if few.contains(name) { return false }
+            few.append(name)
+            if few.count > 16 { many = Set(few) }
+            return true
+        }
     }
 
     /// Whether every member is allowed and none appears twice.

@@ -13,29 +13,32 @@ public enum ConflictResolver {
         sourceOrder: [String]
     ) -> (accepted: [ActiveVariant], conflicts: [Conflict]) {
         let rank = Dictionary(sourceOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        // Sort indices, not the (large) values, by the priority rule.
+        // Sort indices, not the (large) values, by the priority rule; the
+        // candidates come in that order as a rule (sources in order, names
+        // sorted), and then there is nothing to sort.
         let keys = candidates.map { ($0.forced ? 0 : 1, rank[$0.source] ?? Int.max, $0.source, $0.experiment.name) }
-        let ordered = candidates.indices.sorted { keys[$0] < keys[$1] }
+        let inOrder = keys.indices.dropFirst().allSatisfy { !(keys[$0] < keys[$0 - 1]) }
+        let ordered = inOrder ? Array(candidates.indices) : candidates.indices.sorted { keys[$0] < keys[$1] }
         var accepted: [ActiveVariant] = []
         accepted.reserveCapacity(candidates.count)
         var owner: [String: Int] = [:]  // key → index in `accepted`
+        owner.reserveCapacity(candidates.count * 2)
         var conflicts: [Conflict] = []
-        for index in ordered {
-            let candidate = candidates[index]
-            let keys = Set(candidate.variant.assignments.keys)
-            let clashes = Dictionary(grouping: keys.compactMap { key in owner[key].map { (key, $0) } }, by: \.1)
+        for candidate in ordered {
+            let assignments = candidates[candidate].variant.assignments
+            // The keys already taken, by whom: almost always none, and then nothing is built.
+            var clashes: [Int: [String]] = [:]
+            for key in assignments.keys {
+                if let taken = owner[key] { clashes[taken, default: []].append(key) }
+            }
             if clashes.isEmpty {
-                for key in keys { owner[key] = accepted.count }
-                accepted.append(candidate)
+                for key in assignments.keys { owner[key] = accepted.count }
+                accepted.append(candidates[candidate])
                 continue
             }
-            for (index, pairs) in clashes.sorted(by: { $0.key < $1.key }) {
+            for (winner, keys) in clashes.sorted(by: { $0.key < $1.key }) {
                 conflicts.append(
-                    Conflict(
-                        keys: pairs.map(\.0).sorted(),
-                        winner: party(accepted[index]),
-                        loser: party(candidate)
-                    )
+                    Conflict(keys: keys.sorted(), winner: party(accepted[winner]), loser: party(candidates[candidate]))
                 )
             }
         }

@@ -30,12 +30,30 @@ extension CatalogDecoder {
         try decodeLocated(try CatalogFile(reading: path).contents.get(), file: path)
     }
 
-    /// Reads and decodes several catalog files at once, one per core; results in the order given.
+    /// Reads and decodes several catalog files at once; results in the order given.
+    ///
+    /// A few files get a thread each rather than one per core: with three
+    /// catalogs on two cores, a thread per core would decode two files one
+    /// after the other while the other core idles for the length of one.
     public func decode(contentsOf paths: [String]) -> [Result<Catalog, CatalogError>] {
         let results = Mutex<[Result<Catalog, CatalogError>?]>(Array(repeating: nil, count: paths.count))
-        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+        let decodeOne: @Sendable (Int) -> Void = { index in
             let result = Result { () throws(CatalogError) in try decode(contentsOf: paths[index]) }
             results.withLock { $0[index] = result }
+        }
+        if paths.count > 1 && paths.count <= 8 {
+            let group = DispatchGroup()
+            for index in paths.indices.dropFirst() {
+                group.enter()
+                Thread {
+                    decodeOne(index)
+                    group.leave()
+                }.start()
+            }
+            decodeOne(0)
+            group.wait()
+        } else {
+            DispatchQueue.concurrentPerform(iterations: paths.count, execute: decodeOne)
         }
         return results.withLock { $0.map { $0! } }
     }

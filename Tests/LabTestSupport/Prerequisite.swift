@@ -1,5 +1,10 @@
 import Foundation
+
+// Swift Testing is not in every toolchain's static SDK: `lab-bench`, which
+// shares this target, builds with `--static-swift-stdlib` without the trait.
+#if canImport(Testing)
 import Testing
+#endif
 
 /// Tools and references some suites need (tmux, Chromium, the Python
 /// clients, node, `../shared`), and what their absence means where.
@@ -16,6 +21,7 @@ public enum Prerequisite {
     }()
 }
 
+#if canImport(Testing)
 extension Trait where Self == ConditionTrait {
     /// Runs the test or suite when `available`; skips it with `missing` on a
     /// developer's machine, and runs it regardless under `CI=true`, where
@@ -24,3 +30,4 @@ extension Trait where Self == ConditionTrait {
         .enabled(if: available() || Prerequisite.isCI, missing)
     }
 }
+#endif

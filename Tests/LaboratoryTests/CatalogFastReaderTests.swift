@@ -1,4 +1,5 @@
 import Foundation
+import LaboratoryTesting
 import Testing
 
 @testable import Laboratory
@@ -107,35 +108,23 @@ import Testing
     /// Random edits of the sound catalog (a byte dropped, doubled or
     /// changed, a span cut), from a fixed seed.
     @Test func randomEditsAreReadAlike() throws {
-        var generator = SplitMix(seed: 0x5EED_CA7A)
+        let random = SeededRandomSource(seed: 0x5EED_CA7A)
+        func below(_ count: Int) -> Int { min(count - 1, Int(random.nextUnit() * Double(count))) }
         let bytes = Array(Self.sound.utf8)
         let alphabet = Array(#"{}[]":, 0123456789.-eE"abtrufnl\"#.utf8)
         for round in 0..<3_000 {
             var edited = bytes
             for _ in 0...(round % 3) {
-                let at = Int(generator.next() % UInt64(edited.count))
-                switch generator.next() % 4 {
+                let at = below(edited.count)
+                switch below(4) {
                 case 0: edited.remove(at: at)
                 case 1: edited.insert(edited[at], at: at)
-                case 2: edited[at] = alphabet[Int(generator.next() % UInt64(alphabet.count))]
-                default: edited.removeSubrange(at..<min(edited.count, at + Int(generator.next() % 24)))
+                case 2: edited[at] = alphabet[below(alphabet.count)]
+                default: edited.removeSubrange(at..<min(edited.count, at + below(24)))
                 }
                 if edited.isEmpty { edited = [UInt8(ascii: "{")] }
             }
             try Self.agree(String(decoding: edited, as: UTF8.self), "round \(round)")
-        }
-    }
-
-    /// SplitMix64: a small seeded generator, so a failing round can be replayed.
-    private struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 }

@@ -46,18 +46,10 @@ public struct JSONValueParser {
         streamingMembersOf member: String?,
         each: @escaping (JSONValue.Member) -> Void
     ) throws(Refused) -> JSONValue {
-        let result: Result<JSONValue, Refused>? = bytes.withContiguousStorageIfAvailable { buffer in
-            var parser = JSONValueParser(buffer)
+        try parse(bytes) { parser in
             parser.streamedMember = member
             parser.onStreamedMember = each
-            do throws(Refused) {
-                return .success(try parser.parseDocument())
-            } catch {
-                return .failure(error)
-            }
         }
-        if let result { return try result.get() }
-        return try parse(Array(bytes), streamingMembersOf: member, each: each)
     }
 
     /// Parses a whole document, handing each element of the root object's
@@ -71,10 +63,21 @@ public struct JSONValueParser {
         handingOverElementsOf member: String,
         each: @escaping (JSONValue) -> Void
     ) throws(Refused) -> JSONValue {
-        let result: Result<JSONValue, Refused>? = bytes.withContiguousStorageIfAvailable { buffer in
-            var parser = JSONValueParser(buffer)
+        try parse(bytes) { parser in
             parser.streamedElements = member
             parser.onStreamedElement = each
+        }
+    }
+
+    /// Parses a whole document with a parser `configure` set up, over
+    /// contiguous bytes (copied into an array first when they are not).
+    private static func parse(
+        _ bytes: some Collection<UInt8>,
+        configure: (inout JSONValueParser) -> Void
+    ) throws(Refused) -> JSONValue {
+        let result: Result<JSONValue, Refused>? = bytes.withContiguousStorageIfAvailable { buffer in
+            var parser = JSONValueParser(buffer)
+            configure(&parser)
             do throws(Refused) {
                 return .success(try parser.parseDocument())
             } catch {
@@ -82,7 +85,7 @@ public struct JSONValueParser {
             }
         }
         if let result { return try result.get() }
-        return try parse(Array(bytes), handingOverElementsOf: member, each: each)
+        return try parse(Array(bytes), configure: configure)
     }
 
     private mutating func parseDocument() throws(Refused) -> JSONValue {

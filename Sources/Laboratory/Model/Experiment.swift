@@ -23,96 +23,78 @@ public enum Bucketing: String, Sendable, Hashable, Codable, CaseIterable {
 /// a catalog of thousands, and a copy costs one reference count instead
 /// of one per field. Setting a field makes a new box.
 public struct Experiment: Sendable, Hashable {
+    /// The fields as plain values.
+    private struct Values {
+        var name: String
+        var keys: [String]
+        var variants: [Variant]
+        var baseline: String
+        var activeTokenRange: HalfOpenRange?
+        var subject: Subject
+        var bucketing: Bucketing
+        var whitelist: [String: String]
+        var winner: String?
+        var title: String?
+    }
+
     /// The fields, shared by every copy until one is set.
     private final class Fields: Sendable {
-        let name: String
-        let keys: [String]
-        let variants: [Variant]
-        let baseline: String
-        let activeTokenRange: HalfOpenRange?
-        let subject: Subject
-        let bucketing: Bucketing
-        let whitelist: [String: String]
-        let winner: String?
-        let title: String?
-
-        init(
-            name: String,
-            keys: [String],
-            variants: [Variant],
-            baseline: String,
-            activeTokenRange: HalfOpenRange?,
-            subject: Subject,
-            bucketing: Bucketing,
-            whitelist: [String: String],
-            winner: String?,
-            title: String?
-        ) {
-            self.name = name
-            self.keys = keys
-            self.variants = variants
-            self.baseline = baseline
-            self.activeTokenRange = activeTokenRange
-            self.subject = subject
-            self.bucketing = bucketing
-            self.whitelist = whitelist
-            self.winner = winner
-            self.title = title
-        }
+        let values: Values
+        init(_ values: Values) { self.values = values }
     }
 
     private var fields: Fields
 
     /// UpperCamelCase name, unique within its source.
     public var name: String {
-        get { fields.name }
+        get { fields.values.name }
         set { change { $0.name = newValue } }
     }
     /// The keys every variant assigns.
     public var keys: [String] {
-        get { fields.keys }
+        get { fields.values.keys }
         set { change { $0.keys = newValue } }
     }
     /// The variants, in catalog order.
     public var variants: [Variant] {
-        get { fields.variants }
+        get { fields.values.variants }
         set { change { $0.variants = newValue } }
     }
     /// The variant that describes what the app does when the experiment is not active.
     public var baseline: String {
-        get { fields.baseline }
+        get { fields.values.baseline }
         set { change { $0.baseline = newValue } }
     }
     /// Where the experiment runs; `nil` runs it on every device.
     public var activeTokenRange: HalfOpenRange? {
-        get { fields.activeTokenRange }
+        get { fields.values.activeTokenRange }
         set { change { $0.activeTokenRange = newValue } }
     }
     /// Who the experiment is consistent for.
     public var subject: Subject {
-        get { fields.subject }
+        get { fields.values.subject }
         set { change { $0.subject = newValue } }
     }
     /// How a subject gets its variant.
     public var bucketing: Bucketing {
-        get { fields.bucketing }
+        get { fields.values.bucketing }
         set { change { $0.bucketing = newValue } }
     }
     /// Subject ids (employees, partners) pinned to a variant, whatever the weights.
     public var whitelist: [String: String] {
-        get { fields.whitelist }
+        get { fields.values.whitelist }
         set { change { $0.whitelist = newValue } }
     }
     /// The winning variant of a resolved experiment, served to everyone; `nil` while it runs.
     public var winner: String? {
-        get { fields.winner }
+        get { fields.values.winner }
         set { change { $0.winner = newValue } }
     }
     /// What people call the experiment where its name is a key (a GrowthBook
     /// rule's `name`, such as "Checkout redesign"): shown and searched beside
     /// the name; `nil` when it has none.
     public var title: String? {
-        get { fields.title }
+        get { fields.values.title }
         set { change { $0.title = newValue } }
     }
 
@@ -129,65 +111,31 @@ public struct Experiment: Sendable, Hashable {
         title: String? = nil
     ) {
         fields = Fields(
-            name: name,
-            keys: keys,
-            variants: variants,
-            baseline: baseline,
-            activeTokenRange: activeTokenRange,
-            subject: subject,
-            bucketing: bucketing ?? (subject == .user ? .hash : .random),
-            whitelist: whitelist,
-            winner: winner,
-            title: title
+            Values(
+                name: name,
+                keys: keys,
+                variants: variants,
+                baseline: baseline,
+                activeTokenRange: activeTokenRange,
+                subject: subject,
+                bucketing: bucketing ?? (subject == .user ? .hash : .random),
+                whitelist: whitelist,
+                winner: winner,
+                title: title
+            )
         )
     }
 
-    /// The fields as plain values, to change one and box them again.
-    private struct Draft {
-        var name: String
-        var keys: [String]
-        var variants: [Variant]
-        var baseline: String
-        var activeTokenRange: HalfOpenRange?
-        var subject: Subject
-        var bucketing: Bucketing
-        var whitelist: [String: String]
-        var winner: String?
-        var title: String?
-    }
-
-    private mutating func change(_ edit: (inout Draft) -> Void) {
-        let old = fields
-        var draft = Draft(
-            name: old.name,
-            keys: old.keys,
-            variants: old.variants,
-            baseline: old.baseline,
-            activeTokenRange: old.activeTokenRange,
-            subject: old.subject,
-            bucketing: old.bucketing,
-            whitelist: old.whitelist,
-            winner: old.winner,
-            title: old.title
-        )
-        edit(&draft)
-        fields = Fields(
-            name: draft.name,
-            keys: draft.keys,
-            variants: draft.variants,
-            baseline: draft.baseline,
-            activeTokenRange: draft.activeTokenRange,
-            subject: draft.subject,
-            bucketing: draft.bucketing,
-            whitelist: draft.whitelist,
-            winner: draft.winner,
-            title: draft.title
-        )
+    /// Boxes the fields again with one changed: the old box may be shared.
+    private mutating func change(_ edit: (inout Values) -> Void) {
+        var values = fields.values
+        edit(&values)
+        fields = Fields(values)
     }
 
     public static func == (lhs: Experiment, rhs: Experiment) -> Bool {
         if lhs.fields === rhs.fields { return true }
-        let (a, b) = (lhs.fields, rhs.fields)
+        let (a, b) = (lhs.fields.values, rhs.fields.values)
         return a.name == b.name && a.keys == b.keys && a.variants == b.variants && a.baseline == b.baseline
             && a.activeTokenRange == b.activeTokenRange && a.subject == b.subject && a.bucketing == b.bucketing
             && a.whitelist == b.whitelist && a.winner == b.winner && a.title == b.title
@@ -212,7 +160,7 @@ public struct Experiment: Sendable, Hashable {
     /// The variant with this name, if the experiment has one.
     public func variant(named name: String) -> Variant? {
         // By index: `first(where:)` over the boxed array would copy every variant it passes.
-        let variants = fields.variants
+        let variants = fields.values.variants
         guard let index = variants.firstIndex(where: { $0.name == name }) else { return nil }
         return variants[index]
     }

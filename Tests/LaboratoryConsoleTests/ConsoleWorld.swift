@@ -15,6 +15,8 @@ final class ConsoleWorld {
     var state: ConsoleState
     /// Effects the reducer asked for and the test has not performed yet.
     var pending: [ConsoleEffect] = []
+    /// The experiments whose decision steps the console asked for, in order.
+    var explanationsAsked: [String] = []
 
     init(
         _ catalogs: [Catalog],
@@ -79,8 +81,27 @@ final class ConsoleWorld {
     }
 
     func send(_ input: TerminalInput) {
-        let effects = ConsoleReducer.reduce(&state, .input(input))
-        pending += effects
+        absorb(ConsoleReducer.reduce(&state, .input(input)))
+    }
+
+    /// Keeps effects for ``settle()``; answers requests for decision steps at
+    /// once, as the runner does in the background.
+    private func absorb(_ effects: [ConsoleEffect]) {
+        for effect in effects {
+            guard case .explain(let source, let experiment, let generation) = effect else {
+                pending.append(effect)
+                continue
+            }
+            explanationsAsked.append(experiment)
+            let steps = (try? environment.decisionSteps(source: source, experiment: experiment)) ?? []
+            let answer = ConsoleAction.explained(
+                source: source,
+                experiment: experiment,
+                steps: steps,
+                generation: generation
+            )
+            absorb(ConsoleReducer.reduce(&state, answer))
+        }
     }
 
     /// Performs the pending effects as the runner would, then reloads.
@@ -89,14 +110,14 @@ final class ConsoleWorld {
         pending = []
         for effect in effects {
             let message = try await environment.perform(effect)
-            _ = ConsoleReducer.reduce(&state, .effectFinished(message, isError: false))
+            absorb(ConsoleReducer.reduce(&state, .effectFinished(message, isError: false)))
         }
-        _ = ConsoleReducer.reduce(&state, .dataLoaded(try environment.load()))
+        absorb(ConsoleReducer.reduce(&state, .dataLoaded(try environment.load())))
     }
 
     /// Reloads after something changed outside the console.
     func reload() throws {
-        _ = ConsoleReducer.reduce(&state, .dataLoaded(try environment.load()))
+        absorb(ConsoleReducer.reduce(&state, .dataLoaded(try environment.load())))
     }
 
     var screen: ScreenBuffer { ConsoleRenderer.render(state) }

@@ -38,13 +38,18 @@ public struct SteeringSnapshot: Sendable, Codable, Equatable {
     ///
     /// - Parameter scope: whose forced variants the entries show as
     ///   deciding: this device's (everyone) or a scope's users'.
+    /// - Parameter explainingEvery: whether ``decisionSteps`` holds every
+    ///   experiment's steps (a client of the steering API reads them all
+    ///   from here), or none: the console on the framework asks for the
+    ///   highlighted experiment's alone, when it is shown.
     public static func read(
         manager: AssignmentsManager,
         debug: DebugSource,
         store: any StateStore,
         log: any EventLog,
         eventLimit: Int,
-        scope: Scope = .everyone
+        scope: Scope = .everyone,
+        explainingEvery: Bool = true
     ) throws -> SteeringSnapshot {
         let snapshot = try manager.refresh()
         let revision = try store.revision()
@@ -72,8 +77,10 @@ public struct SteeringSnapshot: Sendable, Codable, Equatable {
                 )
             )
             draws[source.name] = try source.draws()
-            let steps = source.decisionSteps(for: nil)
-            if !steps.isEmpty { decisionSteps[source.name] = steps }
+            if explainingEvery {
+                let steps = source.decisionSteps(for: nil)
+                if !steps.isEmpty { decisionSteps[source.name] = steps }
+            }
         }
         // The refresh above evaluated every source through the debug source
         // when the manager wraps it (as every wiring does): read that evaluation.

@@ -59,6 +59,10 @@ public protocol ExperimentSource: AnyObject, Sendable {
     /// draws, tokens and hashes).
     func decisionSteps(for experiments: [String]?) -> [String: [Explanation.Step]]
 
+    /// Whether ``decisionSteps(for:)`` has anything to say: a console asks
+    /// such a source for the steps of the experiment it shows, when shown.
+    var explainsItself: Bool { get }
+
     /// A line on how the source is doing beyond its fetch status (a
     /// payload's age, counts and warnings), for Settings and `lab update`.
     var statusDetail: String? { get }
@@ -85,6 +89,8 @@ extension ExperimentSource {
     public var watchedFile: String? { nil }
 
     public func decisionSteps(for experiments: [String]?) -> [String: [Explanation.Step]] { [:] }
+
+    public var explainsItself: Bool { false }
 
     public var statusDetail: String? { nil }
 

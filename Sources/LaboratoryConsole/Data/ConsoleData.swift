@@ -75,6 +75,9 @@ public struct ConsoleData: Sendable, Equatable {
     /// How sources that explain themselves (GrowthBook) decide each
     /// experiment, step by step, by source then experiment.
     public var decisionSteps: [String: [String: [Explanation.Step]]] = [:]
+    /// Sources whose decision steps came without the data: the console asks
+    /// for the shown experiment's steps (``ConsoleEnvironment/decisionSteps(source:experiment:)``).
+    public var stepsOnRequest: Set<String> = []
     /// The device's attributes and those targeting reads unset, for the Attributes screen.
     public var attributes: [DeviceAttribute] = []
 

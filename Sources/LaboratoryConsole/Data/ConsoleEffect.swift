@@ -14,4 +14,8 @@ public enum ConsoleEffect: Sendable, Hashable {
     case importOverrides(path: String)
     /// Store one of the device's attributes in the state file, or remove it with `nil`.
     case setAttribute(name: String, value: String?)
+    /// Reads how `source` decides `experiment`, for the detail pane of the
+    /// data of `generation`; answered with ``ConsoleAction/explained(source:experiment:steps:generation:)``,
+    /// not performed: it changes nothing and shows no progress.
+    case explain(source: String, experiment: String, generation: Int)
 }

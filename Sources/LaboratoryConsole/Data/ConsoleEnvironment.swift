@@ -1,3 +1,5 @@
+import Laboratory
+
 /// What the console reads and changes: the live framework, or a fake in tests.
 public protocol ConsoleEnvironment: Sendable {
     /// Reads everything the console shows.
@@ -15,8 +17,17 @@ public protocol ConsoleEnvironment: Sendable {
     /// - Returns: whether any was reloaded, and why those that changed and
     ///   no longer load were kept as they were (one line each).
     func reloadEditedCatalogs() async -> (reloaded: Bool, problems: [String])
+
+    /// How `source` decides `experiment` on this device, step by step, where
+    /// the source says so itself (GrowthBook); empty where it does not.
+    /// Asked for the experiment the detail pane shows, when ``load()`` left
+    /// its steps out: one explanation per reload, not one per experiment.
+    func decisionSteps(source: String, experiment: String) throws -> [Explanation.Step]
 }
 
 extension ConsoleEnvironment {
     public func reloadEditedCatalogs() async -> (reloaded: Bool, problems: [String]) { (false, []) }
+
+    /// None: an environment whose ``load()`` reads every experiment's steps has no more to say.
+    public func decisionSteps(source: String, experiment: String) throws -> [Explanation.Step] { [] }
 }

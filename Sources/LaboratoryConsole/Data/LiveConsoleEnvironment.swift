@@ -100,9 +100,11 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
             store: store,
             log: log,
             eventLimit: eventLimit,
-            scope: scope
+            scope: scope,
+            explainingEvery: false
         )
         var data = ConsoleData(read, origin: origin, scope: scope)
+        data.stepsOnRequest = Set(debug.sources.filter(\.explainsItself).map(\.name))
         let schedules = schedules?() ?? [:]
         for index in data.sources.indices { data.sources[index].schedule = schedules[data.sources[index].name] }
         data.server = server?()
@@ -116,6 +118,11 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
             )
         }
         return data
+    }
+
+    public func decisionSteps(source: String, experiment: String) throws -> [Explanation.Step] {
+        guard let owner = debug.sources.first(where: { $0.name == source }) else { return [] }
+        return owner.decisionSteps(for: [experiment])[experiment] ?? []
     }
 
     public func hasChanged() throws -> Bool {
@@ -168,6 +175,9 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
             }
         case .setAttribute(let name, let value):
             return try steering.setAttribute(name, to: value).summary
+        case .explain:
+            // The runner reads it with decisionSteps(source:experiment:); there is nothing to perform.
+            return ""
         case .update:
             let results = await manager.update()
             let failures = results.filter { if case .error = $0.value { true } else { false } }

@@ -80,6 +80,9 @@ public final class RemoteConsoleEnvironment: ConsoleEnvironment, Sendable {
             return try connection.importOverrides(try files.overrides(at: path).data, replacing: false).summary
         case .setAttribute(let name, let value):
             return try connection.setAttribute(name, to: value).summary
+        case .explain:
+            // The runner reads it with decisionSteps(source:experiment:); there is nothing to perform.
+            return ""
         case .update:
             return "Updating is the server's to do: its sources fetch on their own schedule."
         }

@@ -80,6 +80,15 @@ public final class ConsoleRunner {
 
     private func start(_ effect: ConsoleEffect) {
         let (environment, inbox, loader, waker) = (self.environment, self.inbox, self.loader, terminal.waker)
+        if case .explain(let source, let experiment, let generation) = effect {
+            // Read, not performed: nothing changes, so nothing is reloaded.
+            scheduler.execute {
+                let steps = (try? environment.decisionSteps(source: source, experiment: experiment)) ?? []
+                inbox.post(.explained(source: source, experiment: experiment, steps: steps, generation: generation))
+                waker.wake()
+            }
+            return
+        }
         scheduler.execute {
             do {
                 let message = try await environment.perform(effect)

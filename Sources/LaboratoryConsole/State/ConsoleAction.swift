@@ -1,3 +1,5 @@
+import Laboratory
+
 /// Something that happens to the console: input, fresh data, finished work.
 public enum ConsoleAction: Sendable, Equatable {
     case input(TerminalInput)
@@ -11,6 +13,8 @@ public enum ConsoleAction: Sendable, Equatable {
     case catalogProblem(String)
     /// Edited catalogs loaded cleanly: a problem shown for an earlier edit is over.
     case catalogsRepaired
+    /// How `source` decides `experiment`, for the data of `generation`.
+    case explained(source: String, experiment: String, steps: [Explanation.Step], generation: Int)
 }
 
 extension ConsoleAction {
@@ -18,7 +22,7 @@ extension ConsoleAction {
     var bringsData: Bool {
         switch self {
         case .dataLoaded: return true
-        case .input, .effectFinished, .loadFailed, .catalogProblem, .catalogsRepaired: return false
+        case .input, .effectFinished, .loadFailed, .catalogProblem, .catalogsRepaired, .explained: return false
         }
     }
 }

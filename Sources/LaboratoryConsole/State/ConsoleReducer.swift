@@ -22,11 +22,30 @@ public enum ConsoleReducer {
             if state.message?.isCatalogProblem == true {
                 state.message = StatusMessage("The edited catalog loads again.")
             }
+        case .explained(let source, let experiment, let steps, let generation):
+            state.takeDecisionSteps(steps, source: source, experiment: experiment, generation: generation)
         }
         state.pendingEffects += effects.count
         // Only new data can take the highlighted thing away; a filter merely hides it.
         normalize(&state, reportingLoss: action.bringsData)
+        if let request = explanationRequest(&state) { effects.append(request) }
         return effects
+    }
+
+    /// Asks for the steps of the experiment the detail pane shows, once per
+    /// experiment and data, when the data came without them.
+    private static func explanationRequest(_ state: inout ConsoleState) -> ConsoleEffect? {
+        guard let shown = state.experimentInPane, state.data.stepsOnRequest.contains(shown.source),
+            state.data.decisionSteps[shown.source]?[shown.experiment] == nil
+        else { return nil }
+        let request = ConsoleEffect.explain(
+            source: shown.source,
+            experiment: shown.experiment,
+            generation: state.dataGeneration
+        )
+        guard state.explanationRequested != request else { return nil }
+        state.explanationRequested = request
+        return request
     }
 
     // MARK: - Input

@@ -1,4 +1,5 @@
 import Foundation
+import Laboratory
 
 /// Everything the console shows, in one value: the reducer changes it, the
 /// renderer draws it.
@@ -29,6 +30,8 @@ public struct ConsoleState: Sendable, Equatable {
     public var filters: [Route: String] = [:]
     /// Effects started and not finished yet.
     public var pendingEffects = 0
+    /// The last request for an experiment's decision steps, so that it is asked for once.
+    var explanationRequested: ConsoleEffect?
     public var shouldQuit = false
     /// Time zone for times on screen (tests pin it).
     public var timeZone: TimeZone
@@ -86,6 +89,20 @@ public struct ConsoleState: Sendable, Equatable {
         dataGeneration += 1
     }
 
+    /// Adds an experiment's decision steps, read for the data of
+    /// `generation`, to the data: rows do not show them, so nothing is
+    /// rebuilt. Steps read for older data may be stale and are dropped; the
+    /// newer data's own request answers.
+    mutating func takeDecisionSteps(
+        _ steps: [Explanation.Step],
+        source: String,
+        experiment: String,
+        generation: Int
+    ) {
+        guard generation == dataGeneration else { return }
+        data.decisionSteps[source, default: [:]][experiment] = steps
+    }
+
     /// Rebuilds the sections when the data, the screen or the reason filter
     /// changed, and the rows when the sections or the text filter changed.
     public mutating func refreshRows() {
@@ -99,6 +116,19 @@ public struct ConsoleState: Sendable, Equatable {
         if rowsFilter != frame.filter {
             rows = RowSection.rows(of: sections, filter: frame.filter)
             rowsFilter = frame.filter
+        }
+    }
+}
+
+extension ConsoleState {
+    /// The experiment the detail pane explains: the highlighted one on
+    /// Experiments, the open one on its variants; `nil` elsewhere.
+    var experimentInPane: (source: String, experiment: String)? {
+        let row = rows.indices.contains(frame.cursor) ? rows[frame.cursor] : nil
+        switch (route, row?.target) {
+        case (.experiments, .experiment(let source, let name)?): return (source, name)
+        case (.variants(let source, let name), .choice?): return (source, name)
+        default: return nil
         }
     }
 }

@@ -169,18 +169,24 @@ public final class DebugSource: ExperimentSource, Sendable {
             forcedByID[Self.id(forcedVariant.source, forcedVariant.experiment), default: []].append(forcedVariant)
         }
         var entries: [DebugEntry] = []
+        entries.reserveCapacity(experiments.reduce(0) { $0 + $1.count })
         for (index, source) in sources.enumerated() {
-            let active = Dictionary(
-                natural[index].map { ($0.experiment.name, $0) },
-                uniquingKeysWith: { first, _ in first }
-            )
+            // Each experiment's active variant by position, the first of a
+            // name winning: the variants themselves are not copied to index them.
+            let active = natural[index]
+            var position: [String: Int] = [:]
+            position.reserveCapacity(active.count)
+            for at in active.indices where position[active[at].experiment.name] == nil {
+                position[active[at].experiment.name] = at
+            }
             for experiment in experiments[index] {
                 entries.append(
                     DebugEntry(
                         source: source.name,
                         experiment: experiment,
-                        natural: active[experiment.name],
-                        forcedVariants: forcedByID[Self.id(source.name, experiment.name)] ?? [],
+                        natural: position[experiment.name].map { active[$0] },
+                        forcedVariants: forcedVariants.isEmpty
+                            ? [] : forcedByID[Self.id(source.name, experiment.name)] ?? [],
                         attributes: attributes
                     )
                 )

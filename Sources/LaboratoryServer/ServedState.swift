@@ -85,12 +85,12 @@ public struct ServedState: Sendable {
         // Each key's owner as a position in `entries`: thousands of entries are not copied.
         var owners: [String: Int] = [:]
         var deviceKeys: [String] = []
-        for (index, entry) in entries.enumerated() {
-            if experiments[entry.experiment.name] == nil {
-                experiments[entry.experiment.name] = (entry.source, entry.experiment)
-            }
-            guard !sharedSources.contains(entry.source) else { continue }
-            for key in entry.experiment.keys where owners[key] == nil {
+        // Entries are read in place, by index: iterating would copy each one.
+        for index in entries.indices {
+            let (source, experiment) = (entries[index].source, entries[index].experiment)
+            if experiments[experiment.name] == nil { experiments[experiment.name] = (source, experiment) }
+            guard !sharedSources.contains(source) else { continue }
+            for key in experiment.keys where owners[key] == nil {
                 owners[key] = index
                 deviceKeys.append(key)
             }
@@ -110,7 +110,9 @@ public struct ServedState: Sendable {
         }
         deviceKeys.removeAll { sharedByKey[$0] != nil }
         var scopedByKey: [String: [GrowthBookPayloadWriter.ScopedChoice]] = [:]
-        for entry in entries where !sharedSources.contains(entry.source) {
+        for index in entries.indices where !entries[index].forcedVariants.isEmpty {
+            let entry = entries[index]
+            guard !sharedSources.contains(entry.source) else { continue }
             for forced in entry.scopedForcedVariants {
                 for key in entry.experiment.keys where sharedByKey[key] == nil {
                     scopedByKey[key, default: []].append(.init(forcedVariant: forced, experiment: entry.experiment))
@@ -149,8 +151,10 @@ public struct ServedState: Sendable {
         self.experiments = experiments
         self.sharedByKey = sharedByKey
         var forcing: [String: DebugEntry] = [:]
-        for entry in entries where !entry.forcedVariants.isEmpty && forcing[entry.experiment.name] == nil {
-            forcing[entry.experiment.name] = entry
+        for index in entries.indices where !entries[index].forcedVariants.isEmpty {
+            if forcing[entries[index].experiment.name] == nil {
+                forcing[entries[index].experiment.name] = entries[index]
+            }
         }
         self.forcing = forcing
         // Each device feature is written out again only when what it is

@@ -10,7 +10,7 @@ import GrowthBook
 /// differential fuzz target and tests hold the two readers together.
 enum CatalogFastReader {
     /// The catalog in `bytes`, or `nil` when they are not a sound catalog
-    /// (or not plain ASCII, which ``read(_:)-(String)`` takes).
+    /// (or not plain ASCII: the `String` form takes text already checked as UTF-8).
     static func read(ascii bytes: some Collection<UInt8>) -> Catalog? {
         // Bytes past ASCII may be invalid UTF-8, which the parser would repair rather than refuse.
         guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }

@@ -271,11 +271,12 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
         return evaluator
     }
 
+    /// A payload's experiments are explained by GrowthBook's own steps.
+    public var explainsItself: Bool { true }
+
     /// What each experiment stands for in the payload (an experiment rule,
     /// a force or a rollout rule with its value, condition and coverage),
     /// the attributes evaluated, then GrowthBook's evaluation step by step.
-    public var explainsItself: Bool { true }
-
     public func decisionSteps(for names: [String]?) -> [String: [Explanation.Step]] {
         guard let payload = loaded.withLock({ $0 }).payload else {
             let none = [Explanation.Step(label: "growthbook", detail: "no payload yet: the app uses its baselines")]

@@ -38,12 +38,6 @@ public struct ServedState: Sendable {
     /// Each device key's feature in the payload, with what it was written from.
     private let featureTexts: [String: FeatureText]
 
-    /// An experiment of one source.
-    private struct ExperimentKey: Hashable {
-        var source: String
-        var experiment: String
-    }
-
     /// A device key's feature as JSON text, with what it was written from.
     private struct FeatureText: Sendable {
         var flag: ServedFlag
@@ -125,7 +119,7 @@ public struct ServedState: Sendable {
 
         // Indexed once: a rebuild over thousands of keys must not scan the active list per key.
         let activeByExperiment = Dictionary(
-            snapshot.active.map { (ExperimentKey(source: $0.source, experiment: $0.experiment.name), $0) },
+            snapshot.active.map { ($0.experimentID, $0) },
             uniquingKeysWith: { first, _ in first }
         )
         func deviceFlag(_ key: String, owner: DebugEntry?) -> ServedFlag {
@@ -260,10 +254,10 @@ public struct ServedState: Sendable {
         _ key: String,
         owner: DebugEntry?,
         snapshot: AssignmentsSnapshot,
-        active activeByExperiment: [ExperimentKey: ActiveVariant]
+        active activeByExperiment: [ExperimentID: ActiveVariant]
     ) -> ServedFlag {
         if let assignment = snapshot.assignment(for: key) {
-            let active = activeByExperiment[ExperimentKey(source: assignment.source, experiment: assignment.experiment)]
+            let active = activeByExperiment[assignment.experimentID]
             return ServedFlag(
                 key: key,
                 value: assignment.value,

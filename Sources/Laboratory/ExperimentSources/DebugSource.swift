@@ -164,9 +164,9 @@ public final class DebugSource: ExperimentSource, Sendable {
         {
             return memo.entries
         }
-        var forcedByID: [String: [ForcedVariant]] = [:]
+        var forcedByID: [ExperimentID: [ForcedVariant]] = [:]
         for forcedVariant in forcedVariants {
-            forcedByID[Self.id(forcedVariant.source, forcedVariant.experiment), default: []].append(forcedVariant)
+            forcedByID[forcedVariant.experimentID, default: []].append(forcedVariant)
         }
         var entries: [DebugEntry] = []
         entries.reserveCapacity(experiments.reduce(0) { $0 + $1.count })
@@ -186,7 +186,7 @@ public final class DebugSource: ExperimentSource, Sendable {
                         experiment: experiment,
                         natural: position[experiment.name].map { active[$0] },
                         forcedVariants: forcedVariants.isEmpty
-                            ? [] : forcedByID[Self.id(source.name, experiment.name)] ?? [],
+                            ? [] : forcedByID[ExperimentID(source: source.name, name: experiment.name)] ?? [],
                         attributes: attributes
                     )
                 )
@@ -435,9 +435,5 @@ public final class DebugSource: ExperimentSource, Sendable {
             throw DebugSourceError.ambiguous(experiment: experiment, sources: matches.map(\.0))
         }
         return first
-    }
-
-    private static func id(_ source: String, _ experiment: String) -> String {
-        "\(source)\u{0}\(experiment)"
     }
 }

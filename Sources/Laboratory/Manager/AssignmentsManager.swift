@@ -29,7 +29,7 @@ public final class AssignmentsManager: Sendable {
         /// The forced variants of the last refresh, by source and experiment,
         /// with their variant and tester: a deactivation says whether what
         /// left was forced, which the new set no longer knows.
-        var forced: [ExperimentKey: (variant: String, tester: String?)] = [:]
+        var forced: [ExperimentID: (variant: String, tester: String?)] = [:]
     }
 
     private let state = Mutex(State())
@@ -109,9 +109,9 @@ public final class AssignmentsManager: Sendable {
         let assignments = accepted.flatMap(\.assignments).sorted { $0.key < $1.key }
         let snapshot = AssignmentsSnapshot(assignments: assignments, active: accepted, conflicts: conflicts)
 
-        var forcedNow: [ExperimentKey: (variant: String, tester: String?)] = [:]
+        var forcedNow: [ExperimentID: (variant: String, tester: String?)] = [:]
         for active in accepted where active.forced {
-            forcedNow[ExperimentKey(source: active.source, experiment: active.experiment.name)] = (
+            forcedNow[active.experimentID] = (
                 active.variant.name, active.forcedBy
             )
         }
@@ -125,7 +125,7 @@ public final class AssignmentsManager: Sendable {
             // What entered was forced if it is forced now; what left, if it was forced when it was active.
             let before = state.withLock { $0.forced }
             func event(_ assignment: Assignment, _ reason: EventReason) throws -> Event {
-                let key = ExperimentKey(source: assignment.source, experiment: assignment.experiment)
+                let key = assignment.experimentID
                 let forced: (variant: String, tester: String?)?
                 if reason == .deactivated {
                     forced = try before[key] ?? activation(of: assignment)
@@ -166,12 +166,6 @@ public final class AssignmentsManager: Sendable {
             return nil
         }
         return (event.variant, event.tester)
-    }
-
-    /// An experiment by its source and name, as the manager's own tables key it.
-    private struct ExperimentKey: Hashable {
-        var source: String
-        var experiment: String
     }
 
     /// Refreshes only if the state changed since the last refresh (in any process).

@@ -141,9 +141,9 @@ public final class Steering: Sendable {
 
     /// How many experiments run another variant, or start or stop running.
     private static func experimentsChanged(from before: AssignmentsSnapshot, to after: AssignmentsSnapshot) -> Int {
-        func variants(_ snapshot: AssignmentsSnapshot) -> [String: String] {
+        func variants(_ snapshot: AssignmentsSnapshot) -> [ExperimentID: String] {
             Dictionary(
-                snapshot.active.map { ("\($0.source)/\($0.experiment.name)", $0.variant.name) },
+                snapshot.active.map { ($0.experimentID, $0.variant.name) },
                 uniquingKeysWith: { first, _ in first }
             )
         }

@@ -26,7 +26,7 @@ enum CategorySummary {
     }
 
     static func assignments(_ data: ConsoleData) -> String {
-        let experiments = Set(data.snapshot.assignments.map { "\($0.source)/\($0.experiment)" }).count
+        let experiments = Set(data.snapshot.assignments.map(\.experimentID)).count
         return "\(plural(data.snapshot.assignments.count, "active key")) from \(plural(experiments, "experiment"))"
     }
 

@@ -43,18 +43,18 @@ public enum RowBuilder {
 
     static func experiments(_ data: ConsoleData) -> [RowSection] {
         // Index the conflicts once, not once per row.
-        var conflicted: Set<String> = []
-        var setAside: Set<String> = []
+        var conflicted: Set<ExperimentID> = []
+        var setAside: Set<ExperimentID> = []
         for conflict in data.snapshot.conflicts {
-            conflicted.insert(conflict.winner.source + "\u{0}" + conflict.winner.experiment)
-            conflicted.insert(conflict.loser.source + "\u{0}" + conflict.loser.experiment)
-            setAside.insert(conflict.loser.source + "\u{0}" + conflict.loser.experiment)
+            conflicted.insert(conflict.winner.experimentID)
+            conflicted.insert(conflict.loser.experimentID)
+            setAside.insert(conflict.loser.experimentID)
         }
         let grouped = Dictionary(grouping: data.entries, by: \.source)
         return data.sources.map { source in
             let entries = (grouped[source.name] ?? []).sorted { $0.experiment.name < $1.experiment.name }
             let items = entries.map { entry -> (row: ListRow, names: [String]) in
-                let id = entry.source + "\u{0}" + entry.experiment.name
+                let id = ExperimentID(source: entry.source, name: entry.experiment.name)
                 let effective = entry.effective
                 let role: CellStyle.Role =
                     setAside.contains(id)

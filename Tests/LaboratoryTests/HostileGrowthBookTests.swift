@@ -39,8 +39,8 @@ import Testing
 
     /// Numbers that must be small whole numbers: refused with feature and rule named.
     @Test(arguments: [
-        ("hashVersion", "1e19"), ("bucketVersion", "1e19"), ("minBucketVersion", "1e19"), ("bucketVersion", "1.5"),
-        ("hashVersion", "3"), ("coverage", "1e19"), ("weights", "[1e300, 0.5]"), ("minBucketVersion", "-1"),
+        ("bucketVersion", "1e19"), ("minBucketVersion", "1e19"), ("bucketVersion", "1.5"), ("weights", "[1e300, 0.5]"),
+        ("minBucketVersion", "-1"), ("coverage", "\"half\""), ("namespace", "[\"ns\", 0]"),
     ])
     func outOfRangeRuleNumbersAreRefused(_ member: String, _ value: String) async throws {
         let good = Self.payload(#""f": {"defaultValue": 0, "rules": [{"key": "e", "variations": [0, 1]}]}"#)
@@ -55,6 +55,27 @@ import Testing
         #expect(error?.description.contains("rule 1 of feature \"f\"") == true, "\(String(describing: error))")
         #expect(error?.description.contains(member) == true)
         #expect(source.experiments.map(\.name) == ["e"])  // the last good payload stays
+    }
+
+    /// Numbers every SDK still evaluates (a hash version nobody is hashed
+    /// with, a coverage it clamps, a namespace past 1): the payload loads,
+    /// the rule holds nobody (or is clamped), and `lab check` warns.
+    @Test(arguments: [
+        ("hashVersion", "1e19", false), ("hashVersion", "3", false), ("coverage", "1e19", true),
+        ("namespace", "[\"ns\", 0, 1e19]", true),
+        ("filters", "[{\"seed\": \"s\", \"ranges\": [[0, 1]], \"hashVersion\": 7}]", false),
+    ])
+    func numbersTheSDKsStillEvaluateAreWarnings(_ member: String, _ value: String, _ bucketsUsers: Bool) throws {
+        let text =
+            #"{"features": {"f": {"defaultValue": 0, "rules": [{"key": "e", "variations": [0, 1], "\#(member)": \#(value)}]}, "#
+            + #""g": {"defaultValue": 2}}}"#
+        let findings = PayloadLinter().check(text, file: "p.json")
+        #expect(findings.map(\.severity) == [.warning], "\(findings)")
+        #expect(findings.first?.description.contains("rule 1 of feature \"f\"") == true)
+        let payload = try GrowthBookPayload(Data(text.utf8), decrypt: nil)
+        var evaluator = GrowthBookEvaluator(context: payload.context(attributes: .object([.init("id", .string("u1"))])))
+        #expect(evaluator.evaluateFeature("g").value == .number(2))
+        #expect((evaluator.evaluateFeature("f").source == .experiment) == bucketsUsers)
     }
 
     @Test func theRuntimeRefusesWhatLabCheckCallsAnError() throws {

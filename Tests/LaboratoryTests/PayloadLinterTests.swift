@@ -19,6 +19,8 @@ import Testing
         )
     }
 
+    /// Numbers out of range and a condition that is not an object still
+    /// evaluate in every SDK: warnings, with their places.
     @Test func reportsEveryRuleMistakeWithItsPosition() {
         let text = """
             {"features": {"cta": {"rules": [{"variations": ["a"], "coverage": 2, "namespace": ["ns", 0.9, 0.1],
@@ -28,9 +30,9 @@ import Testing
             check(text) == [
                 "1:48: warning: rule 1 of feature \"cta\" has 1 variation(s); GrowthBook runs no experiment with fewer than two",
                 "2:32: warning: weights of rule 1 of feature \"cta\" do not give one number per variation; GrowthBook splits equally instead",
-                "1:67: error: \"coverage\" of rule 1 of feature \"cta\" must be a number from 0 to 1",
-                "1:83: error: \"namespace\" of rule 1 of feature \"cta\" must be [id, start, end] with 0 <= start <= end <= 1",
-                "2:16: error: \"condition\" of rule 1 of feature \"cta\" must be an object, found an array",
+                "1:67: warning: \"coverage\" of rule 1 of feature \"cta\" is not from 0 to 1; GrowthBook reads it as the nearest of the two",
+                "1:83: warning: \"namespace\" of rule 1 of feature \"cta\" should be [id, start, end] with 0 <= start <= end <= 1; only users hashed from start up to end are in it",
+                "2:16: warning: \"condition\" of rule 1 of feature \"cta\" should be an object, found an array; GrowthBook reads a list or text as conditions on attributes named 0, 1, …, and a number or true as none",
             ]
         )
     }
@@ -46,7 +48,7 @@ import Testing
         #expect(
             check(text) == [
                 "1:96: error: unknown operator \"$regexx\" in the condition of rule 1 of feature \"cta\": the rule never matches",
-                "2:56: error: invalid pattern \"(a\" for \"$regex\" in the condition of rule 2 of feature \"cta\": it never matches",
+                "2:56: error: invalid pattern \"(a\" for \"$regex\" in the condition of rule 2 of feature \"cta\" (Unterminated group at character 3, as JavaScript reads it): it never matches",
                 "2:73: error: unknown operator \"$xor\" in the condition of rule 2 of feature \"cta\": the rule never matches",
                 "3:75: error: unknown operator \"$nope\" in the condition of rule 3 of feature \"cta\": the rule never matches",
             ]

@@ -8,7 +8,7 @@ public indirect enum Condition: Sendable {
     case all([Condition])
     /// `$or`: some part holds (an empty list holds).
     case any([Condition])
-    /// `$nor`: no part holds.
+    /// `$nor`: no part holds, and there is one (it is `$or` negated, and an empty `$or` holds).
     case none([Condition])
     /// `$not`.
     case not(Condition)
@@ -19,9 +19,12 @@ public indirect enum Condition: Sendable {
     /// Never holds: a condition that is not an object, or an `$and`/`$or` whose operand is not a list.
     case never
 
-    /// Compiles a condition.
+    /// Compiles a condition. Something other than an object reads as the
+    /// SDK's `Object.entries` reads it: an array or a string names its
+    /// elements or characters by index, a number or boolean names nothing
+    /// (so it holds), and `null`, which JavaScript cannot read, never holds.
     public init(_ json: JSONValue) {
-        guard case .object(let members) = json else {
+        guard let members = Self.entries(json) else {
             self = .never
             return
         }
@@ -33,14 +36,60 @@ public indirect enum Condition: Sendable {
         self = .all(members.map(Self.part))
     }
 
+    /// A rule's condition as the SDK reads `rule.condition && …`: `nil`
+    /// (no condition) when the value is missing or falsy.
+    public static func given(_ json: JSONValue?) -> Condition? {
+        guard let json, JavaScriptSemantics.truthy(json) else { return nil }
+        return Condition(json)
+    }
+
+    /// A condition the SDK reads as `condition || {}` (prerequisites, bandit
+    /// leaves): a missing or falsy one always holds.
+    public static func orEmpty(_ json: JSONValue?) -> Condition {
+        given(json) ?? .all([])
+    }
+
+    /// `Object.entries(value)` as condition members; `nil` for `null` (where it throws).
+    private static func entries(_ value: JSONValue) -> [JSONValue.Member]? {
+        switch value {
+        // As `JSON.parse` built it: a repeated name once, with its last value.
+        case .object(let members): return JavaScriptSemantics.membersAsParsed(members)
+        case .array(let elements): return elements.enumerated().map { .init(String($0.offset), $0.element) }
+        case .string(let text): return units(of: text).enumerated().map { .init(String($0.offset), $0.element) }
+        case .number, .bool: return []
+        case .null: return nil
+        }
+    }
+
+    /// The parts `$or`, `$nor` and `$and` read from their operand, as the SDK
+    /// indexes it up to its `length`: a list's elements, a string's
+    /// characters; no parts for a value without a length (an object, a
+    /// number); `nil` for `null`, where JavaScript throws.
+    private static func parts(of operand: JSONValue) -> [Condition]? {
+        switch operand {
+        case .array(let elements): return elements.map(Condition.init)
+        case .string(let text): return units(of: text).map(Condition.init)
+        case .object, .number, .bool: return []
+        case .null: return nil
+        }
+    }
+
+    /// A string's UTF-16 code units, each as a string, as JavaScript indexes a string.
+    private static func units(of text: String) -> [JSONValue] {
+        text.utf16.map { .string(String(decoding: [$0], as: UTF16.self)) }
+    }
+
     /// The condition one member of a condition object sets.
     private static func part(_ member: JSONValue.Member) -> Condition {
         switch member.key {
-        case "$or": return member.value.elements.map { .any($0.map(Condition.init)) } ?? .never
-        // A `$nor` over anything but a list holds: its `$or` fails.
-        case "$nor": return member.value.elements.map { .none($0.map(Condition.init)) } ?? .all([])
-        case "$and": return member.value.elements.map { .all($0.map(Condition.init)) } ?? .never
-        case "$not": return .not(Condition(member.value))
+        // `$or` holds over no parts (the SDK returns true for a length of 0 or none), `$nor` therefore fails.
+        case "$or": return parts(of: member.value).map { .any($0) } ?? .never
+        case "$nor": return parts(of: member.value).map { .none($0) } ?? .never
+        case "$and": return parts(of: member.value).map { .all($0) } ?? .never
+        case "$not":
+            // `null` throws in the SDK: the condition never holds, `$not` included.
+            if member.value == .null { return .never }
+            return .not(Condition(member.value))
         default:
             let test = ValueTest(member.value)
             guard member.key.utf8.contains(UInt8(ascii: ".")) else { return .member(member.key, test: test) }
@@ -56,13 +105,14 @@ public indirect enum Condition: Sendable {
             for part in parts where !part.holds(for: attributes, groups: groups) { return false }
             return true
         case .any(let parts): return parts.isEmpty || parts.contains { $0.holds(for: attributes, groups: groups) }
-        case .none(let parts): return !parts.contains { $0.holds(for: attributes, groups: groups) }
+        case .none(let parts): return !parts.isEmpty && !parts.contains { $0.holds(for: attributes, groups: groups) }
         case .not(let inner): return !inner.holds(for: attributes, groups: groups)
         case .attribute(let path, let test): return test.matches(Self.value(at: path, in: attributes), groups)
         case .member(let name, let test):
             guard case .object(let members) = attributes else { return test.matches(.null, groups) }
-            // By index: a `for member in` loop would copy (retain and release) every member it passes.
-            for index in members.indices where members[index].key == name {
+            // By index, from the end (a repeated name counts with its last value, as after `JSON.parse`):
+            // a `for member in` loop would copy (retain and release) every member it passes.
+            for index in members.indices.reversed() where members[index].key == name {
                 return test.matches(members[index].value, groups)
             }
             return test.matches(.null, groups)
@@ -92,13 +142,26 @@ public indirect enum Condition: Sendable {
         }
     }
 
-    /// `a.b.c` in nested objects; a missing step reads as `null`, as in GrowthBook.
+    /// `a.b.c` in nested objects, as the SDK's `getPath` follows it: into an
+    /// object's member, an array's element by index (`items.0`) or its
+    /// `length`; any other step reads as `null`, as does a step from a falsy value.
     static func value(at path: [String], in attributes: JSONValue) -> JSONValue {
         var current = attributes
         for part in path {
-            guard case .object(let members) = current else { return .null }
-            guard let index = members.firstIndex(where: { $0.key == part }) else { return .null }
-            current = members[index].value
+            switch current {
+            case .object(let members):
+                guard let index = members.lastIndex(where: { $0.key == part }) else { return .null }
+                current = members[index].value
+            case .array(let elements):
+                if part == "length" {
+                    current = .number(Double(elements.count))
+                } else if let index = JavaScriptSemantics.arrayIndex(part), Int(index) < elements.count {
+                    current = elements[Int(index)]
+                } else {
+                    return .null
+                }
+            default: return .null
+            }
         }
         return current
     }

@@ -99,22 +99,98 @@ public enum JavaScriptSemantics {
         case .null: return 0
         case .bool(let flag): return flag ? 1 : 0
         case .number(let number): return number
-        case .string(let text):
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            if trimmed.isEmpty { return 0 }
-            if trimmed.hasPrefix("0x") || trimmed.hasPrefix("0X") {
-                return UInt64(trimmed.dropFirst(2), radix: 16).map(Double.init) ?? .nan
-            }
-            if trimmed == "Infinity" || trimmed == "+Infinity" { return .infinity }
-            if trimmed == "-Infinity" { return -.infinity }
-            // Swift accepts "nan" and "inf"; JavaScript does not.
-            guard trimmed.allSatisfy({ "0123456789+-.eE".contains($0) }) else { return .nan }
-            return Double(trimmed) ?? .nan
+        case .string(let text): return number(parsing: text)
         case .array(let elements):
             if elements.isEmpty { return 0 }
             return number(.string(string(value)))
         case .object: return .nan
         }
+    }
+
+    /// `Number(text)`, JavaScript's StringToNumber: JavaScript's white space
+    /// trimmed, then nothing (0), a decimal literal with an optional sign and
+    /// exponent, `Infinity` with an optional sign, or an unsigned `0x`, `0o`
+    /// or `0b` integer; anything else is NaN.
+    static func number(parsing text: String) -> Double {
+        let scalars = Array(text.unicodeScalars)
+        var start = 0
+        var end = scalars.count
+        while start < end && isJavaScriptWhiteSpace(scalars[start]) { start += 1 }
+        while end > start && isJavaScriptWhiteSpace(scalars[end - 1]) { end -= 1 }
+        if start == end { return 0 }
+        let body = scalars[start..<end]
+        if body.count > 2, body[start] == "0", let radix = radix(of: body[start + 1]) {
+            var value = 0.0
+            for scalar in body.dropFirst(2) {
+                guard let digit = Int(String(scalar), radix: radix) else { return .nan }
+                value = value * Double(radix) + Double(digit)
+            }
+            return value
+        }
+        var index = start
+        var negative = false
+        if body[index] == "+" || body[index] == "-" {
+            negative = body[index] == "-"
+            index += 1
+        }
+        let unsigned = String(String.UnicodeScalarView(body[index...]))
+        if unsigned == "Infinity" { return negative ? -.infinity : .infinity }
+        // Digits, an optional point and digits (one side at least), an optional exponent.
+        var digitsBefore = 0
+        var digitsAfter = 0
+        while index < end, isDigit(body[index]) {
+            digitsBefore += 1
+            index += 1
+        }
+        if index < end, body[index] == "." {
+            index += 1
+            while index < end, isDigit(body[index]) {
+                digitsAfter += 1
+                index += 1
+            }
+        }
+        guard digitsBefore + digitsAfter > 0 else { return .nan }
+        if index < end, body[index] == "e" || body[index] == "E" {
+            index += 1
+            if index < end, body[index] == "+" || body[index] == "-" { index += 1 }
+            var exponentDigits = 0
+            while index < end, isDigit(body[index]) {
+                exponentDigits += 1
+                index += 1
+            }
+            guard exponentDigits > 0 else { return .nan }
+        }
+        guard index == end, let value = Double(String(String.UnicodeScalarView(body))) else { return .nan }
+        return value
+    }
+
+    private static func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.value >= 0x30 && scalar.value <= 0x39 }
+
+    /// The radix a `0x`, `0o` or `0b` prefix names.
+    private static func radix(of letter: Unicode.Scalar) -> Int? {
+        switch letter {
+        case "x", "X": return 16
+        case "o", "O": return 8
+        case "b", "B": return 2
+        default: return nil
+        }
+    }
+
+    /// JavaScript's WhiteSpace and LineTerminator: what `Number()` and `trim()` remove
+    /// (not U+0085 or U+180E, which Foundation's white space includes).
+    static func isJavaScriptWhiteSpace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F,
+            0x3000, 0xFEFF:
+            return true
+        default: return false
+        }
+    }
+
+    /// A rule's or experiment's seed as the SDK reads `seed || key`: any truthy
+    /// value printed as JavaScript prints it, else the key.
+    package static func seed(_ value: JSONValue?, or key: String) -> String {
+        truthy(value) ? string(value) : key
     }
 
     /// `!!value`.
@@ -168,14 +244,72 @@ public enum JavaScriptSemantics {
     public static func stringify(_ value: JSONValue?) -> String? {
         guard let value else { return nil }
         var bytes: [UInt8] = []
-        write(value, into: &bytes)
+        write(value, into: &bytes, asParsed: false)
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `JSON.stringify(JSON.parse(text))` of the text `value` was read from:
+    /// members as a JavaScript object holds them, a repeated name once (its
+    /// last value, at its first place) and names that are array indexes
+    /// (`"0"`, `"17"`) first, in numeric order. What comparing an attribute
+    /// with a condition's object or array must print, as the SDK does.
+    package static func stringifyAsParsed(_ value: JSONValue) -> String {
+        var bytes: [UInt8] = []
+        write(value, into: &bytes, asParsed: true)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `object[name]` of the object `JSON.parse` makes of `value`: the last
+    /// member of that name (a repeated name keeps its last value); `nil` for
+    /// a missing name or a value that is not an object.
+    package static func property(_ name: String, of value: JSONValue) -> JSONValue? {
+        guard case .object(let members) = value else { return nil }
+        // By index: `last(where:)` would copy the member, key and all, to return it.
+        guard let index = members.lastIndex(where: { $0.key == name }) else { return nil }
+        return members[index].value
+    }
+
+    /// The members of an object in the order a JavaScript object made by
+    /// `JSON.parse` lists them (see ``stringifyAsParsed(_:)``).
+    package static func membersAsParsed(_ members: [JSONValue.Member]) -> [JSONValue.Member] {
+        var indexes: [(index: UInt32, member: JSONValue.Member)] = []
+        var names: [JSONValue.Member] = []
+        var seen: [String: Int] = [:]
+        for member in members {
+            if let arrayIndex = arrayIndex(member.key) {
+                if let at = indexes.firstIndex(where: { $0.index == arrayIndex }) {
+                    indexes[at].member = member
+                } else {
+                    indexes.append((arrayIndex, member))
+                }
+            } else if let at = seen[member.key] {
+                names[at] = member
+            } else {
+                seen[member.key] = names.count
+                names.append(member)
+            }
+        }
+        return indexes.sorted { $0.index < $1.index }.map(\.member) + names
+    }
+
+    /// The array index a property name is: the canonical decimal form of an
+    /// integer from 0 to 2^32 - 2 (`"0"`, `"42"`; not `"01"`, `"-1"`, `"1.0"`).
+    package static func arrayIndex(_ name: String) -> UInt32? {
+        let utf8 = name.utf8
+        guard let first = utf8.first, utf8.count <= 10, first >= 0x30, first <= 0x39 else { return nil }
+        if first == 0x30 { return utf8.count == 1 ? 0 : nil }
+        var value: UInt64 = 0
+        for byte in utf8 {
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            value = value * 10 + UInt64(byte - 0x30)
+        }
+        return value < 0xFFFF_FFFF ? UInt32(value) : nil
     }
 
     /// Writes `JSON.stringify(value)` onto `bytes`: one buffer for the whole
     /// document, so a payload of thousands of features is not built out of
     /// thousands of joined strings (which `lab serve` did on every change).
-    private static func write(_ value: JSONValue, into bytes: inout [UInt8]) {
+    private static func write(_ value: JSONValue, into bytes: inout [UInt8], asParsed: Bool) {
         switch value {
         case .null: bytes.append(contentsOf: "null".utf8)
         case .bool(let flag): bytes.append(contentsOf: (flag ? "true" : "false").utf8)
@@ -185,16 +319,16 @@ public enum JavaScriptSemantics {
             bytes.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                write(element, into: &bytes)
+                write(element, into: &bytes, asParsed: asParsed)
             }
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
             bytes.append(UInt8(ascii: "{"))
-            for (index, member) in members.enumerated() {
+            for (index, member) in (asParsed ? membersAsParsed(members) : members).enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
                 quote(member.key, into: &bytes)
                 bytes.append(UInt8(ascii: ":"))
-                write(member.value, into: &bytes)
+                write(member.value, into: &bytes, asParsed: asParsed)
             }
             bytes.append(UInt8(ascii: "}"))
         }

@@ -9,7 +9,8 @@ public enum ValueTest: Sendable {
     case bool(Bool)
     /// `actual === null`.
     case null
-    /// An array or plain object: equal when `JSON.stringify` prints the same text.
+    /// An array or plain object: equal when `JSON.stringify` prints the same
+    /// text, members in the order JavaScript keeps them (``JavaScriptSemantics/stringifyAsParsed(_:)``).
     case json(String)
     /// An object of operators, all of which must hold.
     case operators([Operator])
@@ -62,14 +63,15 @@ public enum ValueTest: Sendable {
         case .number(let number): self = .number(number)
         case .bool(let flag): self = .bool(flag)
         case .null: self = .null
-        case .array: self = .json(JavaScriptSemantics.stringify(json) ?? "")
+        case .array: self = .json(JavaScriptSemantics.stringifyAsParsed(json))
         case .object(let members):
             // An object is a list of operators only when every key is one.
             guard !members.isEmpty, members.allSatisfy({ $0.key.utf8.first == UInt8(ascii: "$") }) else {
-                self = .json(JavaScriptSemantics.stringify(json) ?? "")
+                self = .json(JavaScriptSemantics.stringifyAsParsed(json))
                 return
             }
-            self = .operators(members.map { Self.compile($0.key, $0.value) })
+            // A repeated operator counts once, with its last operand, as after `JSON.parse`.
+            self = .operators(JavaScriptSemantics.membersAsParsed(members).map { Self.compile($0.key, $0.value) })
         }
     }
 
@@ -133,7 +135,7 @@ public enum ValueTest: Sendable {
         case .number(let number): return JavaScriptSemantics.number(actual) == number
         case .bool(let flag): return actual != .null && JavaScriptSemantics.truthy(actual) == flag
         case .null: return actual == .null
-        case .json(let text): return JavaScriptSemantics.stringify(actual) == text
+        case .json(let text): return JavaScriptSemantics.stringifyAsParsed(actual) == text
         case .operators(let operators): return operators.allSatisfy { $0.holds(for: actual, groups) }
         }
     }
@@ -162,12 +164,13 @@ extension ValueTest.Operator {
         case .size(let test):
             guard case .array(let elements) = actual else { return false }
             return test.matches(.number(Double(elements.count)), groups)
+        // Falsy elements (0, "", false, null) are skipped, as the SDK's `actual[i] && check(actual[i])`.
         case .elementMatches(let test):
             guard case .array(let elements) = actual else { return false }
-            return elements.contains { test.matches($0, groups) }
+            return elements.contains { JavaScriptSemantics.truthy($0) && test.matches($0, groups) }
         case .elementSatisfies(let condition):
             guard case .array(let elements) = actual else { return false }
-            return elements.contains { condition.holds(for: $0, groups: groups) }
+            return elements.contains { JavaScriptSemantics.truthy($0) && condition.holds(for: $0, groups: groups) }
         case .containsAll(let tests, let insensitive):
             guard case .array(let elements) = actual else { return false }
             return tests.allSatisfy { test in

@@ -4,16 +4,24 @@ enum Version {
     /// The padded form: a leading `v` and a `+build` dropped, parts split on
     /// `-` and `.`, numeric parts right-aligned in five places, `~` after
     /// three parts (so a release sorts after its pre-releases), joined by `-`.
+    ///
+    /// Anything but a non-empty string or a number (missing, `null`, a
+    /// boolean, an array, an empty string) is the version `"0"`, padded like
+    /// any other (`"    0"`), so it sorts below every real version.
     static func padded(_ value: JSONValue?) -> String {
         let input: String
         switch value {
         case .number(let number)?: input = JavaScriptSemantics.numberString(number)
         case .string(let text)? where !text.isEmpty: input = text
-        default: return "0"
+        default: input = "0"
         }
         var text = input
         if text.hasPrefix("v") { text.removeFirst() }
-        if let plus = text.firstIndex(of: "+") { text = String(text[..<plus]) }
+        // `/\+.*$/`: the build is cut from the first `+` that no line break follows.
+        let lineBreaks: Set<Character> = ["\n", "\r", "\r\n", "\u{2028}", "\u{2029}"]
+        let lastBreak = text.lastIndex { lineBreaks.contains($0) }
+        let searched = lastBreak.map { text[text.index(after: $0)...] } ?? text[...]
+        if let plus = searched.firstIndex(of: "+") { text = String(text[..<plus]) }
         var parts = text.split(omittingEmptySubsequences: false) { $0 == "-" || $0 == "." }.map(String.init)
         if parts.count == 3 { parts.append("~") }
         return parts.map { part in
@@ -60,7 +68,10 @@ enum Version {
     ) -> Result? {
         guard case .string(var text) = value, !text.isEmpty else { return nil }
         // The check runs on the buffer: the string's own UTF-8 view walks a small string byte by byte, slowly.
-        return text.withUTF8 { bytes in bytes.allSatisfy { $0 < 0x80 } ? body(bytes) : nil }
+        // Line breaks take the long way (see ``padded(_:)``): they change where the build is cut.
+        return text.withUTF8 { bytes in
+            bytes.allSatisfy { $0 < 0x80 && $0 != 0x0A && $0 != 0x0D } ? body(bytes) : nil
+        }
     }
 
     /// Feeds the padded form of a non-empty ASCII string to `sink` unit by

@@ -51,8 +51,9 @@ public struct GrowthBookEvaluator: Sendable {
         for feature in context.features.values {
             for rule in feature.rules {
                 guard let experiment = rule.experiment else { continue }
-                attributes.insert(experiment.hashAttribute ?? "id")
-                if let fallback = experiment.fallbackAttribute { attributes.insert(fallback) }
+                // `rule.hashAttribute || "id"`, and a fallback only when it is named.
+                attributes.insert(experiment.hashAttribute.flatMap { $0.isEmpty ? nil : $0 } ?? "id")
+                if let fallback = experiment.fallbackAttribute, !fallback.isEmpty { attributes.insert(fallback) }
             }
         }
         var values: [String: String] = [:]
@@ -287,7 +288,7 @@ public struct GrowthBookEvaluator: Sendable {
             return makeResult(experiment, featureId: featureId, index: forced)
         }
         if experiment.isInactive { return makeResult(experiment, featureId: featureId, index: -1) }
-        let (_, hashValue) = hashAttribute(experiment.hashAttribute, fallback: experiment.fallbackAttribute)
+        let (_, hashValue) = hashAttribute(experiment.hashAttribute, fallback: fallback(of: experiment))
         guard let hashValue else {
             note("  no value for the hash attribute: not in the experiment")
             return makeResult(experiment, featureId: featureId, index: -1)
@@ -449,7 +450,7 @@ public struct GrowthBookEvaluator: Sendable {
             index = 0
             inExperiment = false
         }
-        let (attribute, hashValue) = hashAttribute(experiment.hashAttribute, fallback: experiment.fallbackAttribute)
+        let (attribute, hashValue) = hashAttribute(experiment.hashAttribute, fallback: fallback(of: experiment))
         let meta = index < experiment.meta.count ? experiment.meta[index] : nil
         return ExperimentResult(
             key: experiment.resultKey(index),
@@ -469,11 +470,21 @@ public struct GrowthBookEvaluator: Sendable {
 
     // MARK: - Pieces
 
-    /// The attribute that identifies the user, and its value when truthy.
+    /// The fallback attribute an experiment hashes on when its hash attribute
+    /// has no value: only with sticky bucketing on and not disabled for it,
+    /// as in the SDK (the fallback is there to keep a bucket sticky across a login).
+    private func fallback(of experiment: GrowthBookExperiment) -> String? {
+        stickyDocuments != nil && !experiment.disableStickyBucketing ? experiment.fallbackAttribute : nil
+    }
+
+    /// The attribute that identifies the user (`name || "id"`), and its value when truthy.
     private func hashAttribute(_ name: String?, fallback: String?) -> (String, JSONValue?) {
-        var attribute = name ?? "id"
-        var value = context.attributes[attribute].flatMap { JavaScriptSemantics.truthy($0) ? $0 : nil }
-        if value == nil, let fallback, let fallbackValue = context.attributes[fallback],
+        var attribute = name.flatMap { $0.isEmpty ? nil : $0 } ?? "id"
+        var value = JavaScriptSemantics.property(attribute, of: context.attributes).flatMap {
+            JavaScriptSemantics.truthy($0) ? $0 : nil
+        }
+        if value == nil, let fallback, !fallback.isEmpty,
+            let fallbackValue = JavaScriptSemantics.property(fallback, of: context.attributes),
             JavaScriptSemantics.truthy(fallbackValue)
         {
             value = fallbackValue
@@ -498,7 +509,8 @@ public struct GrowthBookEvaluator: Sendable {
         guard
             let hash = userHash(
                 rule.hashAttribute,
-                fallback: rule.fallbackAttribute,
+                // The fallback attribute belongs to sticky bucketing, as in the SDK.
+                fallback: stickyDocuments != nil && !rule.disableStickyBucketing ? rule.fallbackAttribute : nil,
                 seed: rule.seed,
                 version: rule.hashVersion
             )

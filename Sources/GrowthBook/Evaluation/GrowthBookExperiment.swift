@@ -10,6 +10,8 @@ public final class GrowthBookExperiment: Sendable {
     public let coverage: Double?
     public let hashAttribute: String?
     public let fallbackAttribute: String?
+    /// The seed as the SDK reads `seed || key`: a truthy value as JavaScript
+    /// prints it, `nil` (the key) when missing, empty or otherwise falsy.
     public let seed: String?
     /// 1 or 2, or 0 for a version no hash exists for.
     public let hashVersion: Int
@@ -58,7 +60,7 @@ public final class GrowthBookExperiment: Sendable {
         coverage = members[members.coverage]?.numberValue
         hashAttribute = members[members.hashAttribute]?.stringValue
         fallbackAttribute = members[members.fallbackAttribute]?.stringValue
-        seed = members[members.seed]?.stringValue
+        seed = members[members.seed].flatMap { JavaScriptSemantics.truthy($0) ? JavaScriptSemantics.string($0) : nil }
         hashVersion = JavaScriptSemantics.hashVersion(members[members.hashVersion], fallback: 1)
         disableStickyBucketing = JavaScriptSemantics.truthy(members[members.disableStickyBucketing])
         bucketVersion = members[members.bucketVersion]
@@ -87,7 +89,7 @@ public final class GrowthBookExperiment: Sendable {
                 passthrough: info["passthrough"]?.boolValue
             )
         }
-        condition = members[members.condition].map(Condition.init)
+        condition = Condition.given(members[members.condition])
         parentConditions = (members[members.parentConditions]?.elements ?? []).map(ParentCondition.init)
         forcedVariation = members[members.force].map { JavaScriptSemantics.integer($0.numberValue) }
         let status = members[members.status]?.stringValue
@@ -126,7 +128,8 @@ public struct Filter: Sendable {
 
     init(_ json: JSONValue) {
         attribute = json["attribute"]?.stringValue
-        seed = json["seed"]?.stringValue ?? ""
+        // The SDK hashes `filter.seed + value`: a missing seed prints as "undefined".
+        seed = JavaScriptSemantics.string(json["seed"])
         hashVersion = JavaScriptSemantics.hashVersion(json["hashVersion"], fallback: 2)
         ranges = (json["ranges"]?.elements ?? []).compactMap { range in
             let bounds = (range.elements ?? []).compactMap(\.numberValue)
@@ -144,7 +147,7 @@ public struct ParentCondition: Sendable {
 
     init(_ json: JSONValue) {
         feature = json["id"]?.stringValue ?? ""
-        condition = Condition(json["condition"] ?? .object([]))
+        condition = Condition.orEmpty(json["condition"])
         gate = JavaScriptSemantics.truthy(json["gate"])
     }
 }

@@ -94,7 +94,8 @@ public final class FeatureRule: Sendable {
     private static func experiment(of rule: RuleMembers, variations: JSONValue, feature: String) -> JSONValue {
         var members: [JSONValue.Member] = [
             .init("variations", variations),
-            .init("key", rule[rule.key] ?? .string(feature)),
+            // `rule.key || id`: a missing or empty key is the feature's.
+            .init("key", rule[rule.key].flatMap { JavaScriptSemantics.truthy($0) ? $0 : nil } ?? .string(feature)),
         ]
         for (key, index) in [
             ("coverage", rule.coverage), ("weights", rule.weights), ("hashAttribute", rule.hashAttribute),
@@ -120,6 +121,8 @@ public final class ForcedValue: Sendable {
     public let seed: String
     public let hashAttribute: String?
     public let fallbackAttribute: String?
+    /// Whether the rule keeps out of sticky bucketing, and so of its fallback attribute.
+    public let disableStickyBucketing: Bool
     /// `range`, when it is a pair of numbers.
     public let range: HalfOpenRange?
     /// Whether `range` was given at all (a malformed one still makes the rule a rollout).
@@ -129,10 +132,11 @@ public final class ForcedValue: Sendable {
 
     init(feature: String, value: JSONValue, members: RuleMembers) {
         self.value = value
-        condition = members[members.condition].map(Condition.init)
-        seed = members[members.seed]?.stringValue ?? feature
+        condition = Condition.given(members[members.condition])
+        seed = JavaScriptSemantics.seed(members[members.seed], or: feature)
         hashAttribute = members[members.hashAttribute]?.stringValue
         fallbackAttribute = members[members.fallbackAttribute]?.stringValue
+        disableStickyBucketing = JavaScriptSemantics.truthy(members[members.disableStickyBucketing])
         hasRange = members.range != nil
         if let bounds = members[members.range]?.elements?.compactMap(\.numberValue), bounds.count == 2 {
             range = HalfOpenRange(lower: bounds[0], upper: bounds[1])
@@ -166,7 +170,7 @@ public struct ContextualBandit: Sendable {
     public init(_ json: JSONValue) {
         leaves = (json["contexts"]?.elements ?? []).map { leaf in
             Leaf(
-                condition: Condition(leaf["condition"] ?? .object([])),
+                condition: Condition.orEmpty(leaf["condition"]),
                 leafId: leaf["leafId"],
                 weights: leaf["weights"]
             )

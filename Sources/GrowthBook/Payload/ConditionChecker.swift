@@ -47,9 +47,13 @@ struct ConditionChecker {
             switch member.key {
             case "$regex", "$regexi":
                 guard case .string(let pattern) = member.value else { continue }
-                if !BoundedRegex.compiles(pattern, caseInsensitive: member.key == "$regexi") {
+                let caseInsensitive = member.key == "$regexi"
+                if !BoundedRegex.compiles(pattern, caseInsensitive: caseInsensitive),
+                    let problem = BoundedRegex.syntaxError(in: pattern, caseInsensitive: caseInsensitive)
+                {
                     report.neverMatches(
-                        "invalid pattern \"\(pattern)\" for \"\(member.key)\" in the condition of \(what): it never matches",
+                        "invalid pattern \"\(pattern)\" for \"\(member.key)\" in the condition of \(what) "
+                            + "(\(problem), as JavaScript reads it): it never matches",
                         at: place
                     )
                 }

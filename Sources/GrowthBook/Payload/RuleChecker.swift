@@ -23,19 +23,33 @@ struct RuleChecker {
         let first = checkVariations("contextualVariations", members.contextualVariations, into: &report)
         let second = checkVariations("variations", members.variations, counted: first == nil, into: &report)
         checkWeights(variationCount: first ?? second, into: &report)
-        if let coverage = members[members.coverage], !Self.isNumber(coverage, in: 0...1) {
-            report.error("\"coverage\" of \(what) must be a number from 0 to 1", at: path(members.coverage))
+        // Numbers out of range still evaluate in every SDK (a coverage is
+        // clamped, a namespace or a hash version that holds nobody is
+        // skipped): warnings for `lab check`, never a reason to refuse the payload.
+        if let coverage = members[members.coverage] {
+            if !Self.isNumber(coverage, in: -.infinity...(.infinity)) {
+                report.error("\"coverage\" of \(what) must be a number from 0 to 1", at: path(members.coverage))
+            } else if !Self.isNumber(coverage, in: 0...1) {
+                report.warning(
+                    "\"coverage\" of \(what) is not from 0 to 1; GrowthBook reads it as the nearest of the two",
+                    at: path(members.coverage)
+                )
+            }
         }
         if let namespace = members[members.namespace] {
-            var valid = false
             if case .array(let items) = namespace, items.count == 3, case .string = items[0],
                 case .number(let start) = items[1], case .number(let end) = items[2]
             {
-                valid = 0 <= start && start <= end && end <= 1
-            }
-            if !valid {
+                if !(0 <= start && start <= end && end <= 1) {
+                    report.warning(
+                        "\"namespace\" of \(what) should be [id, start, end] with 0 <= start <= end <= 1; "
+                            + "only users hashed from start up to end are in it",
+                        at: path(members.namespace)
+                    )
+                }
+            } else {
                 report.error(
-                    "\"namespace\" of \(what) must be [id, start, end] with 0 <= start <= end <= 1",
+                    "\"namespace\" of \(what) must be [id, start, end] with numbers",
                     at: path(members.namespace)
                 )
             }
@@ -43,9 +57,11 @@ struct RuleChecker {
         if let condition = members[members.condition] {
             if Self.isObject(condition) {
                 ConditionChecker(path: path(members.condition), what: what).check(condition, into: &report)
-            } else {
-                report.error(
-                    "\"condition\" of \(what) must be an object, found \(condition.kindName)",
+            } else if JavaScriptSemantics.truthy(condition) {
+                // The SDKs still evaluate it (`Object.entries` of it): a list or text names attributes by index.
+                report.warning(
+                    "\"condition\" of \(what) should be an object, found \(condition.kindName); GrowthBook reads "
+                        + "a list or text as conditions on attributes named 0, 1, …, and a number or true as none",
                     at: path(members.condition)
                 )
             }
@@ -56,8 +72,10 @@ struct RuleChecker {
         checkString("fallbackAttribute", members.fallbackAttribute, into: &report)
         checkString("id", members.id, into: &report)
         checkString("contextualBanditRef", members.contextualBanditRef, into: &report)
-        if let version = members[members.hashVersion], !Self.isNumber(version, in: 1...2, whole: true) {
-            report.error("\"hashVersion\" of \(what) must be 1 or 2", at: path(members.hashVersion))
+        if let version = members[members.hashVersion], JavaScriptSemantics.truthy(version),
+            !Self.isNumber(version, in: 1...2, whole: true)
+        {
+            report.warning(Self.unknownHashVersion(of: what), at: path(members.hashVersion))
         }
         checkBucketVersion("bucketVersion", members.bucketVersion, into: &report)
         checkBucketVersion("minBucketVersion", members.minBucketVersion, into: &report)
@@ -73,10 +91,19 @@ struct RuleChecker {
         checkList("meta", members.meta, of: "objects", into: &report) { Self.isObject($0) }
         checkList("filters", members.filters, of: "objects with \"seed\" and \"ranges\"", into: &report) { filter in
             guard Self.isObject(filter), filter["seed"].map(Self.isString) ?? true,
-                filter["ranges"].map(Self.isRangeList) ?? false,
-                filter["hashVersion"].map({ Self.isNumber($0, in: 1...2, whole: true) }) ?? true
+                filter["ranges"].map(Self.isRangeList) ?? false
             else { return false }
             return true
+        }
+        if let filters = members[members.filters]?.elements,
+            filters.contains(where: { filter in
+                filter["hashVersion"].map {
+                    JavaScriptSemantics.truthy($0) && !Self.isNumber($0, in: 1...2, whole: true)
+                }
+                    ?? false
+            })
+        {
+            report.warning(Self.unknownHashVersion(of: "a filter of " + what), at: path(members.filters))
         }
         checkList(
             "parentConditions",
@@ -161,6 +188,12 @@ struct RuleChecker {
         guard case .array(let items) = list, items.allSatisfy(element) else {
             return report.error("\"\(name)\" of \(what) must be a list of \(description)", at: path(index))
         }
+    }
+
+    /// A hash version no SDK knows: users are never hashed into what it guards.
+    static func unknownHashVersion(of what: String) -> String {
+        "\"hashVersion\" of \(what) is neither 1 nor 2; GrowthBook's SDKs hash nobody with it, "
+            + "so no user is bucketed, included or let through by it"
     }
 
     static func isObject(_ value: JSONValue) -> Bool {

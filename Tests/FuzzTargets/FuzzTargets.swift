@@ -17,8 +17,29 @@ public enum FuzzTargets {
     /// The targets by the name of their corpus folder.
     public static let all: [String: @Sendable (Data) -> Void] = [
         "catalog": catalog, "growthbook": growthBook, "sse": serverSentEvents, "overrides": overrides,
-        "activeset": activeSet, "state": stateFile, "steering": steering,
+        "activeset": activeSet, "state": stateFile, "steering": steering, "regex": regex,
     ]
+
+    /// A `$regex` pattern and the text it tests (split at the first 0 byte;
+    /// the first byte's low bit asks for the `i` flag): parsed as JavaScript
+    /// reads patterns, compiled, and run within its step budget, which must
+    /// end every test; the cached answer must be the machine's.
+    public static func regex(_ data: Data) {
+        let bytes = [UInt8](data)
+        guard let flags = bytes.first else { return }
+        let rest = bytes.dropFirst()
+        let split = rest.firstIndex(of: 0) ?? rest.endIndex
+        let pattern = String(decoding: rest[..<split], as: UTF8.self)
+        let input = split < rest.endIndex ? String(decoding: rest[(split + 1)...], as: UTF8.self) : ""
+        let caseInsensitive = flags & 1 == 1
+        guard let program = try? RegexProgram(pattern, caseInsensitive: caseInsensitive) else {
+            precondition(!BoundedRegex.compiles(pattern, caseInsensitive: caseInsensitive), "a pattern compiled once only")
+            return
+        }
+        let outcome = RegexMachine.test(program, in: Array(input.utf16), budget: BoundedRegex.maximumSteps)
+        let matched = BoundedRegex.matches(pattern, caseInsensitive: caseInsensitive, in: input)
+        precondition(matched == (outcome == .matched), "the cached answer is not the machine's")
+    }
 
     /// What testers hand the steering side: a tokens file, a typed scope
     /// (`--for`, `?for=`), a time (`forcedAt`). A scope that is taken reads

@@ -17,7 +17,7 @@ public enum BoundedRegex {
     /// Instructions one test may execute over all its start positions:
     /// milliseconds at most, far more than any real pattern needs on a user
     /// agent, far less than `^(a+)+$` needs on thirty `a`s and a `b`.
-    static let maximumSteps = 1_000_000
+    package static let maximumSteps = 1_000_000
     /// Entries kept in each cache before it is emptied.
     private static let cacheLimit = 4_096
     /// Longer patterns and inputs are matched without being remembered, so
@@ -40,7 +40,7 @@ public enum BoundedRegex {
 
     /// Whether `pattern` compiles: a payload check compiles it once, and the
     /// evaluation that matches with it later finds it compiled.
-    static func compiles(_ pattern: String, caseInsensitive: Bool) -> Bool {
+    package static func compiles(_ pattern: String, caseInsensitive: Bool) -> Bool {
         program(pattern, caseInsensitive: caseInsensitive) != nil
     }
 
@@ -75,7 +75,7 @@ public enum BoundedRegex {
 
     /// Whether `text` matches `pattern` (JavaScript `RegExp.test`); an invalid
     /// pattern and a match that runs out of steps are both `false`.
-    static func matches(_ pattern: String, caseInsensitive: Bool, in text: String) -> Bool {
+    package static func matches(_ pattern: String, caseInsensitive: Bool, in text: String) -> Bool {
         let resultKey = patternKey(pattern, caseInsensitive: caseInsensitive) + "\u{0}" + text
         let remembers = pattern.utf8.count <= cachedLength && text.utf8.count <= cachedLength
         if remembers, let cached = caches.withLock({ $0.results[resultKey] }) { return cached }

@@ -3,9 +3,9 @@
 /// choices kept in an array rather than on the call stack, and counting
 /// every instruction it executes against a budget, so the work of one test
 /// is bounded whatever the pattern and input: at the budget it gives up.
-struct RegexMachine {
+package struct RegexMachine {
     /// What a test came to.
-    enum Outcome: Equatable {
+    package enum Outcome: Equatable {
         case matched, notMatched
         /// The budget ran out first.
         case gaveUp
@@ -36,7 +36,7 @@ struct RegexMachine {
     private struct OutOfSteps: Error {}
 
     /// Whether `program` matches somewhere in `input`, within `budget` instructions in all.
-    static func test(_ program: RegexProgram, in input: [UInt16], budget: Int) -> Outcome {
+    package static func test(_ program: RegexProgram, in input: [UInt16], budget: Int) -> Outcome {
         var machine = RegexMachine(program: program, input: input, budget: budget)
         do {
             for start in 0...input.count {

@@ -37,10 +37,10 @@ enum RegexAssertion: Equatable, Sendable {
 
 /// Why a pattern is not a JavaScript regular expression: `new RegExp` throws,
 /// and GrowthBook's SDK then reads the condition as false.
-struct RegexSyntaxError: Error, Equatable, CustomStringConvertible {
-    var reason: String
+package struct RegexSyntaxError: Error, Equatable, CustomStringConvertible {
+    package var reason: String
     /// The UTF-16 offset in the pattern where reading stopped.
-    var offset: Int
+    package var offset: Int
 
-    var description: String { "\(reason) at character \(offset + 1)" }
+    package var description: String { "\(reason) at character \(offset + 1)" }
 }

@@ -2,7 +2,7 @@
 /// backtracking machine that keeps its choices on the heap, so no input or
 /// pattern can exhaust the stack, and counts its steps, so no match can run
 /// for long.
-struct RegexProgram: Sendable {
+package struct RegexProgram: Sendable {
     /// One step of the machine. Units, sets and back references read
     /// forwards, or backwards inside a lookbehind (as ECMAScript matches one).
     enum Instruction: Sendable {
@@ -45,7 +45,7 @@ struct RegexProgram: Sendable {
     struct TooLarge: Error {}
 
     /// Compiles `source`, read as `new RegExp(source, caseInsensitive ? "i" : "")` reads it.
-    init(_ source: String, caseInsensitive: Bool) throws(RegexSyntaxError) {
+    package init(_ source: String, caseInsensitive: Bool) throws(RegexSyntaxError) {
         let (pattern, groups) = try RegexParser.parse(source)
         groupCount = groups
         self.caseInsensitive = caseInsensitive

@@ -12,6 +12,8 @@ import NIOCore
 ///
 /// - `GET /api/features/{clientKey}`: the SDK payload, with `ETag`,
 ///   `If-None-Match` → 304, CORS and `x-sse-support: enabled`;
+/// - `POST /api/eval/{clientKey}`: GrowthBook's remote evaluation, the payload
+///   evaluated for the user the SDK sends (``RemoteEvaluation``);
 /// - `GET /sub/{clientKey}`: server-sent `features` events on every change, pings every 20 s;
 /// - `POST /ofrep/v1/evaluate/flags/{key}` and `POST /ofrep/v1/evaluate/flags`,
 ///   whose answers name `GET /ofrep/v1/events`, OFREP's event stream; the
@@ -145,6 +147,27 @@ public struct LabServer: Sendable {
             }
             headers[.contentType] = "application/json"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: state.payload)))
+        }
+        let remote = RemoteEvaluationCache()
+        let maximumBodyBytes = limits.maximumBodyBytes
+        router.post("/api/eval/:clientKey") { request, context in
+            try authorize(key: context.parameters.get("clientKey"))
+            var request = request
+            let body = try await Self.collect(&request, upTo: maximumBodyBytes)
+            let asked: RemoteEvaluation.Request
+            do {
+                asked = try RemoteEvaluation.Request(body: Array(buffer: body))
+            } catch let invalid as RemoteEvaluation.Request.Invalid {
+                throw HTTPError(.badRequest, message: "a remote evaluation request: \(invalid.reason)")
+            }
+            let (payload, dateUpdated) = try remote.payload(of: hub.current)
+            let answer = RemoteEvaluation.answer(asked, payload: payload, dateUpdated: dateUpdated)
+            // Answers differ by user: nothing in between may keep one for another.
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/json", .cacheControl: "no-store", .sseSupport: "enabled"],
+                body: .init(byteBuffer: ByteBuffer(string: answer.jsonText))
+            )
         }
         router.get("/sub/:clientKey") { request, context in
             try authorize(key: context.parameters.get("clientKey"))

@@ -33,7 +33,8 @@ public enum FuzzTargets {
         let input = split < rest.endIndex ? String(decoding: rest[(split + 1)...], as: UTF8.self) : ""
         let caseInsensitive = flags & 1 == 1
         guard let program = try? RegexProgram(pattern, caseInsensitive: caseInsensitive) else {
-            precondition(!BoundedRegex.compiles(pattern, caseInsensitive: caseInsensitive), "a pattern compiled once only")
+            let compiles = BoundedRegex.compiles(pattern, caseInsensitive: caseInsensitive)
+            precondition(!compiles, "a pattern compiled once only")
             return
         }
         let outcome = RegexMachine.test(program, in: Array(input.utf16), budget: BoundedRegex.maximumSteps)

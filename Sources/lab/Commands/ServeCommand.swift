@@ -9,7 +9,8 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve the state file to GrowthBook SDKs and OpenFeature OFREP providers in any language.",
         discussion: """
             Point an app's GrowthBook apiHost, or its OFREP provider's base URL, at the printed URL: \
-            it gets what the console shows, and within a second what QA forces. With --client-key, \
+            it gets what the console shows, and within a second what QA forces. SDKs with remoteEval \
+            post their user to /api/eval/<key> and get the payload evaluated for it. With --client-key, \
             only that key may read and report (others get 401), as with GrowthBook's proxy; OFREP \
             providers send it as Authorization: Bearer <key> or X-API-Key, the demo page as ?key=. \
             Requests must name this server in Host, pages of other origins may read but not post, \
@@ -68,7 +69,7 @@ struct ServeCommand: AsyncParsableCommand {
             try await server.run { port in
                 let base = "http://\(host):\(port)"
                 printLine("Serving \(statePath) on \(base)")
-                printLine("  GrowthBook SDKs:   apiHost \(base), clientKey \(key)")
+                printLine("  GrowthBook SDKs:   apiHost \(base), clientKey \(key) (remoteEval too)")
                 printLine("  OpenFeature OFREP: \(base) (POST /ofrep/v1/evaluate/flags/{key})")
                 printLine("  Exposures:         POST \(base)/events/\(key)")
                 printLine("  Demo page:         \(base)/demo?key=\(key)")

@@ -36,6 +36,8 @@ let package = Package(
             name: "GrowthBookNetwork",
             dependencies: [
                 "GrowthBook", .product(name: "_CryptoExtras", package: "swift-crypto"),
+                // A connected client says why a fetch failed or a payload was refused.
+                .product(name: "Logging", package: "swift-log"),
                 // The event stream reads its socket only as fast as it parses (URLSession on Linux does not).
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

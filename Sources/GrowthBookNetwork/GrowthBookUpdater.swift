@@ -34,6 +34,7 @@ public final class GrowthBookUpdater: Sendable {
     private let receive: @Sendable (Data) -> Void
     private let sleep: Sleep
     private let now: @Sendable () -> Date
+    private let executor: (any TaskExecutor)?
 
     private struct Progress {
         var task: Task<Void, Never>?
@@ -52,6 +53,8 @@ public final class GrowthBookUpdater: Sendable {
     ///   - receive: applies a payload a `features` event carried.
     ///   - sleep: waits; by default `Task.sleep`.
     ///   - now: the time, for ``nextFetch``.
+    ///   - executor: where fetching and streaming run; by default Swift's shared pool
+    ///     (a server whose pool may be busy with blocking work gives them one of their own).
     public init(
         every interval: Duration,
         streamURL: URL? = nil,
@@ -60,7 +63,8 @@ public final class GrowthBookUpdater: Sendable {
         fetch: @escaping @Sendable () async -> Void,
         receive: @escaping @Sendable (Data) -> Void,
         sleep: @escaping Sleep = { try? await Task.sleep(for: $0) },
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init,
+        executor: (any TaskExecutor)? = nil
     ) {
         self.interval = interval
         self.streamURL = streamURL
@@ -70,6 +74,7 @@ public final class GrowthBookUpdater: Sendable {
         self.receive = receive
         self.sleep = sleep
         self.now = now
+        self.executor = executor
     }
 
     deinit { stop() }
@@ -85,11 +90,11 @@ public final class GrowthBookUpdater: Sendable {
         let (interval, streamURL, streamingOffered, streamStarted) = (
             interval, streamURL, streamingOffered, streamStarted
         )
-        let (fetch, receive, sleep, now) = (fetch, receive, sleep, now)
+        let (fetch, receive, sleep, now, executor) = (fetch, receive, sleep, now, executor)
         progress.withLock { state in
             guard state.task == nil else { return }
             // The task holds what it needs and the updater weakly, so releasing the updater stops it.
-            state.task = Task.detached { [weak self] in
+            state.task = Task.detached(executorPreference: executor) { [weak self] in
                 var streamer: Task<Void, Never>?
                 defer { streamer?.cancel() }
                 while !Task.isCancelled {
@@ -97,7 +102,7 @@ public final class GrowthBookUpdater: Sendable {
                     if streamer == nil, let url = streamURL, streamingOffered() {
                         self?.progress.withLock { $0.isStreaming = true }
                         streamStarted()
-                        streamer = Task.detached {
+                        streamer = Task.detached(executorPreference: executor) {
                             await GrowthBookStreamer(url: url).run(payload: receive, refetch: fetch)
                         }
                     }

@@ -127,10 +127,9 @@ struct GrowthBookConformanceTests {
     }
 
     @Test(arguments: GrowthBookCases.section("run"))
-    func run(_ testCase: GrowthBookCases.Case) {
+    func run(_ testCase: GrowthBookCases.Case) throws {
         guard let values = testCase.present() else { return }
-        var evaluator = GrowthBookEvaluator(context: GrowthBookContext(json: values[1]))
-        let result = evaluator.run(values[2])
+        let result = try GrowthBookCases.user(values[1]).run(values[2])
         #expect(GrowthBookCases.same(result.value, values[3]), "value \(result.value)")
         #expect(result.inExperiment == values[4].boolValue)
         #expect(result.hashUsed == values[5].boolValue)
@@ -170,23 +169,44 @@ struct GrowthBookConformanceTests {
     /// Contextual bandits: leaves chosen by condition, their weights, and
     /// `leafId`, `variationWeights` and `banditVersion` in the results.
     @Test(arguments: GrowthBookCases.section("contextualBandit"))
-    func contextualBandit(_ testCase: GrowthBookCases.Case) {
+    func contextualBandit(_ testCase: GrowthBookCases.Case) throws {
         guard let values = testCase.present() else { return }
-        var evaluator = GrowthBookEvaluator(context: GrowthBookContext(json: values[1]))
-        let result = evaluator.evaluateFeature(values[2].stringValue ?? "")
+        let result = try GrowthBookCases.user(values[1]).evaluate(values[2].stringValue ?? "")
         #expect(GrowthBookCases.same(result.json, values[3]), "got \(JavaScriptSemantics.stringify(result.json) ?? "")")
     }
 
     @Test(arguments: GrowthBookCases.section("feature"))
-    func feature(_ testCase: GrowthBookCases.Case) {
+    func feature(_ testCase: GrowthBookCases.Case) throws {
         guard let values = testCase.present() else { return }
-        var evaluator = GrowthBookEvaluator(context: GrowthBookContext(json: values[1]))
-        let result = evaluator.evaluateFeature(values[2].stringValue ?? "")
+        let result = try GrowthBookCases.user(values[1]).evaluate(values[2].stringValue ?? "")
         #expect(GrowthBookCases.same(result.json, values[3]), "got \(JavaScriptSemantics.stringify(result.json) ?? "")")
     }
 }
 
 extension GrowthBookCases {
+    /// A case's SDK context through the front door: its features, saved
+    /// groups and bandits as a payload (checked as any payload is), the rest
+    /// as the client's options and the user's attributes and page.
+    static func user(_ context: JSONValue) throws -> GrowthBookUser {
+        var payload: [JSONValue.Member] = [.init("features", context["features"] ?? .object([]))]
+        for name in ["savedGroups", "contextualBandits"] {
+            if let value = context[name] { payload.append(.init(name, value)) }
+        }
+        var forced: [String: Int] = [:]
+        for member in context["forcedVariations"]?.members ?? [] {
+            if let index = JavaScriptSemantics.integer(member.value.numberValue) { forced[member.key] = index }
+        }
+        let client = try GrowthBookClient(
+            payload: Data(JSONValue.object(payload).jsonText.utf8),
+            options: .init(
+                forcedVariations: forced,
+                enabled: context["enabled"]?.boolValue ?? true,
+                qaMode: context["qaMode"]?.boolValue ?? false
+            )
+        )
+        return client.user(GrowthBookAttributes(context["attributes"] ?? .object([])), url: context["url"]?.stringValue)
+    }
+
     /// Deep equality that ignores object member order, as Jest's `toEqual` does;
     /// `null` members on our side stand for properties the SDK leaves undefined.
     static func same(_ actual: JSONValue, _ expected: JSONValue) -> Bool {

@@ -15,6 +15,9 @@ public struct GrowthBookContext: Sendable {
     public var url: String?
     /// Contextual bandits by reference, decoded.
     public var contextualBandits: [String: ContextualBandit]
+    /// Feature key → the value it takes whatever its rules say (GrowthBook's
+    /// `forcedFeatures`; the result's source is `override`).
+    public var forcedFeatures: [String: JSONValue] = [:]
 
     public init(
         attributes: JSONValue = .object([]),

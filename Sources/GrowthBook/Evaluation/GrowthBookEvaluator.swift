@@ -104,6 +104,9 @@ public struct GrowthBookEvaluator: Sendable {
     /// that cuts cycles short, so evaluating it allocates nothing unless an
     /// experiment runs.
     public mutating func evaluateFeature(_ id: String) -> FeatureResult {
+        if !context.forcedFeatures.isEmpty, let forced = context.forcedFeatures[id] {
+            return FeatureResult(value: forced, source: .override, ruleId: "")
+        }
         guard let feature = context.features[id] else {
             return FeatureResult(value: .null, source: .unknownFeature, ruleId: "")
         }
@@ -123,6 +126,9 @@ public struct GrowthBookEvaluator: Sendable {
             if !seen.contains(id) { note("  \(id): prerequisites too deep or too many: treated as a cycle") }
             cyclesMet += 1
             return FeatureResult(value: .null, source: .cyclicPrerequisite, ruleId: "")
+        }
+        if !context.forcedFeatures.isEmpty, let forced = context.forcedFeatures[id] {
+            return FeatureResult(value: forced, source: .override, ruleId: "")
         }
         guard let feature = context.features[id] else {
             return FeatureResult(value: .null, source: .unknownFeature, ruleId: "")

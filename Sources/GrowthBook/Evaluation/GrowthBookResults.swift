@@ -38,6 +38,8 @@ public struct FeatureResult: Sendable, Hashable {
     /// Why the feature has its value.
     public enum Source: String, Sendable, Hashable {
         case unknownFeature, defaultValue, force, experiment, prerequisite, cyclicPrerequisite
+        /// A value the app forced (``GrowthBookContext/forcedFeatures``).
+        case override
     }
 
     public var value: JSONValue

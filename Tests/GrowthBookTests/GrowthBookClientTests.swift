@@ -157,6 +157,42 @@ import Testing
         #expect(mixed == 0)
     }
 
+    /// Sticky buckets kept by an asynchronous service: a user keeps the
+    /// variation they got when the weights change, and the documents saved
+    /// reach the service.
+    @Test func stickyBucketsFromAnAsynchronousServiceKeepAUsersVariation() async throws {
+        actor Documents: AsyncStickyBucketService {
+            var saved: [String: JSONValue] = [:]
+            func assignments(attributeName: String, attributeValue: String) async throws -> JSONValue? {
+                saved["\(attributeName)||\(attributeValue)"]
+            }
+            func saveAssignments(_ document: JSONValue) async throws {
+                let name = document["attributeName"]?.stringValue ?? ""
+                saved["\(name)||\(JavaScriptSemantics.string(document["attributeValue"]))"] = document
+            }
+            func count() -> Int { saved.count }
+        }
+        func payload(_ weights: String) throws -> GrowthBookPayload {
+            let text =
+                #"{"features": {"cta": {"defaultValue": "-", "rules": [{"key": "cta-test", "variations": ["a", "b"], "weights": \#(weights), "meta": [{"key": "a"}, {"key": "b"}]}]}}}"#
+            return try GrowthBookPayload(Data(text.utf8), decrypt: nil)
+        }
+        let documents = Documents()
+        let client = GrowthBookClient(payload: try payload("[1, 0]"))
+        let first = await client.user(["id": "u1"], stickyBuckets: documents)
+        #expect(first.value(for: "cta", default: "") == "a")
+        // Saved in the background: wait for it.
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        while await documents.count() == 0, clock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(await documents.count() == 1)
+        client.replacePayload(try payload("[0, 1]"))
+        let later = await client.user(["id": "u1"], stickyBuckets: documents)
+        #expect(later.value(for: "cta", default: "") == "a")
+        #expect(later.evaluate("cta").experimentResult?.stickyBucketUsed == true)
+        #expect(client.user(["id": "u1"]).value(for: "cta", default: "") == "b")  // without them, the new weights
+    }
+
     @Test func aClientWithoutAPayloadServesDefaultsAndWaits() async throws {
         let client = GrowthBookClient(payload: nil)
         #expect(client.user().value(for: "title", default: "none") == "none")

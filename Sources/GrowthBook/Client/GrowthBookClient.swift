@@ -32,7 +32,9 @@ public final class GrowthBookClient: Sendable {
         /// In QA mode experiments assign nobody (forced variations still apply).
         public var qaMode: Bool
         /// Called when a user is bucketed into an experiment, once per user,
-        /// experiment and variation for the life of the client.
+        /// experiment and variation for the life of the client (a server's
+        /// client remembers the last ``GrowthBookClient/rememberedViews`` of
+        /// them, so its memory stays bounded however many users it serves).
         public var onExperimentViewed: (@Sendable (GrowthBookExperiment, ExperimentResult) -> Void)?
         /// Called when a feature is read, once per feature and value for the life of the client.
         public var onFeatureUsage: (@Sendable (String, FeatureResult) -> Void)?
@@ -68,6 +70,10 @@ public final class GrowthBookClient: Sendable {
     }
 
     private let state: Mutex<State>
+
+    /// How many (user, experiment, variation) views the tracking callback's
+    /// deduplication remembers before it starts afresh.
+    public static let rememberedViews = 100_000
 
     /// A client over `payload`; `nil` serves every feature as unknown until one is given.
     public init(payload: GrowthBookPayload?, options: Options = Options()) {
@@ -133,6 +139,18 @@ public final class GrowthBookClient: Sendable {
         )
     }
 
+    /// A user whose experiments stay sticky: their documents read from
+    /// `service` before this returns, every change saved back to it in order
+    /// (GrowthBook's sticky bucketing: a user keeps their variation when
+    /// weights change, and ``GrowthBookExperiment/fallbackAttribute`` counts).
+    public func user(
+        _ attributes: GrowthBookAttributes,
+        url: String? = nil,
+        stickyBuckets service: any AsyncStickyBucketService
+    ) async -> GrowthBookUser {
+        await user(attributes, url: url).withStickyBuckets(from: service)
+    }
+
     /// Keeps `keeper` (an updater) alive as long as the client.
     package func keep(_ keeper: any Sendable) {
         state.withLock { $0.keepers.append(keeper) }
@@ -146,7 +164,8 @@ public final class GrowthBookClient: Sendable {
             result.hashAttribute + "\u{0}" + JavaScriptSemantics.string(result.attributeValue) + "\u{0}"
             + experiment.key + "\u{0}" + String(result.variationId)
         let callback = state.withLock { state in
-            state.viewed.insert(key).inserted ? state.options.onExperimentViewed : nil
+            if state.viewed.count >= Self.rememberedViews { state.viewed = [] }
+            return state.viewed.insert(key).inserted ? state.options.onExperimentViewed : nil
         }
         callback?(experiment, result)
     }

@@ -8,6 +8,8 @@ public struct GrowthBookUser: Sendable {
     /// What the evaluator runs against: the payload's features, these attributes, the options.
     private let context: GrowthBookContext
     public let attributes: GrowthBookAttributes
+    /// The user's sticky buckets, when the client was asked for them.
+    private var stickyBuckets: UserStickyBuckets?
 
     init(
         client: GrowthBookClient,
@@ -78,8 +80,17 @@ public struct GrowthBookUser: Sendable {
         return evaluator.run(experiment)
     }
 
+    /// This user with sticky buckets read from `service` (see ``AsyncStickyBucketService``).
+    func withStickyBuckets(from service: any AsyncStickyBucketService) async -> GrowthBookUser {
+        var user = self
+        let identifiers = GrowthBookEvaluator(context: context).stickyBucketIdentifiers()
+        user.stickyBuckets = await UserStickyBuckets(service: service, identifiers: identifiers)
+        return user
+    }
+
     private func evaluator() -> GrowthBookEvaluator {
         var evaluator = GrowthBookEvaluator(context: context)
+        if let stickyBuckets { evaluator.useStickyBuckets(stickyBuckets) }
         let client = client
         evaluator.onExperimentViewed = { experiment, result in client.viewed(experiment, result) }
         return evaluator

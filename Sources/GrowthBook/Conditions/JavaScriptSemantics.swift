@@ -272,6 +272,15 @@ public enum JavaScriptSemantics {
     /// The members of an object in the order a JavaScript object made by
     /// `JSON.parse` lists them (see ``stringifyAsParsed(_:)``).
     package static func membersAsParsed(_ members: [JSONValue.Member]) -> [JSONValue.Member] {
+        // The usual object (a few distinct names, none an index) is already in order: no copy.
+        if members.count <= 32,
+            !members.indices.contains(where: { index in
+                arrayIndex(members[index].key) != nil
+                    || members[..<index].contains { $0.key == members[index].key }
+            })
+        {
+            return members
+        }
         var indexes: [(index: UInt32, member: JSONValue.Member)] = []
         var names: [JSONValue.Member] = []
         var seen: [String: Int] = [:]

@@ -38,15 +38,16 @@ public struct GrowthBookEvaluator: Sendable {
     /// Turns sticky bucketing on with the documents a service keeps for this
     /// user, and saves every document a run changes back to it.
     public mutating func useStickyBuckets(_ service: any StickyBucketService) {
-        let documents = stickyAttributeValues().compactMap { name, value in
+        let documents = stickyBucketIdentifiers().compactMap { name, value in
             service.assignments(attributeName: name, attributeValue: value)
         }
         loadStickyBuckets(from: documents)
         stickyBucketService = service
     }
 
-    /// The attributes the features hash on, with this user's values: what sticky documents are kept under.
-    private func stickyAttributeValues() -> [String: String] {
+    /// The attributes the features hash on, with this user's values: what
+    /// sticky documents are kept under (load these before evaluating).
+    public func stickyBucketIdentifiers() -> [String: String] {
         var attributes: Set<String> = []
         for feature in context.features.values {
             for rule in feature.rules {
@@ -66,7 +67,7 @@ public struct GrowthBookEvaluator: Sendable {
     /// Turns sticky bucketing on with the stored documents that belong to this
     /// user: those of the attributes the features hash on, at their current values.
     public mutating func loadStickyBuckets(from documents: [JSONValue]) {
-        let wanted = stickyAttributeValues()
+        let wanted = stickyBucketIdentifiers()
         var docs: [String: StickyBucketDocument] = [:]
         for json in documents {
             guard let document = StickyBucketDocument(json: json),

@@ -1,15 +1,15 @@
 /// GrowthBook's bucketing arithmetic: variation ranges from weights and
 /// coverage, choosing a variation for a hash, and namespaces.
-public enum BucketMath {
+package enum BucketMath {
     /// `n` equal weights summing to 1.
-    public static func equalWeights(_ count: Int) -> [Double] {
+    package static func equalWeights(_ count: Int) -> [Double] {
         count <= 0 ? [] : Array(repeating: 1 / Double(count), count: count)
     }
 
     /// The [start, end) range of each variation: weights laid end to end, each
     /// range covering `coverage` of its weight. Weights that are missing, of
     /// the wrong count or not summing to about 1 become equal weights.
-    public static func bucketRanges(count: Int, coverage: Double = 1, weights: [Double]? = nil) -> [HalfOpenRange] {
+    package static func bucketRanges(count: Int, coverage: Double = 1, weights: [Double]? = nil) -> [HalfOpenRange] {
         let coverage = min(max(coverage, 0), 1)
         var weights = weights ?? equalWeights(count)
         if weights.count != count { weights = equalWeights(count) }
@@ -24,25 +24,25 @@ public enum BucketMath {
     }
 
     /// The variation whose range holds `hash`, or `nil` (not in the experiment).
-    public static func chooseVariation(_ hash: Double, ranges: [HalfOpenRange]) -> Int? {
+    package static func chooseVariation(_ hash: Double, ranges: [HalfOpenRange]) -> Int? {
         ranges.firstIndex { $0.contains(hash) }
     }
 
     /// Whether an id falls in a namespace's [start, end) slice.
-    public static func inNamespace(_ id: String, namespace: Namespace) -> Bool {
+    package static func inNamespace(_ id: String, namespace: Namespace) -> Bool {
         guard let hash = GrowthBookHash.hash(seed: namespace.seed, value: id, version: 1) else { return false }
         return hash >= namespace.start && hash < namespace.end
     }
 
     /// A mutually exclusive slice of the id space: `[id, start, end]`.
-    public struct Namespace: Sendable, Hashable {
-        public let id: String
-        public let start: Double
-        public let end: Double
+    package struct Namespace: Sendable, Hashable {
+        package let id: String
+        package let start: Double
+        package let end: Double
         /// What ids are hashed with: `__<id>`, built once.
         let seed: String
 
-        public init(id: String, start: Double, end: Double) {
+        package init(id: String, start: Double, end: Double) {
             self.id = id
             self.start = start
             self.end = end

@@ -1,11 +1,11 @@
 /// GrowthBook's hash: FNV-1a 32-bit over UTF-16 code units, in the two
 /// versions GrowthBook's SDKs agree on, mapping a seed and a value into [0, 1).
-public enum GrowthBookHash {
+package enum GrowthBookHash {
     /// FNV-1a's starting value.
     private static let offsetBasis: UInt32 = 0x811C_9DC5
 
     /// FNV-1a, 32 bits, over UTF-16 code units (as JavaScript's `charCodeAt`).
-    public static func fnv32a(_ text: String) -> UInt32 {
+    package static func fnv32a(_ text: String) -> UInt32 {
         fnv32a(text, continuing: offsetBasis)
     }
 
@@ -34,7 +34,7 @@ public enum GrowthBookHash {
     }
 
     /// The hash of `value` with `seed` into [0, 1); `nil` for an unknown version.
-    public static func hash(seed: String, value: String, version: Int) -> Double? {
+    package static func hash(seed: String, value: String, version: Int) -> Double? {
         switch version {
         case 1: return Double(fnv32a(seed, continuing: fnv32a(value)) % 1000) / 1000
         case 2:

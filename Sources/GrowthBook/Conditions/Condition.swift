@@ -3,7 +3,7 @@
 /// padded versions, lowercased lists and `JSON.stringify` texts computed, so
 /// an evaluation walks the tree without string lookups. Its meaning is
 /// exactly the JavaScript SDK's (the conformance cases pin it).
-public indirect enum Condition: Sendable {
+package indirect enum Condition: Sendable {
     /// Every part holds (a condition object's members).
     case all([Condition])
     /// `$or`: some part holds (an empty list holds).
@@ -23,7 +23,7 @@ public indirect enum Condition: Sendable {
     /// SDK's `Object.entries` reads it: an array or a string names its
     /// elements or characters by index, a number or boolean names nothing
     /// (so it holds), and `null`, which JavaScript cannot read, never holds.
-    public init(_ json: JSONValue) {
+    package init(_ json: JSONValue) {
         guard let members = Self.entries(json) else {
             self = .never
             return
@@ -38,14 +38,14 @@ public indirect enum Condition: Sendable {
 
     /// A rule's condition as the SDK reads `rule.condition && …`: `nil`
     /// (no condition) when the value is missing or falsy.
-    public static func given(_ json: JSONValue?) -> Condition? {
+    package static func given(_ json: JSONValue?) -> Condition? {
         guard let json, JavaScriptSemantics.truthy(json) else { return nil }
         return Condition(json)
     }
 
     /// A condition the SDK reads as `condition || {}` (prerequisites, bandit
     /// leaves): a missing or falsy one always holds.
-    public static func orEmpty(_ json: JSONValue?) -> Condition {
+    package static func orEmpty(_ json: JSONValue?) -> Condition {
         given(json) ?? .all([])
     }
 
@@ -99,7 +99,7 @@ public indirect enum Condition: Sendable {
     }
 
     /// Whether `attributes` satisfy the condition; `groups` serve `$inGroup`.
-    public func holds(for attributes: JSONValue, groups: [String: [JSONValue]]) -> Bool {
+    package func holds(for attributes: JSONValue, groups: [String: [JSONValue]]) -> Bool {
         switch self {
         case .all(let parts):
             for part in parts where !part.holds(for: attributes, groups: groups) { return false }
@@ -122,7 +122,7 @@ public indirect enum Condition: Sendable {
 
     /// The attributes the condition reads, as written (`country`, `user.plan`),
     /// in the order they first appear: what a person may want to set to see it hold.
-    public var attributeNames: [String] {
+    package var attributeNames: [String] {
         var names: [String] = []
         collectNames(into: &names)
         return names

@@ -3,9 +3,9 @@ import Foundation
 /// The few JavaScript semantics GrowthBook's rules are defined by: how values
 /// turn into strings and numbers, strict equality, `<` and `JSON.stringify`.
 /// `nil` stands for `undefined`.
-public enum JavaScriptSemantics {
+package enum JavaScriptSemantics {
     /// `String(value)`.
-    public static func string(_ value: JSONValue?) -> String {
+    package static func string(_ value: JSONValue?) -> String {
         guard let value else { return "undefined" }
         switch value {
         case .null: return "null"
@@ -26,7 +26,7 @@ public enum JavaScriptSemantics {
     /// from 1e-6 up to 1e21 and in exponent notation outside. Built from the
     /// digits Swift prints, never through an integer conversion, so no number
     /// of any magnitude can trap here.
-    public static func numberString(_ number: Double) -> String {
+    package static func numberString(_ number: Double) -> String {
         if number.isNaN { return "NaN" }
         if number.isInfinite { return number < 0 ? "-Infinity" : "Infinity" }
         if number == 0 { return "0" }  // -0 prints as 0 too
@@ -74,7 +74,7 @@ public enum JavaScriptSemantics {
     /// A number as an array index or count: only when it is a whole number a
     /// JavaScript integer can hold exactly (|n| ≤ 2^53); `nil` otherwise
     /// (fractions, NaN, infinities, 1e19), so no conversion can trap.
-    public static func integer(_ number: Double?) -> Int? {
+    package static func integer(_ number: Double?) -> Int? {
         guard let number, number.isFinite, number == number.rounded(.towardZero),
             abs(number) <= 9_007_199_254_740_992
         else { return nil }
@@ -93,7 +93,7 @@ public enum JavaScriptSemantics {
     }
 
     /// `Number(value)`.
-    public static func number(_ value: JSONValue?) -> Double {
+    package static func number(_ value: JSONValue?) -> Double {
         guard let value else { return .nan }
         switch value {
         case .null: return 0
@@ -194,7 +194,7 @@ public enum JavaScriptSemantics {
     }
 
     /// `!!value`.
-    public static func truthy(_ value: JSONValue?) -> Bool {
+    package static func truthy(_ value: JSONValue?) -> Bool {
         guard let value else { return false }
         switch value {
         case .null: return false
@@ -206,7 +206,7 @@ public enum JavaScriptSemantics {
     }
 
     /// `a === b`: primitives by value, arrays and objects never (they are distinct objects).
-    public static func strictEquals(_ a: JSONValue?, _ b: JSONValue?) -> Bool {
+    package static func strictEquals(_ a: JSONValue?, _ b: JSONValue?) -> Bool {
         switch (a, b) {
         case (nil, nil): return true
         case (.null?, .null?): return true
@@ -241,7 +241,7 @@ public enum JavaScriptSemantics {
     }
 
     /// `JSON.stringify(value)`; `nil` for `undefined`.
-    public static func stringify(_ value: JSONValue?) -> String? {
+    package static func stringify(_ value: JSONValue?) -> String? {
         guard let value else { return nil }
         var bytes: [UInt8] = []
         write(value, into: &bytes, asParsed: false)
@@ -368,7 +368,7 @@ public enum JavaScriptSemantics {
     }
 
     /// `typeof`-like names GrowthBook's `$type` uses.
-    public static func typeName(_ value: JSONValue?) -> String {
+    package static func typeName(_ value: JSONValue?) -> String {
         guard let value else { return "undefined" }
         switch value {
         case .null: return "null"

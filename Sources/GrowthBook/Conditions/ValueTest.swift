@@ -1,6 +1,6 @@
 /// What a condition asks of one attribute's value, compiled: a plain value
 /// to equal, or an object of operators (`$gt`, `$in`, `$regex`, …).
-public enum ValueTest: Sendable {
+package enum ValueTest: Sendable {
     /// `String(actual) === text`.
     case string(String)
     /// `Number(actual) === number`.
@@ -16,7 +16,7 @@ public enum ValueTest: Sendable {
     case operators([Operator])
 
     /// One `$`-operator and its compiled operand.
-    public indirect enum Operator: Sendable {
+    package indirect enum Operator: Sendable {
         /// The operand's padded form, as UTF-16 code units (see ``Version``).
         case version(order: VersionOrder, padded: [UInt16])
         case equals(JSONValue)
@@ -41,7 +41,7 @@ public enum ValueTest: Sendable {
     }
 
     /// How a version comparison's order must come out.
-    public enum VersionOrder: Sendable {
+    package enum VersionOrder: Sendable {
         case equal, notEqual, greater, greaterOrEqual, less, lessOrEqual
 
         func holds(_ order: Int) -> Bool {
@@ -57,7 +57,7 @@ public enum ValueTest: Sendable {
     }
 
     /// Compiles a condition value.
-    public init(_ json: JSONValue) {
+    package init(_ json: JSONValue) {
         switch json {
         case .string(let text): self = .string(text)
         case .number(let number): self = .number(number)

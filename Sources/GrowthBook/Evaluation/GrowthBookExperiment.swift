@@ -19,13 +19,13 @@ public final class GrowthBookExperiment: Sendable {
     /// `bucketVersion` as given (sticky bucket keys print it as JavaScript does).
     public let bucketVersion: JSONValue?
     public let minBucketVersion: Double
-    public let namespace: BucketMath.Namespace?
+    package let namespace: BucketMath.Namespace?
     /// Whether `namespace` was given at all (a malformed one neither includes nor excludes).
     let hasNamespace: Bool
     public let filters: [Filter]?
     public let ranges: [HalfOpenRange]?
     public let meta: [VariationMeta]
-    public let condition: Condition?
+    package let condition: Condition?
     public let parentConditions: [ParentCondition]
     /// `force`: every user in the experiment gets this variation.
     public let forcedVariation: Int??
@@ -141,7 +141,7 @@ public struct Filter: Sendable {
 /// A prerequisite: another feature whose value must meet a condition.
 public struct ParentCondition: Sendable {
     public var feature: String
-    public var condition: Condition
+    package var condition: Condition
     /// A gate's failure turns the whole feature off; otherwise the rule is skipped.
     public var gate: Bool
 

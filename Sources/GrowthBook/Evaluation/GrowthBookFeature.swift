@@ -117,7 +117,7 @@ public final class FeatureRule: Sendable {
 /// The value a force or rollout rule gives, and whom to.
 public final class ForcedValue: Sendable {
     public let value: JSONValue
-    public let condition: Condition?
+    package let condition: Condition?
     public let seed: String
     public let hashAttribute: String?
     public let fallbackAttribute: String?
@@ -152,7 +152,7 @@ public final class ForcedValue: Sendable {
 /// user's context and the variation weights for users who meet it.
 public struct ContextualBandit: Sendable {
     public struct Leaf: Sendable {
-        public var condition: Condition
+        package var condition: Condition
         public var leafId: JSONValue?
         public var weights: JSONValue?
     }

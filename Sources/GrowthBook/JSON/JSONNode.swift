@@ -3,9 +3,9 @@
 /// Foundation's decoders forget positions once the syntax is parsed, so a
 /// catalog mistake such as a variant missing a key could only be reported as
 /// a coding path; this tree keeps them so every diagnostic names `file:line:col`.
-public struct JSONNode: Sendable, Hashable {
+package struct JSONNode: Sendable, Hashable {
     /// What the value is.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         case null
         case bool(Bool)
         case number(Double)
@@ -16,25 +16,25 @@ public struct JSONNode: Sendable, Hashable {
     }
 
     /// One `"name": value` pair of an object.
-    public struct Member: Sendable, Hashable {
-        public var name: String
+    package struct Member: Sendable, Hashable {
+        package var name: String
         /// Where the member's name starts.
-        public var position: SourcePosition
-        public var value: JSONNode
+        package var position: SourcePosition
+        package var value: JSONNode
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// Where the value starts.
-    public var position: SourcePosition
+    package var position: SourcePosition
 
     /// The value of the first member with this name, for an object.
-    public subscript(member name: String) -> JSONNode? {
+    package subscript(member name: String) -> JSONNode? {
         guard case .object(let members) = kind else { return nil }
         return members.first { $0.name == name }?.value
     }
 
     /// A word for the kind of value, used in "expected …, found …" messages.
-    public var kindName: String {
+    package var kindName: String {
         switch kind {
         case .array: return JSONValue.array([]).kindName
         case .object: return JSONValue.object([]).kindName
@@ -64,7 +64,7 @@ extension JSONNode {
     /// Where the value at `path` starts, or with `atName` where the name of
     /// its last member does; each step is an array element's index or an
     /// object member's index. `nil` when the path leads nowhere.
-    public func position(at path: [Int], atName: Bool = false) -> SourcePosition? {
+    package func position(at path: [Int], atName: Bool = false) -> SourcePosition? {
         var node = self
         var namePosition: SourcePosition?
         for step in path {

@@ -1,10 +1,7 @@
 /// Parses JSON text (RFC 8259) into a ``JSONNode`` tree that remembers positions.
-public struct JSONNodeParser {
+package struct JSONNodeParser {
     /// A syntax error and where it was found.
-    public struct SyntaxError: Error, Sendable, Equatable {
-        public var message: String
-        public var position: SourcePosition
-    }
+    package typealias SyntaxError = JSONSyntaxError
 
     // UTF-8 bytes: parsing bytes is several times faster than parsing scalars,
     // and every byte that matters to the grammar is ASCII.
@@ -23,7 +20,7 @@ public struct JSONNodeParser {
     }
 
     /// Parses a whole document: one value with only white space around it.
-    public static func parse(_ text: String) throws(SyntaxError) -> JSONNode {
+    package static func parse(_ text: String) throws(SyntaxError) -> JSONNode {
         var parser = JSONNodeParser(text: text)
         return try parser.parseDocument()
     }
@@ -33,7 +30,7 @@ public struct JSONNodeParser {
     /// keeping it in the tree (in the returned root that member is an empty
     /// array). A catalog of thousands of experiments then never exists as one
     /// tree: each experiment's tree is read into the model and freed.
-    public static func parse(
+    package static func parse(
         _ text: String,
         streaming member: String,
         element: @escaping (JSONNode) -> Void
@@ -297,5 +294,16 @@ public struct JSONNodeParser {
             advance()
         }
         return value
+    }
+}
+
+/// Why a text is not JSON, and where: the first place the text stops being JSON.
+public struct JSONSyntaxError: Error, Sendable, Equatable {
+    public var message: String
+    public var position: SourcePosition
+
+    public init(message: String, position: SourcePosition) {
+        self.message = message
+        self.position = position
     }
 }

@@ -55,7 +55,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// Parses JSON text; refused text is parsed again with positions, for the error's reason and place.
-    public static func parse(_ text: String) throws(JSONNodeParser.SyntaxError) -> JSONValue {
+    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
         if let value = try? JSONValueParser.parse(text.utf8) { return value }
         return JSONValue(try JSONNodeParser.parse(text))
     }
@@ -73,7 +73,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// The value of a parsed node, positions dropped.
-    public init(_ node: JSONNode) {
+    package init(_ node: JSONNode) {
         switch node.kind {
         case .null: self = .null
         case .bool(let value): self = .bool(value)

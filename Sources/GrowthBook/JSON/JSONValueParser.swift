@@ -5,9 +5,9 @@
 /// target and tests hold the two together) but says nothing of why it
 /// refuses: a caller that needs the reason and the place parses again with
 /// ``JSONNodeParser``, which is only done for text that is already refused.
-public struct JSONValueParser {
+package struct JSONValueParser {
     /// The text was not JSON; ``JSONNodeParser`` says why and where.
-    public struct Refused: Error, Sendable {}
+    package struct Refused: Error, Sendable {}
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
@@ -33,7 +33,7 @@ public struct JSONValueParser {
     private var onStreamedElement: (JSONValue) -> Void = { _ in }
 
     /// Parses a whole document: one value with only white space around it.
-    public static func parse(_ bytes: some Collection<UInt8>) throws(Refused) -> JSONValue {
+    package static func parse(_ bytes: some Collection<UInt8>) throws(Refused) -> JSONValue {
         try parse(bytes, streamingMembersOf: nil) { _ in }
     }
 
@@ -41,7 +41,7 @@ public struct JSONValueParser {
     /// first `member` (when it is an object) to `each` as soon as it is
     /// parsed, so that work on it can start while the rest is still read.
     /// A document that is then refused may have handed over some members.
-    public static func parse(
+    package static func parse(
         _ bytes: some Collection<UInt8>,
         streamingMembersOf member: String?,
         each: @escaping (JSONValue.Member) -> Void
@@ -58,7 +58,7 @@ public struct JSONValueParser {
     /// reader that turns each element into something else holds one at a
     /// time, not the whole tree. A document that is then refused may have
     /// handed over some elements.
-    public static func parse(
+    package static func parse(
         _ bytes: some Collection<UInt8>,
         handingOverElementsOf member: String,
         each: @escaping (JSONValue) -> Void

@@ -15,7 +15,7 @@ public struct InvalidFile: Error, CustomStringConvertible, Sendable, Equatable {
     }
 
     /// The problem at `node` of `file`.
-    public init(_ file: String, at node: JSONNode, _ message: String) {
+    package init(_ file: String, at node: JSONNode, _ message: String) {
         self.init(file: file, position: node.position, message: message)
     }
 
@@ -25,7 +25,7 @@ public struct InvalidFile: Error, CustomStringConvertible, Sendable, Equatable {
 
     /// The file's JSON, every value with its position; text that is not
     /// UTF-8, or not JSON, is refused with where.
-    public static func json(_ data: Data, file: String) throws(InvalidFile) -> JSONNode {
+    package static func json(_ data: Data, file: String) throws(InvalidFile) -> JSONNode {
         guard let text = String(data: data, encoding: .utf8) else {
             throw InvalidFile(file: file, message: "not UTF-8 text")
         }
@@ -40,7 +40,7 @@ public struct InvalidFile: Error, CustomStringConvertible, Sendable, Equatable {
     /// - Parameters:
     ///   - notAnObject: the message when `node` is not an object, given what it is.
     ///   - notAString: the message when a member is not a string, given its name and what it is.
-    public static func strings(
+    package static func strings(
         in node: JSONNode,
         file: String,
         notAnObject: (String) -> String,
@@ -60,7 +60,7 @@ public struct InvalidFile: Error, CustomStringConvertible, Sendable, Equatable {
     }
 
     /// An object of strings as a dictionary (a repeated name: the last one), checked as ``strings(in:file:notAnObject:notAString:)`` checks it.
-    public static func stringObject(
+    package static func stringObject(
         in node: JSONNode,
         file: String,
         notAnObject: (String) -> String,

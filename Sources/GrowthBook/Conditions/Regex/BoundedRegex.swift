@@ -13,7 +13,7 @@ import Synchronization
 /// callback, the only way to stop it, comes once per start position.
 /// Results are remembered per pattern and input, so a device whose
 /// attributes do not change pays for a slow pattern once, not on every evaluation.
-public enum BoundedRegex {
+package enum BoundedRegex {
     /// Instructions one test may execute over all its start positions:
     /// milliseconds at most, far more than any real pattern needs on a user
     /// agent, far less than `^(a+)+$` needs on thirty `a`s and a `b`.
@@ -36,7 +36,7 @@ public enum BoundedRegex {
     private static let caches = Mutex(Caches())
 
     /// Patterns that ran out of steps in this process, for the status line.
-    public static var patternsThatGaveUp: [String] { caches.withLock({ $0 }).gaveUp }
+    package static var patternsThatGaveUp: [String] { caches.withLock({ $0 }).gaveUp }
 
     /// Whether `pattern` compiles: a payload check compiles it once, and the
     /// evaluation that matches with it later finds it compiled.

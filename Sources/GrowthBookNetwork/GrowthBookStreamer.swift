@@ -15,12 +15,16 @@ import Synchronization
 /// handled is dropped undecoded, and `features-updated` storms cost at most
 /// one fetch in flight and one per ``minimumRefetchInterval``.
 public struct GrowthBookStreamer: Sendable {
+    /// Where events come from: `<apiHost>/sub/<clientKey>`.
     public var url: URL
+    /// Seconds before the first reconnection after a dropped stream.
     public var initialBackoff: TimeInterval
+    /// The longest wait between reconnections, as the wait doubles.
     public var maximumBackoff: TimeInterval
     /// The shortest time between two fetches that `features-updated` events ask for.
     public var minimumRefetchInterval: Duration
 
+    /// A streamer; it connects when ``run(payload:refetch:)`` is called.
     public init(
         url: URL,
         initialBackoff: TimeInterval = 1,

@@ -26,6 +26,7 @@ public final class GrowthBookUpdater: Sendable {
     /// How the updater waits between fetches; tests pass one they advance by hand.
     public typealias Sleep = @Sendable (Duration) async -> Void
 
+    /// The time between two timed fetches.
     public let interval: Duration
     private let streamURL: URL?
     private let streamingOffered: @Sendable () -> Bool

@@ -10,19 +10,26 @@ import FoundationNetworking
 /// a 5 s connect (idle) and 15 s whole-request timeout, an 8 MiB body cap
 /// enforced while the body streams in, and at most 5 redirects.
 public struct HTTPPayloadFetcher: PayloadFetcher {
+    /// The payload's URL (``featuresURL(host:clientKey:)``).
     public var url: URL
+    /// Seconds a connection may wait for bytes.
     public var idleTimeout: TimeInterval
+    /// Seconds the whole request may take, however slowly bytes arrive.
     public var requestTimeout: TimeInterval
+    /// The largest body taken; a larger one is refused while it streams in.
     public var maximumBytes: Int
+    /// Redirects followed at most.
     public var maximumRedirects: Int
     /// Set once a response says the server streams updates (`x-sse-support: enabled`).
     public let streaming = StreamingSupport()
 
     /// Why a fetch failed, in words for the status line.
     public struct Failure: Error, CustomStringConvertible, Sendable {
+        /// What went wrong, for a status line.
         public var description: String
     }
 
+    /// A fetcher with the given bounds.
     public init(
         url: URL,
         idleTimeout: TimeInterval = 5,
@@ -42,6 +49,7 @@ public struct HTTPPayloadFetcher: PayloadFetcher {
         host.appendingPathComponent("api").appendingPathComponent("features").appendingPathComponent(clientKey)
     }
 
+    /// Fetches the payload, `If-None-Match: etag` when given: a 304 is ``PayloadResponse/notModified``.
     public func fetch(etag: String?) async throws -> PayloadResponse {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: idleTimeout)
         if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
@@ -81,9 +89,11 @@ extension HTTPPayloadFetcher {
     }
 }
 
+/// Whether a server offered server-sent events (`x-sse-support: enabled`), set by the fetcher.
 public final class StreamingSupport: Sendable {
     private let enabled = Mutex(false)
 
+    /// Whether a response offered them.
     public var isEnabled: Bool { enabled.withLock { $0 } }
 
     func enable() { enabled.withLock { $0 = true } }

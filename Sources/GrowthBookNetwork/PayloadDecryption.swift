@@ -25,6 +25,7 @@ public enum PayloadDecryption {
         return { (encrypted: String) throws -> String in try decrypt(encrypted, key: key) }
     }
 
+    /// Decrypts GrowthBook's `encryptedFeatures` (`<iv>.<ciphertext>`, AES-CBC, base64) with the SDK connection's key.
     public static func decrypt(_ encrypted: String, key: String) throws(Failure) -> String {
         let parts = encrypted.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2 else { throw .malformed("expected \"<iv>.<ciphertext>\"") }

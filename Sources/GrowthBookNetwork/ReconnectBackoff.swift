@@ -2,10 +2,13 @@
 /// from `first` up to `cap`, and back to `first` once a connection held.
 /// The GrowthBook streamer and the steering change stream's followers share it.
 public struct ReconnectBackoff: Sendable, Equatable {
+    /// The first wait, and the wait after a connection held.
     public let first: Duration
+    /// The longest wait.
     public let cap: Duration
     public private(set) var next: Duration
 
+    /// A backoff from `first` doubling up to `cap`.
     public init(first: Duration = .milliseconds(500), cap: Duration = .seconds(8)) {
         self.first = first
         self.cap = cap

@@ -2,9 +2,12 @@ import Foundation
 
 /// One server-sent event: its type (`message` unless named) and data.
 public struct ServerSentEvent: Sendable, Equatable {
+    /// The `event:` field, `message` when the event named none.
     public var type: String
+    /// The `data:` lines, joined by newlines.
     public var data: String
 
+    /// An event.
     public init(type: String, data: String) {
         self.type = type
         self.data = data
@@ -26,10 +29,12 @@ public struct ServerSentEventParser: Sendable {
 
     /// Thrown once a line or an event's data passes the cap.
     public struct LineTooLong: Error, CustomStringConvertible, Sendable {
+        /// The cap passed, in bytes.
         public var limit: Int
         public var description: String { "the event stream sent a line or event longer than \(limit >> 20) MiB" }
     }
 
+    /// The longest line and the most data one event may carry.
     public let maximumLineBytes: Int
     /// Bytes of the line being read (the part before its end has arrived).
     private var line: [UInt8] = []
@@ -39,6 +44,7 @@ public struct ServerSentEventParser: Sendable {
     private var data: [String] = []
     private var dataBytes = 0
 
+    /// A parser with a cap on lines and events.
     public init(maximumLineBytes: Int = Self.defaultMaximumLineBytes) {
         self.maximumLineBytes = maximumLineBytes
     }

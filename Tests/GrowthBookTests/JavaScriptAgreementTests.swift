@@ -9,7 +9,7 @@ import Testing
 /// payload and attributes.
 @Suite struct JavaScriptAgreementTests {
     private func holds(_ condition: String, _ attributes: String) throws -> Bool {
-        Condition(try JSONValue.parse(condition)).holds(for: try JSONValue.parse(attributes), groups: [:])
+        ConditionEvaluator.evaluate(try JSONValue.parse(condition), attributes: try JSONValue.parse(attributes))
     }
 
     private func evaluate(
@@ -146,6 +146,19 @@ import Testing
             JavaScriptSemantics.stringifyAsParsed(try JSONValue.parse(#"{"b": 1, "10": 2, "2": 3, "b": 4}"#))
                 == #"{"2":3,"10":2,"b":4}"#
         )
+    }
+
+    /// A repeated name in conditions and attributes counts once, with its last value, as after `JSON.parse`.
+    @Test func aRepeatedNameCountsWithItsLastValue() throws {
+        #expect(try holds(#"{"a": 2}"#, #"{"a": 1, "a": 2}"#))
+        #expect(try !holds(#"{"a": 1}"#, #"{"a": 1, "a": 2}"#))
+        #expect(try holds(#"{"u.a": 2}"#, #"{"u": {"a": 1, "a": 2}}"#))
+        #expect(try holds(#"{"a": 1, "a": 2}"#, #"{"a": 2}"#))
+        #expect(try holds(#"{"a": {"$gt": 5, "$gt": 1}}"#, #"{"a": 2}"#))
+        let features =
+            #"{"f": {"defaultValue": 0, "rules": [{"key": "e", "variations": [0, 1], "hashAttribute": "uid"}]}}"#
+        let repeated = try evaluate(features, #"{"uid": "first", "uid": "second"}"#, "f")
+        #expect(repeated.experimentResult?.attributeValue == .string("second"))
     }
 
     /// 9. `$elemMatch` skips falsy elements; strings become numbers as `Number()` reads them.

@@ -107,6 +107,8 @@ struct PayloadGenerator {
             members.append(.init("xs", .array((0..<below(4)).map { _ in pick(falsyAndNot) })))
         }
         members.append(.init("beta", .bool(chance(0.5))))
+        // Now and then a name twice, as hand-written JSON may hold one: the last counts.
+        if chance(0.05) { members.append(.init("country", .string(pick(Self.countries)))) }
         return .object(members)
     }
 

@@ -6,9 +6,12 @@
 /// device; an upper bound of 1 includes every token and hash up to it, as
 /// both are below 1. Written as `[lower, upper]` in catalogs and payloads.
 public struct HalfOpenRange: Sendable, Hashable, Codable {
+    /// The first hash in the range.
     public var lower: Double
+    /// The first hash past the range.
     public var upper: Double
 
+    /// The range [lower, upper).
     public init(lower: Double, upper: Double) {
         self.lower = lower
         self.upper = upper

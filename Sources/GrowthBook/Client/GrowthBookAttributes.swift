@@ -11,6 +11,7 @@ public struct GrowthBookAttributes: Sendable, Hashable, ExpressibleByDictionaryL
     /// The attributes as a JSON object.
     public private(set) var json: JSONValue
 
+    /// Attributes written as a literal: `["id": "u1", "age": 31]`.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         json = .object(elements.map { JSONValue.Member($0.0, $0.1) })
     }

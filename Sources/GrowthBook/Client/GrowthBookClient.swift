@@ -39,6 +39,7 @@ public final class GrowthBookClient: Sendable {
         /// Called when a feature is read, once per feature and value for the life of the client.
         public var onFeatureUsage: (@Sendable (String, FeatureResult) -> Void)?
 
+        /// Options; callbacks and forced values are optional.
         public init(
             attributes: GrowthBookAttributes = [:],
             forcedFeatures: [String: JSONValue] = [:],

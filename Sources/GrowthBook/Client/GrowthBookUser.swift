@@ -7,6 +7,7 @@ public struct GrowthBookUser: Sendable {
     private let client: GrowthBookClient
     /// What the evaluator runs against: the payload's features, these attributes, the options.
     private let context: GrowthBookContext
+    /// The user's attributes, the client's under their own.
     public let attributes: GrowthBookAttributes
     /// The user's sticky buckets, when the client was asked for them.
     private var stickyBuckets: UserStickyBuckets?

@@ -6,7 +6,9 @@
 /// let result = user.run(headline)   // result.value is a String
 /// ```
 public struct InlineExperiment<Value: FeatureValue>: Sendable {
+    /// The experiment's key, what tracking reports.
     public var key: String
+    /// The value of each variation.
     public var variations: [Value]
     /// How the users are split over the variations; equal when `nil`.
     public var weights: [Double]?
@@ -18,10 +20,12 @@ public struct InlineExperiment<Value: FeatureValue>: Sendable {
     public var hashAttribute: String?
     /// 1 or 2; GrowthBook's SDKs use 1 for inline experiments unless told otherwise.
     public var hashVersion: Int?
+    /// What users are hashed with (the key when `nil`).
     public var seed: String?
     /// `(id, start, end)`: only users hashed into [start, end) of the namespace take part.
     public var namespace: (id: String, start: Double, end: Double)?
 
+    /// An experiment; everything but the key and variations as GrowthBook's defaults.
     public init(
         key: String,
         variations: [Value],
@@ -72,6 +76,7 @@ public struct InlineExperimentResult<Value: FeatureValue>: Sendable {
     public var value: Value?
     /// Whether the user takes part (and was tracked).
     public var inExperiment: Bool
+    /// The variation's index.
     public var variationId: Int
     /// Everything GrowthBook reports: hash attribute and value, bucket, key.
     public var result: ExperimentResult

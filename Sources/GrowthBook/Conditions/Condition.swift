@@ -110,9 +110,9 @@ package indirect enum Condition: Sendable {
         case .attribute(let path, let test): return test.matches(Self.value(at: path, in: attributes), groups)
         case .member(let name, let test):
             guard case .object(let members) = attributes else { return test.matches(.null, groups) }
-            // By index, from the end (a repeated name counts with its last value, as after `JSON.parse`):
-            // a `for member in` loop would copy (retain and release) every member it passes.
-            for index in members.indices.reversed() where members[index].key == name {
+            // By index: a `for member in` loop would copy (retain and release) every member it passes.
+            // The context's attributes hold each name once (``GrowthBookContext/attributes``).
+            for index in members.indices where members[index].key == name {
                 return test.matches(members[index].value, groups)
             }
             return test.matches(.null, groups)
@@ -150,7 +150,7 @@ package indirect enum Condition: Sendable {
         for part in path {
             switch current {
             case .object(let members):
-                guard let index = members.lastIndex(where: { $0.key == part }) else { return .null }
+                guard let index = members.firstIndex(where: { $0.key == part }) else { return .null }
                 current = members[index].value
             case .array(let elements):
                 if part == "length" {

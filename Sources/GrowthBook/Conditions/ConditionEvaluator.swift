@@ -9,6 +9,6 @@ public enum ConditionEvaluator {
         attributes: JSONValue,
         savedGroups: [String: [JSONValue]] = [:]
     ) -> Bool {
-        Condition(condition).holds(for: attributes, groups: savedGroups)
+        Condition(condition).holds(for: JavaScriptSemantics.asParsed(attributes), groups: savedGroups)
     }
 }

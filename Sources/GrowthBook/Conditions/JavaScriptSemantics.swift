@@ -259,6 +259,57 @@ package enum JavaScriptSemantics {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// `value` as `JSON.parse` would have built it: in every object a
+    /// repeated name once, with its last value, at its first place. The
+    /// value itself when no object repeats a name (the usual case: nothing is copied).
+    package static func asParsed(_ value: JSONValue) -> JSONValue {
+        rebuiltAsParsed(value) ?? value
+    }
+
+    /// ``asParsed(_:)``, or `nil` when nothing in `value` changes.
+    private static func rebuiltAsParsed(_ value: JSONValue) -> JSONValue? {
+        switch value {
+        case .array(let elements):
+            var rebuilt: [JSONValue]?
+            for index in elements.indices {
+                guard let element = rebuiltAsParsed(elements[index]) else { continue }
+                if rebuilt == nil { rebuilt = elements }
+                rebuilt![index] = element
+            }
+            return rebuilt.map(JSONValue.array)
+        case .object(let members):
+            var rebuilt: [JSONValue.Member]?
+            for index in members.indices {
+                guard let member = rebuiltAsParsed(members[index].value) else { continue }
+                if rebuilt == nil { rebuilt = members }
+                rebuilt![index].value = member
+            }
+            let current = rebuilt ?? members
+            guard repeatsAName(current) else { return rebuilt.map(JSONValue.object) }
+            var seen: [String: Int] = [:]
+            var unique: [JSONValue.Member] = []
+            for member in current {
+                if let at = seen[member.key] {
+                    unique[at].value = member.value
+                } else {
+                    seen[member.key] = unique.count
+                    unique.append(member)
+                }
+            }
+            return .object(unique)
+        default: return nil
+        }
+    }
+
+    /// Whether two members share a name.
+    private static func repeatsAName(_ members: [JSONValue.Member]) -> Bool {
+        if members.count <= 16 {
+            return members.indices.contains { index in members[..<index].contains { $0.key == members[index].key } }
+        }
+        var names = Set<String>()
+        return !members.allSatisfy { names.insert($0.key).inserted }
+    }
+
     /// `object[name]` of the object `JSON.parse` makes of `value`: the last
     /// member of that name (a repeated name keeps its last value); `nil` for
     /// a missing name or a value that is not an object.

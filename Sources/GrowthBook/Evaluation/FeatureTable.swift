@@ -19,6 +19,7 @@ public struct FeatureTable: Sendable {
     /// How far from its slot a key may land before the table is turned off.
     static let maximumProbes = 32
 
+    /// Features by key, decoded.
     public init(_ byKey: [String: GrowthBookFeature] = [:]) {
         self.init(byKey.map { ($0.key, $0.value) })
     }

@@ -1,11 +1,16 @@
 /// What GrowthBook evaluates against: the user's attributes and the payload's
 /// features, plus the overrides an SDK context can carry.
 public struct GrowthBookContext: Sendable {
-    public var attributes: JSONValue
+    /// The user's attributes, a JSON object.
+    public var attributes: JSONValue {
+        // Read as `JSON.parse` builds them, once: lookups then take the first member of a name.
+        didSet { attributes = JavaScriptSemantics.asParsed(attributes) }
+    }
     /// Feature key → feature, decoded (``GrowthBookFeature/index(_:)``).
     public var features: FeatureTable
     /// Experiment key → forced variation index.
     public var forcedVariations: [String: Int]
+    /// Saved groups by id, for `$inGroup` and `$notInGroup`.
     public var savedGroups: [String: [JSONValue]]
     /// When `false`, no experiment runs.
     public var enabled: Bool
@@ -19,6 +24,7 @@ public struct GrowthBookContext: Sendable {
     /// `forcedFeatures`; the result's source is `override`).
     public var forcedFeatures: [String: JSONValue] = [:]
 
+    /// A context; everything but the attributes and features has the SDK's default.
     public init(
         attributes: JSONValue = .object([]),
         features: FeatureTable = FeatureTable(),
@@ -29,7 +35,7 @@ public struct GrowthBookContext: Sendable {
         url: String? = nil,
         contextualBandits: [String: ContextualBandit] = [:]
     ) {
-        self.attributes = attributes
+        self.attributes = JavaScriptSemantics.asParsed(attributes)
         self.features = features
         self.forcedVariations = forcedVariations
         self.savedGroups = savedGroups

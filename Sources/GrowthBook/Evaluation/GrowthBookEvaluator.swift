@@ -4,6 +4,7 @@
 /// the first leaf of its bandit whose condition the user meets (the rule's
 /// marginal weights, leaf -1, when none does).
 public struct GrowthBookEvaluator: Sendable {
+    /// What features are evaluated against: attributes, payload, overrides.
     public var context: GrowthBookContext {
         didSet { banditLeaves = [:] }
     }
@@ -24,6 +25,7 @@ public struct GrowthBookEvaluator: Sendable {
         if trace != nil { trace?.append(line()) }
     }
 
+    /// An evaluator for `context`; `stickyBucketDocs`, by `attribute||value`, turn sticky bucketing on.
     public init(context: GrowthBookContext, stickyBucketDocs: [String: JSONValue]? = nil) {
         self.context = context
         self.stickyBucketDocs = stickyBucketDocs
@@ -487,11 +489,9 @@ public struct GrowthBookEvaluator: Sendable {
     /// The attribute that identifies the user (`name || "id"`), and its value when truthy.
     private func hashAttribute(_ name: String?, fallback: String?) -> (String, JSONValue?) {
         var attribute = name.flatMap { $0.isEmpty ? nil : $0 } ?? "id"
-        var value = JavaScriptSemantics.property(attribute, of: context.attributes).flatMap {
-            JavaScriptSemantics.truthy($0) ? $0 : nil
-        }
-        if value == nil, let fallback, !fallback.isEmpty,
-            let fallbackValue = JavaScriptSemantics.property(fallback, of: context.attributes),
+        // The context's attributes hold each name once: the first member is the one.
+        var value = context.attributes[attribute].flatMap { JavaScriptSemantics.truthy($0) ? $0 : nil }
+        if value == nil, let fallback, !fallback.isEmpty, let fallbackValue = context.attributes[fallback],
             JavaScriptSemantics.truthy(fallbackValue)
         {
             value = fallbackValue

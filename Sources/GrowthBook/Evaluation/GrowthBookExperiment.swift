@@ -4,28 +4,40 @@
 /// computed. Members that are absent stay `nil`, as the JavaScript SDK tells
 /// `undefined` apart. A class, so that running it copies one reference.
 public final class GrowthBookExperiment: Sendable {
+    /// The experiment's key: what tracking reports and forced variations name.
     public let key: String
+    /// The value of each variation.
     public let variations: [JSONValue]
+    /// How users are split over the variations; equal when missing or unusable.
     public let weights: [Double]?
+    /// The share of users in the experiment at all, from 0 to 1.
     public let coverage: Double?
+    /// The attribute users are bucketed by (`id` when missing or empty).
     public let hashAttribute: String?
+    /// The attribute bucketed by when the hash attribute has no value, with sticky bucketing only.
     public let fallbackAttribute: String?
     /// The seed as the SDK reads `seed || key`: a truthy value as JavaScript
     /// prints it, `nil` (the key) when missing, empty or otherwise falsy.
     public let seed: String?
     /// 1 or 2, or 0 for a version no hash exists for.
     public let hashVersion: Int
+    /// Whether this experiment keeps out of sticky bucketing.
     public let disableStickyBucketing: Bool
     /// `bucketVersion` as given (sticky bucket keys print it as JavaScript does).
     public let bucketVersion: JSONValue?
+    /// Sticky buckets of bucket versions below this one take their users out of the experiment.
     public let minBucketVersion: Double
     package let namespace: BucketMath.Namespace?
     /// Whether `namespace` was given at all (a malformed one neither includes nor excludes).
     let hasNamespace: Bool
+    /// Mutual-exclusion filters: a user outside any of them is not in the experiment.
     public let filters: [Filter]?
+    /// Each variation's bucket range as given, in place of weights and coverage.
     public let ranges: [HalfOpenRange]?
+    /// What `meta` says of each variation, by index.
     public let meta: [VariationMeta]
     package let condition: Condition?
+    /// Prerequisites: other features whose values must meet conditions.
     public let parentConditions: [ParentCondition]
     /// `force`: every user in the experiment gets this variation.
     public let forcedVariation: Int??
@@ -40,8 +52,11 @@ public final class GrowthBookExperiment: Sendable {
 
     /// What `meta` says of one variation.
     public struct VariationMeta: Sendable {
+        /// The key tracking reports for the variation (its index when missing).
         public var key: String?
+        /// A name for people.
         public var name: String?
+        /// Whether users in this variation are tracked but get the feature's other rules.
         public var passthrough: Bool?
     }
 
@@ -120,8 +135,11 @@ public final class GrowthBookExperiment: Sendable {
 
 /// A mutual-exclusion filter: the user must hash into one of its ranges.
 public struct Filter: Sendable {
+    /// The attribute hashed (`id` when missing).
     public var attribute: String?
+    /// What the attribute is hashed with, as JavaScript prints it (`"undefined"` when missing, as the SDK hashes it).
     public var seed: String
+    /// 1 or 2 (2 when missing), or 0 for a version no hash exists for: the filter then lets nobody through.
     public var hashVersion: Int
     /// Only ranges of exactly two numbers count.
     public var ranges: [HalfOpenRange]
@@ -140,6 +158,7 @@ public struct Filter: Sendable {
 
 /// A prerequisite: another feature whose value must meet a condition.
 public struct ParentCondition: Sendable {
+    /// The key of the feature whose value is tested.
     public var feature: String
     package var condition: Condition
     /// A gate's failure turns the whole feature off; otherwise the rule is skipped.

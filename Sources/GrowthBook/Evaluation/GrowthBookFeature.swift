@@ -1,6 +1,8 @@
 /// A feature decoded once: its default value and its rules, typed.
 public final class GrowthBookFeature: Sendable {
+    /// The value when no rule applies.
     public let defaultValue: JSONValue
+    /// The rules, tried in order.
     public let rules: [FeatureRule]
     /// Whether a rule has prerequisites, so evaluating the feature may
     /// evaluate others (and needs the bookkeeping that cuts cycles short).
@@ -47,13 +49,17 @@ public final class FeatureRule: Sendable {
         case ignored
     }
 
+    /// The rule's `id`, reported in results.
     public let id: String
+    /// What the rule does.
     public let kind: Kind
     /// What ``kind`` holds, apart, so evaluation reads it without copying the enum.
     let forcedValue: ForcedValue?
     let ruleExperiment: GrowthBookExperiment?
     let banditReference: String?
+    /// Prerequisites: other features whose values must meet conditions.
     public let parentConditions: [ParentCondition]
+    /// Mutual-exclusion filters: a user outside any of them skips the rule.
     public let filters: [Filter]?
     /// The rule as given, for traces.
     public let json: JSONValue
@@ -116,10 +122,14 @@ public final class FeatureRule: Sendable {
 
 /// The value a force or rollout rule gives, and whom to.
 public final class ForcedValue: Sendable {
+    /// The value the feature takes.
     public let value: JSONValue
     package let condition: Condition?
+    /// What a rollout hashes with (`seed || feature key`).
     public let seed: String
+    /// The attribute a rollout hashes (`id` when missing or empty).
     public let hashAttribute: String?
+    /// The attribute hashed when the hash attribute has no value, with sticky bucketing only.
     public let fallbackAttribute: String?
     /// Whether the rule keeps out of sticky bucketing, and so of its fallback attribute.
     public let disableStickyBucketing: Bool
@@ -127,7 +137,9 @@ public final class ForcedValue: Sendable {
     public let range: HalfOpenRange?
     /// Whether `range` was given at all (a malformed one still makes the rule a rollout).
     let hasRange: Bool
+    /// The share of users the value reaches (a hash at or below it).
     public let coverage: Double?
+    /// 1 or 2, or 0 for a version no hash exists for (nobody is included).
     public let hashVersion: Int
 
     init(feature: String, value: JSONValue, members: RuleMembers) {
@@ -151,13 +163,18 @@ public final class ForcedValue: Sendable {
 /// A contextual bandit: leaves in order, each with a condition on the
 /// user's context and the variation weights for users who meet it.
 public struct ContextualBandit: Sendable {
+    /// One context of a bandit: whom it is for, and their weights.
     public struct Leaf: Sendable {
         package var condition: Condition
+        /// The leaf's id, reported in results.
         public var leafId: JSONValue?
+        /// The variation weights for users the leaf is for.
         public var weights: JSONValue?
     }
 
+    /// The leaves in order; the first whose condition holds decides.
     public var leaves: [Leaf]
+    /// The bandit's version, reported in results.
     public var banditVersion: JSONValue?
 
     /// Decodes bandits by reference; the first of a repeated reference wins.
@@ -167,6 +184,7 @@ public struct ContextualBandit: Sendable {
         return index
     }
 
+    /// Decodes a bandit from GrowthBook's JSON shape.
     public init(_ json: JSONValue) {
         leaves = (json["contexts"]?.elements ?? []).map { leaf in
             Leaf(

@@ -1,18 +1,29 @@
 /// The outcome of running one experiment for a user.
 public struct ExperimentResult: Sendable, Hashable {
+    /// The variation's key: its `meta` key, or its index.
     public var key: String
+    /// The feature whose rule ran the experiment, if one did.
     public var featureId: String?
+    /// Whether the user takes part (is tracked); otherwise `value` is the first variation's.
     public var inExperiment: Bool
+    /// Whether the user was bucketed by hash (not forced or taken out).
     public var hashUsed: Bool
+    /// The variation's index.
     public var variationId: Int
+    /// The variation's value.
     public var value: JSONValue
+    /// The attribute the user was bucketed by (the fallback attribute when that one was used).
     public var hashAttribute: String
     /// The hash attribute's value (GrowthBook's `hashValue`; renamed, as
     /// `hashValue` is `Hashable`'s).
     public var attributeValue: JSONValue
+    /// Whether a stored sticky bucket decided the variation.
     public var stickyBucketUsed: Bool
+    /// The user's hash in [0, 1), when bucketed by hash.
     public var bucket: Double?
+    /// The variation's name from `meta`.
     public var name: String?
+    /// Whether the variation passes through to the feature's other rules.
     public var passthrough: Bool?
     /// Further members some rule types add (a contextual bandit's leaf and weights).
     public var extras: [JSONValue.Member] = []
@@ -42,16 +53,22 @@ public struct FeatureResult: Sendable, Hashable {
         case override
     }
 
+    /// The feature's value (`null` for an unknown feature).
     public var value: JSONValue
+    /// Why the feature has its value.
     public var source: Source
+    /// The `id` of the rule that decided; empty for a default or an unnamed rule.
     public var ruleId: String
     /// The experiment rule that decided, as GrowthBook builds it.
     public var experiment: JSONValue?
+    /// The result of the experiment that decided, when one did.
     public var experimentResult: ExperimentResult?
     /// The position of the deciding rule in the feature's rules.
     public var ruleIndex: Int?
 
+    /// Whether the value is truthy as JavaScript reads it.
     public var on: Bool { JavaScriptSemantics.truthy(value) }
+    /// Whether the value is falsy (`false`, `0`, `""`, `null`).
     public var off: Bool { !on }
 
     /// The result in GrowthBook's JSON shape.

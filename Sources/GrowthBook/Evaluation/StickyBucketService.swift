@@ -16,6 +16,7 @@ public protocol StickyBucketService: Sendable {
 public final class InMemoryStickyBucketService: StickyBucketService {
     private let documents = Mutex<[String: JSONValue]>([:])
 
+    /// An empty store.
     public init() {}
 
     public func assignments(attributeName: String, attributeValue: String) -> JSONValue? {

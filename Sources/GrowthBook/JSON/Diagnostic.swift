@@ -11,9 +11,12 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public var file: String
     /// Where in the file; `nil` when the problem is the file as a whole.
     public var position: SourcePosition?
+    /// Whether the problem stops the file from being used.
     public var severity: Severity
+    /// What is wrong, for a person.
     public var message: String
 
+    /// A problem in `file`, at `position`.
     public init(file: String, position: SourcePosition?, severity: Severity = .error, message: String) {
         self.file = file
         self.position = position

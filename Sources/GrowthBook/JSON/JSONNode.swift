@@ -45,9 +45,12 @@ package struct JSONNode: Sendable, Hashable {
 
 /// A place in a text file: 1-based line and column (columns count characters).
 public struct SourcePosition: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The line, from 1.
     public var line: Int
+    /// The column in characters, from 1.
     public var column: Int
 
+    /// A place in a text.
     public init(line: Int, column: Int) {
         self.line = line
         self.column = column

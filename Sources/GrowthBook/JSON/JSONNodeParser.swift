@@ -299,9 +299,12 @@ package struct JSONNodeParser {
 
 /// Why a text is not JSON, and where: the first place the text stops being JSON.
 public struct JSONSyntaxError: Error, Sendable, Equatable {
+    /// What was wrong, in a few words.
     public var message: String
+    /// Where the text stops being JSON.
     public var position: SourcePosition
 
+    /// An error at a place.
     public init(message: String, position: SourcePosition) {
         self.message = message
         self.position = position

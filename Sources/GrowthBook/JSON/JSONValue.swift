@@ -10,9 +10,12 @@ public enum JSONValue: Sendable, Hashable {
 
     /// One `"key": value` pair of an object.
     public struct Member: Sendable, Hashable {
+        /// The member's name.
         public var key: String
+        /// The member's value.
         public var value: JSONValue
 
+        /// A member.
         public init(_ key: String, _ value: JSONValue) {
             self.key = key
             self.value = value
@@ -39,16 +42,19 @@ public enum JSONValue: Sendable, Hashable {
         return nil
     }
 
+    /// The text, for a string.
     public var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
+    /// The number, for a number.
     public var numberValue: Double? {
         if case .number(let value) = self { return value }
         return nil
     }
 
+    /// The flag, for a boolean.
     public var boolValue: Bool? {
         if case .bool(let value) = self { return value }
         return nil

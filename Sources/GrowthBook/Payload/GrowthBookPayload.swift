@@ -5,6 +5,7 @@ import Foundation
 public struct GrowthBookPayload: Sendable {
     /// Feature definitions by key, in payload order.
     public let features: [JSONValue.Member]
+    /// Saved groups by id, for `$inGroup` and `$notInGroup`.
     public let savedGroups: [String: [JSONValue]]
     /// Contextual bandit definitions by reference, for rules with a `contextualBanditRef`.
     public let contextualBandits: [String: JSONValue]
@@ -17,6 +18,7 @@ public struct GrowthBookPayload: Sendable {
 
     /// Why a payload was refused; the source keeps its last good one.
     public struct Invalid: Error, CustomStringConvertible, Sendable {
+        /// Why, for a person: the problems, each with its feature and rule.
         public var description: String
         /// The problems found, when the payload parsed but failed its checks.
         public var diagnostics: [Diagnostic] = []

@@ -9,6 +9,7 @@ public struct PayloadLinter: Sendable {
     /// The largest bucket version a rule may carry (GrowthBook's are small counters).
     public static let maximumBucketVersion = 2_147_483_647.0
 
+    /// A linter.
     public init() {}
 
     /// Diagnostics for the payload text; `file` names it. `claimedKeys` maps

@@ -129,7 +129,7 @@ let package = Package(
         // The core's tests; LaboratorySQLite only to read catalog files from disk.
         .testTarget(
             name: "LaboratoryTests",
-            dependencies: ["GrowthBook", "Laboratory", "LaboratoryTesting", "LaboratorySQLite"]
+            dependencies: ["GrowthBook", "Laboratory", "LaboratoryTesting", "LaboratorySQLite", "LabTestSupport"]
         ),
         .testTarget(
             name: "LaboratorySQLiteTests",

@@ -105,8 +105,9 @@ enum JavaScriptReference {
     static let sdk = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("shared/reference/growthbook-js/growthbook-js.cjs").path
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Differential/evaluate.cjs").path
+    /// The scripts the differential tests run (`Differential/`).
+    static let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Differential")
     static let node: String? = {
         let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         return folders.map { "\($0)/node" }.first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -118,11 +119,6 @@ enum JavaScriptReference {
 
     /// Per case, per user, per session, per feature: the script's fields.
     static func evaluate(_ cases: [PayloadGenerator.Case]) throws -> [[[[JSONValue]]]] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lab-diff-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let input = folder.appendingPathComponent("cases.json")
-        let output = folder.appendingPathComponent("results.json")
         let document = JSONValue.array(
             cases.map {
                 .object([
@@ -131,17 +127,29 @@ enum JavaScriptReference {
                 ])
             }
         )
-        try Data(document.jsonText.utf8).write(to: input)
+        let parsed = try run("evaluate.cjs", on: document)
+        return (parsed.elements ?? []).map { ($0.elements ?? []).map { ($0.elements ?? []).map { $0.elements ?? [] } } }
+    }
+
+    /// Runs a script of `Differential/` with `node` on `input` (written to a
+    /// file, whose path is its first argument; the SDK's is its second) and
+    /// reads the JSON document it prints.
+    static func run(_ script: String, on input: JSONValue) throws -> JSONValue {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lab-diff-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputFile = folder.appendingPathComponent("input.json")
+        let output = folder.appendingPathComponent("output.json")
+        try Data(input.jsonText.utf8).write(to: inputFile)
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: node!)
-        process.arguments = [script, input.path, sdk]
+        process.arguments = [scripts.appendingPathComponent(script).path, inputFile.path, sdk]
         process.standardOutput = try FileHandle(forWritingTo: output)
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw ReferenceFailed(status: process.terminationStatus) }
-        let parsed = try JSONValue.parse(String(decoding: try Data(contentsOf: output), as: UTF8.self))
-        return (parsed.elements ?? []).map { ($0.elements ?? []).map { ($0.elements ?? []).map { $0.elements ?? [] } } }
+        return try JSONValue.parse(String(decoding: try Data(contentsOf: output), as: UTF8.self))
     }
 
     struct ReferenceFailed: Error {

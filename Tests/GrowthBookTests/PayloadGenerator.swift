@@ -1,3 +1,5 @@
+import LabTestSupport
+
 @testable import GrowthBook
 
 /// Payloads and users from a seed, for the differential test against the
@@ -15,9 +17,9 @@ struct PayloadGenerator {
         var sticky: Bool
     }
 
-    private var random: SplitMix
+    private var random: SplitMix64
 
-    init(seed: UInt64) { random = SplitMix(seed: seed) }
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
     private mutating func below(_ bound: Int) -> Int { random.below(bound) }
     private mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
@@ -399,24 +401,6 @@ extension JSONValue {
 extension String {
     /// The JSON this text holds (test literals only).
     fileprivate var json: JSONValue { (try? JSONValue.parse(self)) ?? .null }
-}
-
-/// SplitMix64: the same numbers for the same seed on every machine.
-struct SplitMix {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
 
 /// User agents of real browsers and apps, as `$regex` conditions meet them.

@@ -11,9 +11,6 @@ import Testing
 /// match exactly where it matches. `LAB_DIFFERENTIAL_SEED` picks another seed.
 @Suite(.requires(JavaScriptReference.available, Comment(rawValue: JavaScriptReference.missing)))
 struct RegexDifferentialTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Differential/regex.cjs").path
-
     @Test func everyTestAgreesWithJavaScript() throws {
         let seed = ProcessInfo.processInfo.environment["LAB_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? 20_261_124
         var generator = PatternGenerator(seed: seed)
@@ -77,35 +74,19 @@ struct RegexDifferentialTests {
 
     /// JavaScript's answer for each test: `true`, `false`, or `"error"` where `new RegExp` throws.
     static func javaScript(_ tests: [(pattern: String, caseInsensitive: Bool, input: String)]) throws -> [JSONValue] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lab-regex-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let input = folder.appendingPathComponent("tests.json")
-        let output = folder.appendingPathComponent("results.json")
         let document = JSONValue.array(
             tests.map { .array([.string($0.pattern), .string($0.caseInsensitive ? "i" : ""), .string($0.input)]) }
         )
-        try Data(document.jsonText.utf8).write(to: input)
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: JavaScriptReference.node!)
-        process.arguments = [script, input.path]
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw JavaScriptReference.ReferenceFailed(status: process.terminationStatus)
-        }
-        return try JSONValue.parse(String(decoding: try Data(contentsOf: output), as: UTF8.self)).elements ?? []
+        return try JavaScriptReference.run("regex.cjs", on: document).elements ?? []
     }
 }
 
 /// Patterns and texts from a seed: every piece of JavaScript's pattern
 /// syntax, valid and not, nested a little.
 struct PatternGenerator {
-    private var random: SplitMix
+    private var random: SplitMix64
 
-    init(seed: UInt64) { random = SplitMix(seed: seed) }
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
     mutating func chance(_ p: Double) -> Bool { random.unit() < p }
     mutating func pick<T>(_ items: [T]) -> T { items[random.below(items.count)] }

@@ -1,4 +1,5 @@
 import Foundation
+import LabTestSupport
 import LaboratoryTesting
 import Testing
 
@@ -8,19 +9,8 @@ import Testing
 /// Whatever an explanation says the app gets is what the manager serves,
 /// over generated catalogs full of conflicts, forced variants and token ranges.
 @Suite struct ExplanationPropertyTests {
-    /// A small deterministic generator (SplitMix64), so a failure names its seed.
-    private struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func int(_ range: Range<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
-        mutating func chance(_ percent: Int) -> Bool { int(0..<100) < percent }
-    }
+    /// A small deterministic generator, so a failure names its seed.
+    private typealias Generator = SplitMix64
 
     /// Two or three sources whose experiments draw their keys from a pool of
     /// four, so they collide often, some with token ranges.
@@ -29,7 +19,7 @@ import Testing
         return (0..<random.int(2..<4)).map { sourceIndex in
             let experiments = (0..<random.int(1..<5)).map { index -> Experiment in
                 let name = "E\(sourceIndex)x\(index)"
-                let own = keys.filter { _ in random.chance(45) }
+                let own = keys.filter { _ in random.below(100) < 45 }
                 let chosen = own.isEmpty ? [keys[random.int(0..<keys.count)]] : own
                 let variants = (0..<random.int(2..<4)).map { variant in
                     Variant(
@@ -43,7 +33,7 @@ import Testing
                     )
                 }
                 var range: HalfOpenRange?
-                if random.chance(40) {
+                if random.below(100) < 40 {
                     let lower = Double(random.int(0..<8)) / 10
                     range = HalfOpenRange(lower: lower, upper: lower + Double(random.int(1..<4)) / 10)
                 }
@@ -61,13 +51,13 @@ import Testing
 
     @Test(arguments: 0..<300)
     func theExplanationsResultIsWhatTheManagerServes(seed: UInt64) throws {
-        var random = Generator(state: seed)
+        var random = Generator(seed: seed)
         let catalogs = Self.catalogs(&random)
         let world = try World(catalogs, token: Double(random.int(0..<100)) / 100, draws: SeededRandomSource(seed: seed))
         // Force some variants, some Inactive, across sources.
         for catalog in catalogs {
-            for experiment in catalog.experiments where random.chance(30) {
-                if random.chance(25) {
+            for experiment in catalog.experiments where random.below(100) < 30 {
+                if random.below(100) < 25 {
                     try world.debug.forceInactive(experiment: experiment.name, in: catalog.source)
                 } else {
                     let variant = experiment.variants[random.int(0..<experiment.variants.count)]

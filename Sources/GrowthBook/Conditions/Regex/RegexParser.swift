@@ -317,22 +317,11 @@ struct RegexParser {
     /// control letters, `\0`, hexadecimal and octal escapes, or the escaped unit itself.
     private mutating func parseCharacterEscape() -> UInt16 {
         let unit = units[index]
+        if let control = Self.controlEscapes[unit] {
+            index += 1
+            return control
+        }
         switch unit {
-        case ascii("f"):
-            index += 1
-            return 0x0C
-        case ascii("n"):
-            index += 1
-            return 0x0A
-        case ascii("r"):
-            index += 1
-            return 0x0D
-        case ascii("t"):
-            index += 1
-            return 0x09
-        case ascii("v"):
-            index += 1
-            return 0x0B
         case ascii("0")...ascii("9"): return parseLegacyOctalOrDigit()
         case ascii("x"):
             index += 1
@@ -347,6 +336,11 @@ struct RegexParser {
             return unit
         }
     }
+
+    /// `\f`, `\n`, `\r`, `\t`, `\v`: the letter → the unit it stands for.
+    private static let controlEscapes: [UInt16: UInt16] = [
+        ascii("f"): 0x0C, ascii("n"): 0x0A, ascii("r"): 0x0D, ascii("t"): 0x09, ascii("v"): 0x0B,
+    ]
 
     /// `\0`, a legacy octal escape up to `\377`, or `\8` and `\9` as the digits themselves.
     private mutating func parseLegacyOctalOrDigit() -> UInt16 {

@@ -163,14 +163,17 @@ import Testing
     @Test func stickyBucketsFromAnAsynchronousServiceKeepAUsersVariation() async throws {
         actor Documents: AsyncStickyBucketService {
             var saved: [String: JSONValue] = [:]
+            var saves = 0
             func assignments(attributeName: String, attributeValue: String) async throws -> JSONValue? {
                 saved["\(attributeName)||\(attributeValue)"]
             }
             func saveAssignments(_ document: JSONValue) async throws {
+                saves += 1
                 let name = document["attributeName"]?.stringValue ?? ""
                 saved["\(name)||\(JavaScriptSemantics.string(document["attributeValue"]))"] = document
             }
             func count() -> Int { saved.count }
+            func saveCount() -> Int { saves }
         }
         func payload(_ weights: String) throws -> GrowthBookPayload {
             let text =
@@ -181,11 +184,13 @@ import Testing
         let client = GrowthBookClient(payload: try payload("[1, 0]"))
         let first = await client.user(["id": "u1"], stickyBuckets: documents)
         #expect(first.value(for: "cta", default: "") == "a")
+        #expect(first.value(for: "cta", default: "") == "a")  // the second evaluation finds the first's bucket
         // Saved in the background: wait for it.
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(10)
         while await documents.count() == 0, clock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(await documents.count() == 1)
+        #expect(await documents.saveCount() == 1)
         client.replacePayload(try payload("[0, 1]"))
         let later = await client.user(["id": "u1"], stickyBuckets: documents)
         #expect(later.value(for: "cta", default: "") == "a")

@@ -5,12 +5,17 @@ import Foundation
 /// one payload. Cheap to make (no copy of the payload) and to pass around.
 public struct GrowthBookUser: Sendable {
     private let client: GrowthBookClient
-    /// What the evaluator runs against: the payload's features, these attributes, the options.
-    private let context: GrowthBookContext
+    /// The evaluator every evaluation starts from, a copy each time: the
+    /// payload's features, these attributes, the options and the tracking
+    /// callback, set up once (an evaluation then allocates nothing for them).
+    private let template: GrowthBookEvaluator
+    /// Whether the client reports feature usage: without a callback no lock is taken.
+    private let reportsUsage: Bool
+    /// The user's sticky buckets, when the client was asked for them: each
+    /// evaluation reads them afresh, so it sees what earlier ones saved.
+    private var stickyBuckets: UserStickyBuckets?
     /// The user's attributes, the client's under their own.
     public let attributes: GrowthBookAttributes
-    /// The user's sticky buckets, when the client was asked for them.
-    private var stickyBuckets: UserStickyBuckets?
 
     init(
         client: GrowthBookClient,
@@ -27,7 +32,10 @@ public struct GrowthBookUser: Sendable {
         context.forcedVariations = options.forcedVariations
         context.enabled = options.enabled
         context.qaMode = options.qaMode
-        self.context = context
+        var template = GrowthBookEvaluator(context: context)
+        template.onExperimentViewed = { experiment, result in client.viewed(experiment, result) }
+        self.template = template
+        reportsUsage = options.onFeatureUsage != nil
     }
 
     /// Whether the feature is on: its value is truthy as JavaScript reads it
@@ -57,7 +65,7 @@ public struct GrowthBookUser: Sendable {
     public func evaluate(_ feature: String) -> FeatureResult {
         var evaluator = evaluator()
         let result = evaluator.evaluateFeature(feature)
-        client.used(feature, result)
+        if reportsUsage { client.used(feature, result) }
         return result
     }
 
@@ -84,16 +92,14 @@ public struct GrowthBookUser: Sendable {
     /// This user with sticky buckets read from `service` (see ``AsyncStickyBucketService``).
     func withStickyBuckets(from service: any AsyncStickyBucketService) async -> GrowthBookUser {
         var user = self
-        let identifiers = GrowthBookEvaluator(context: context).stickyBucketIdentifiers()
-        user.stickyBuckets = await UserStickyBuckets(service: service, identifiers: identifiers)
+        user.stickyBuckets = await UserStickyBuckets(service: service, identifiers: template.stickyBucketIdentifiers())
         return user
     }
 
+    /// A fresh evaluator for one evaluation (its memo of prerequisites is per evaluation).
     private func evaluator() -> GrowthBookEvaluator {
-        var evaluator = GrowthBookEvaluator(context: context)
+        var evaluator = template
         if let stickyBuckets { evaluator.useStickyBuckets(stickyBuckets) }
-        let client = client
-        evaluator.onExperimentViewed = { experiment, result in client.viewed(experiment, result) }
         return evaluator
     }
 }

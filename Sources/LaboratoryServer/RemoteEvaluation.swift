@@ -77,25 +77,22 @@ struct RemoteEvaluation {
         }
     }
 
-    /// The answer to `request` from a payload: the payload's other members
-    /// as they are, `features` evaluated, and no auto experiments.
+    /// The answer to `request` from a payload: its `features` evaluated, no
+    /// auto experiments, and its `dateUpdated`; saved groups and bandits stay
+    /// on the server with the rest of the targeting.
     static func answer(_ request: Request, payload: GrowthBookPayload, dateUpdated: JSONValue?) -> JSONValue {
         var context = payload.context(attributes: request.attributes)
         context.forcedVariations = request.forcedVariations
         context.url = request.url
+        // Forced in the evaluator, so a prerequisite on a forced feature sees the forced value too.
+        context.forcedFeatures = Dictionary(request.forcedFeatures, uniquingKeysWith: { _, last in last })
         var evaluator = GrowthBookEvaluator(context: context)
-        let forced = Dictionary(request.forcedFeatures, uniquingKeysWith: { _, last in last })
         var features: [JSONValue.Member] = []
+        var answered: Set<String> = []
         for member in payload.features {
             let key = member.key
             // Each key once, as a JavaScript object holds it.
-            guard !features.contains(where: { $0.key == key }) else { continue }
-            if let value = forced[key] {
-                if JavaScriptSemantics.truthy(value) {
-                    features.append(.init(key, .object([.init("defaultValue", value)])))
-                }
-                continue
-            }
+            guard answered.insert(key).inserted else { continue }
             let result = evaluator.evaluateFeature(key)
             guard result.on || result.experiment != nil else { continue }
             var feature: [JSONValue.Member] = [.init("defaultValue", result.value)]

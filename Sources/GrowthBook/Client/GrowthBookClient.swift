@@ -149,7 +149,9 @@ public final class GrowthBookClient: Sendable {
         url: String? = nil,
         stickyBuckets service: any AsyncStickyBucketService
     ) async -> GrowthBookUser {
-        await user(attributes, url: url).withStickyBuckets(from: service)
+        let user = user(attributes, url: url)
+        await user.useStickyBuckets(from: service)
+        return user
     }
 
     /// Keeps `keeper` (an updater) alive as long as the client.

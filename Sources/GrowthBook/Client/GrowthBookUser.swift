@@ -2,18 +2,15 @@ import Foundation
 
 /// One user of a ``GrowthBookClient``: their attributes and the payload the
 /// client served when the user was made, so a request's evaluations all see
-/// one payload. Cheap to make (no copy of the payload) and to pass around.
+/// one payload. Cheap to make (no copy of the payload) and to pass around;
+/// copies share one evaluator, and evaluations from several tasks take turns.
 public struct GrowthBookUser: Sendable {
     private let client: GrowthBookClient
-    /// The evaluator every evaluation starts from, a copy each time: the
-    /// payload's features, these attributes, the options and the tracking
-    /// callback, set up once (an evaluation then allocates nothing for them).
-    private let template: GrowthBookEvaluator
+    /// The user's evaluator, set up once: the payload's features, these
+    /// attributes, the options, the tracking callback, the sticky buckets.
+    private let evaluator: UserEvaluator
     /// Whether the client reports feature usage: without a callback no lock is taken.
     private let reportsUsage: Bool
-    /// The user's sticky buckets, when the client was asked for them: each
-    /// evaluation reads them afresh, so it sees what earlier ones saved.
-    private var stickyBuckets: UserStickyBuckets?
     /// The user's attributes, the client's under their own.
     public let attributes: GrowthBookAttributes
 
@@ -32,9 +29,11 @@ public struct GrowthBookUser: Sendable {
         context.forcedVariations = options.forcedVariations
         context.enabled = options.enabled
         context.qaMode = options.qaMode
-        var template = GrowthBookEvaluator(context: context)
-        template.onExperimentViewed = { experiment, result in client.viewed(experiment, result) }
-        self.template = template
+        evaluator = UserEvaluator(
+            GrowthBookEvaluator(context: context),
+            client: client,
+            tracks: options.onExperimentViewed != nil
+        )
         reportsUsage = options.onFeatureUsage != nil
     }
 
@@ -63,16 +62,14 @@ public struct GrowthBookUser: Sendable {
     /// The feature's value and why: the rule that decided (`source`,
     /// `ruleId`) and, when an experiment did, the experiment and its result.
     public func evaluate(_ feature: String) -> FeatureResult {
-        var evaluator = evaluator()
-        let result = evaluator.evaluateFeature(feature)
+        let result = evaluator.withEvaluator { $0.evaluateFeature(feature) }
         if reportsUsage { client.used(feature, result) }
         return result
     }
 
     /// Runs an experiment written in code for this user.
     public func run<Value>(_ experiment: InlineExperiment<Value>) -> InlineExperimentResult<Value> {
-        var evaluator = evaluator()
-        let result = evaluator.run(experiment.json)
+        let result = run(experiment.json)
         let index = result.variationId
         let value = index >= 0 && index < experiment.variations.count ? experiment.variations[index] : nil
         return InlineExperimentResult(
@@ -85,21 +82,14 @@ public struct GrowthBookUser: Sendable {
 
     /// Runs an experiment given in GrowthBook's JSON shape for this user.
     public func run(_ experiment: JSONValue) -> ExperimentResult {
-        var evaluator = evaluator()
-        return evaluator.run(experiment)
+        evaluator.withEvaluator { $0.run(experiment) }
     }
 
-    /// This user with sticky buckets read from `service` (see ``AsyncStickyBucketService``).
-    func withStickyBuckets(from service: any AsyncStickyBucketService) async -> GrowthBookUser {
-        var user = self
-        user.stickyBuckets = await UserStickyBuckets(service: service, identifiers: template.stickyBucketIdentifiers())
-        return user
-    }
-
-    /// A fresh evaluator for one evaluation (its memo of prerequisites is per evaluation).
-    private func evaluator() -> GrowthBookEvaluator {
-        var evaluator = template
-        if let stickyBuckets { evaluator.useStickyBuckets(stickyBuckets) }
-        return evaluator
+    /// Turns sticky bucketing on for this user with documents read from
+    /// `service` (see ``AsyncStickyBucketService``); the evaluator keeps
+    /// what each evaluation saves for the next.
+    func useStickyBuckets(from service: any AsyncStickyBucketService) async {
+        let buckets = await UserStickyBuckets(service: service, identifiers: evaluator.stickyBucketIdentifiers)
+        evaluator.useStickyBuckets(buckets)
     }
 }

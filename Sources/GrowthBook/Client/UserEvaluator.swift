@@ -1,0 +1,62 @@
+import Synchronization
+
+/// One user's evaluator, kept for all their evaluations: set up once (payload,
+/// attributes, options, sticky buckets), so an evaluation copies nothing and
+/// allocates nothing for them. Evaluations of one user from several threads
+/// take turns; the tracking callbacks an evaluation causes are called after
+/// the turn ends, so a callback may evaluate the same user again.
+final class UserEvaluator: Sendable {
+    private let evaluator: Mutex<GrowthBookEvaluator>
+    /// Experiments viewed during the current turn, handed to the client after it.
+    private let views = ViewLog()
+    private let client: GrowthBookClient
+
+    /// - Parameter tracks: whether the client has a tracking callback; without
+    ///   one, evaluations skip tracking altogether.
+    init(_ evaluator: GrowthBookEvaluator, client: GrowthBookClient, tracks: Bool) {
+        var evaluator = evaluator
+        let views = views
+        if tracks { evaluator.onExperimentViewed = { experiment, result in views.append(experiment, result) } }
+        self.evaluator = Mutex(evaluator)
+        self.client = client
+    }
+
+    /// Runs `body` on the evaluator, then reports what it viewed.
+    func withEvaluator<Result>(_ body: (inout GrowthBookEvaluator) -> Result) -> Result {
+        let result = evaluator.withLock { body(&$0) }
+        if views.hasViews {
+            for (experiment, viewed) in views.drain() { client.viewed(experiment, viewed) }
+        }
+        return result
+    }
+
+    /// The attributes and values whose sticky documents this user needs.
+    var stickyBucketIdentifiers: [String: String] { evaluator.withLock { $0.stickyBucketIdentifiers() } }
+
+    /// Turns sticky bucketing on with `service`'s documents.
+    func useStickyBuckets(_ service: any StickyBucketService) {
+        evaluator.withLock { $0.useStickyBuckets(service) }
+    }
+}
+
+/// The experiments an evaluation viewed, waiting for its turn to end.
+private final class ViewLog: Sendable {
+    private let pending = Mutex<[(GrowthBookExperiment, ExperimentResult)]>([])
+    /// Set while views wait, read without the lock on every evaluation.
+    private let waiting = Atomic<Bool>(false)
+
+    var hasViews: Bool { waiting.load(ordering: .acquiring) }
+
+    func append(_ experiment: GrowthBookExperiment, _ result: ExperimentResult) {
+        pending.withLock { $0.append((experiment, result)) }
+        waiting.store(true, ordering: .releasing)
+    }
+
+    func drain() -> [(GrowthBookExperiment, ExperimentResult)] {
+        pending.withLock { pending in
+            waiting.store(false, ordering: .releasing)
+            defer { pending = [] }
+            return pending
+        }
+    }
+}

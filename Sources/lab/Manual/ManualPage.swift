@@ -4,7 +4,7 @@ import LaboratoryConsole
 /// Writes `lab(1)` in mdoc from the command definitions, so the manual page
 /// cannot drift from what the parser accepts.
 enum ManualPage {
-    static func render(_ info: ToolInfo, date: String = "November 2026") -> String {
+    static func render(_ info: ToolInfo, date: String = LabVersion.releaseDate) -> String {
         let root = info.command
         var page = [
             ".Dd \(date)",

@@ -63,12 +63,11 @@ enum GrowthBookPayloadWriter {
 
     /// The whole payload: the content (``contentText(deviceFeatures:shared:passedThrough:)``)
     /// with its `dateUpdated` added as the last member.
-    static func payload(contentText: String, dateUpdated: Date) -> Data {
+    static func payload(contentText: String, dateUpdated: String) -> Data {
         var text = contentText
         guard text.last == "}" else { return Data(text.utf8) }
         text.removeLast()
-        let formatter = ISO8601DateFormatter()
-        let member = JSONValue.Member("dateUpdated", .string(formatter.string(from: dateUpdated)))
+        let member = JSONValue.Member("dateUpdated", .string(dateUpdated))
         // The content always has members ("features" first), so a comma goes before the new one.
         text += "," + JSONValue.object([member]).jsonText.dropFirst()
         return Data(text.utf8)

@@ -160,8 +160,12 @@ public struct LabServer: Sendable {
             } catch let invalid as RemoteEvaluation.Request.Invalid {
                 throw HTTPError(.badRequest, message: "a remote evaluation request: \(invalid.reason)")
             }
-            let (payload, dateUpdated) = try remote.payload(of: hub.current)
-            let answer = RemoteEvaluation.answer(asked, payload: payload, dateUpdated: dateUpdated)
+            let state = hub.current
+            let answer = RemoteEvaluation.answer(
+                asked,
+                payload: try remote.payload(of: state),
+                dateUpdated: .string(state.dateUpdated)
+            )
             // Answers differ by user: nothing in between may keep one for another.
             return Response(
                 status: .ok,

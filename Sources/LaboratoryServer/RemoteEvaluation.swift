@@ -132,19 +132,15 @@ final class RemoteEvaluationCache: Sendable {
     private struct Decoded {
         var tag: String
         var payload: GrowthBookPayload
-        var dateUpdated: JSONValue?
     }
 
     private let decoded = Mutex<Decoded?>(nil)
 
-    /// The payload `state` serves, decoded, and its `dateUpdated`.
-    func payload(of state: ServedState) throws -> (GrowthBookPayload, JSONValue?) {
-        if let known = decoded.withLock({ $0 }), known.tag == state.payloadTag {
-            return (known.payload, known.dateUpdated)
-        }
+    /// The payload `state` serves, decoded.
+    func payload(of state: ServedState) throws -> GrowthBookPayload {
+        if let known = decoded.withLock({ $0 }), known.tag == state.payloadTag { return known.payload }
         let payload = try GrowthBookPayload(state.payload, decrypt: nil)
-        let dateUpdated = (try? JSONValueParser.parse(state.payload))?["dateUpdated"]
-        decoded.withLock { $0 = Decoded(tag: state.payloadTag, payload: payload, dateUpdated: dateUpdated) }
-        return (payload, dateUpdated)
+        decoded.withLock { $0 = Decoded(tag: state.payloadTag, payload: payload) }
+        return payload
     }
 }

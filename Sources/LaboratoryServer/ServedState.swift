@@ -20,6 +20,8 @@ public struct ServedState: Sendable {
     public let featuresEvent: ByteBuffer
     /// The payload's ETag, quoted; it does not depend on `dateUpdated`.
     public let payloadTag: String
+    /// The payload's `dateUpdated` (ISO 8601), as written into it.
+    let dateUpdated: String
     /// The bulk OFREP answer's ETag for a request without a context, quoted.
     public let flagsTag: String
     /// Experiment name → the source and the experiment, for events that apps post.
@@ -179,8 +181,10 @@ public struct ServedState: Sendable {
         if let previous, previous.payloadTag == payloadTag {
             payload = previous.payload
             featuresEvent = previous.featuresEvent
+            dateUpdated = previous.dateUpdated
         } else {
-            payload = GrowthBookPayloadWriter.payload(contentText: contentText, dateUpdated: now)
+            dateUpdated = ISO8601DateFormatter().string(from: now)
+            payload = GrowthBookPayloadWriter.payload(contentText: contentText, dateUpdated: dateUpdated)
             featuresEvent = Self.featuresEvent(payload)
         }
         var flagsHash = FNV1a()

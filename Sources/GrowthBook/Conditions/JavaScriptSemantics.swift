@@ -286,19 +286,25 @@ package enum JavaScriptSemantics {
             }
             let current = rebuilt ?? members
             guard repeatsAName(current) else { return rebuilt.map(JSONValue.object) }
-            var seen: [String: Int] = [:]
-            var unique: [JSONValue.Member] = []
-            for member in current {
-                if let at = seen[member.key] {
-                    unique[at].value = member.value
-                } else {
-                    seen[member.key] = unique.count
-                    unique.append(member)
-                }
-            }
-            return .object(unique)
+            return .object(lastOfEachName(current))
         default: return nil
         }
+    }
+
+    /// Each name once, with its last value, at its first place: what
+    /// `JSON.parse` keeps of an object that repeats a name.
+    private static func lastOfEachName(_ members: [JSONValue.Member]) -> [JSONValue.Member] {
+        var seen: [String: Int] = [:]
+        var unique: [JSONValue.Member] = []
+        for member in members {
+            if let at = seen[member.key] {
+                unique[at].value = member.value
+            } else {
+                seen[member.key] = unique.count
+                unique.append(member)
+            }
+        }
+        return unique
     }
 
     /// Whether two members share a name.
@@ -323,31 +329,13 @@ package enum JavaScriptSemantics {
     /// The members of an object in the order a JavaScript object made by
     /// `JSON.parse` lists them (see ``stringifyAsParsed(_:)``).
     package static func membersAsParsed(_ members: [JSONValue.Member]) -> [JSONValue.Member] {
-        // The usual object (a few distinct names, none an index) is already in order: no copy.
-        if members.count <= 32,
-            !members.indices.contains(where: { index in
-                arrayIndex(members[index].key) != nil
-                    || members[..<index].contains { $0.key == members[index].key }
-            })
-        {
-            return members
-        }
+        let unique = repeatsAName(members) ? lastOfEachName(members) : members
+        // The usual object (no name an index) is already in order: no copy.
+        guard unique.contains(where: { arrayIndex($0.key) != nil }) else { return unique }
         var indexes: [(index: UInt32, member: JSONValue.Member)] = []
         var names: [JSONValue.Member] = []
-        var seen: [String: Int] = [:]
-        for member in members {
-            if let arrayIndex = arrayIndex(member.key) {
-                if let at = indexes.firstIndex(where: { $0.index == arrayIndex }) {
-                    indexes[at].member = member
-                } else {
-                    indexes.append((arrayIndex, member))
-                }
-            } else if let at = seen[member.key] {
-                names[at] = member
-            } else {
-                seen[member.key] = names.count
-                names.append(member)
-            }
+        for member in unique {
+            if let index = arrayIndex(member.key) { indexes.append((index, member)) } else { names.append(member) }
         }
         return indexes.sorted { $0.index < $1.index }.map(\.member) + names
     }

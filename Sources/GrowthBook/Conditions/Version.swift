@@ -1,6 +1,9 @@
 /// GrowthBook's version comparison: `1.2.3-beta` style strings padded so
 /// that plain string order is version order.
 enum Version {
+    /// JavaScript's line terminators, which `.` in `/\+.*$/` does not cross.
+    private static let lineBreaks: Set<Character> = ["\n", "\r", "\r\n", "\u{2028}", "\u{2029}"]
+
     /// The padded form: a leading `v` and a `+build` dropped, parts split on
     /// `-` and `.`, numeric parts right-aligned in five places, `~` after
     /// three parts (so a release sorts after its pre-releases), joined by `-`.
@@ -18,7 +21,6 @@ enum Version {
         var text = input
         if text.hasPrefix("v") { text.removeFirst() }
         // `/\+.*$/`: the build is cut from the first `+` that no line break follows.
-        let lineBreaks: Set<Character> = ["\n", "\r", "\r\n", "\u{2028}", "\u{2029}"]
         let lastBreak = text.lastIndex { lineBreaks.contains($0) }
         let searched = lastBreak.map { text[text.index(after: $0)...] } ?? text[...]
         if let plus = searched.firstIndex(of: "+") { text = String(text[..<plus]) }

@@ -6,6 +6,8 @@
 public final class GrowthBookExperiment: Sendable {
     /// The experiment's key: what tracking reports and forced variations name.
     public let key: String
+    /// A name for people (`name`), when the experiment has one.
+    public let name: String?
     /// The value of each variation.
     public let variations: [JSONValue]
     /// How users are split over the variations; equal when missing or unusable.
@@ -70,6 +72,7 @@ public final class GrowthBookExperiment: Sendable {
         self.json = json
         let members = RuleMembers(json)
         key = members[members.key]?.stringValue ?? ""
+        name = members[members.name]?.stringValue
         variations = members[members.variations]?.elements ?? []
         weights = weightsJSON?.elements?.compactMap(\.numberValue)
         coverage = members[members.coverage]?.numberValue

@@ -54,7 +54,7 @@ public final class FeatureRule: Sendable {
     /// What the rule does.
     public let kind: Kind
     /// What ``kind`` holds, apart, so evaluation reads it without copying the enum.
-    let forcedValue: ForcedValue?
+    package let forcedValue: ForcedValue?
     let ruleExperiment: GrowthBookExperiment?
     let banditReference: String?
     /// Prerequisites: other features whose values must meet conditions.

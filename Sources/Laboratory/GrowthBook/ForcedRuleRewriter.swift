@@ -51,33 +51,22 @@ public enum ForcedRuleRewriter {
             }
         }
         for name in scoped.keys { scoped[name]!.sort { $0.precedes($1) } }
-        let experimentsByName = Dictionary(
-            experiments.experimentRules.map { ($0.name, $0) },
-            uniquingKeysWith: { first, _ in first }
-        )
-        let ruleExperiments = Dictionary(
-            experiments.ruleExperiments.map { ("\($0.feature)#\($0.index)", $0.experiment) },
-            uniquingKeysWith: { first, _ in first }
-        )
         var features: [JSONValue.Member] = []
         var origins: [String: [SharedFeatures.RuleOrigin?]] = [:]
-        for member in experiments.payload.features {
+        var written: Set<String> = []
+        // A repeated feature key is written once, with the rules the evaluator
+        // reads (the first's), so every SDK reads the feature as `lab` does.
+        for member in experiments.payload.features where written.insert(member.key).inserted {
             // Scoped rules, with the forced variant each stands for, to be ordered by precedence.
             var scopedFront: [(rules: [JSONValue], origin: SharedFeatures.RuleOrigin, forced: ForcedVariant)] = []
             var front: [(JSONValue, SharedFeatures.RuleOrigin)] = []
             var rest: [(JSONValue, SharedFeatures.RuleOrigin?)] = []
-            let defaultValue = member.value["defaultValue"] ?? .null
-            for (index, rule) in (member.value["rules"]?.elements ?? []).enumerated() {
-                let experiment: Experiment?
-                if rule["force"] != nil {
-                    experiment = ruleExperiments["\(member.key)#\(index)"]
-                } else if GrowthBookExperiments.variations(of: rule) != nil {
-                    experiment = experimentsByName[rule["key"]?.stringValue ?? member.key]
-                } else {
-                    experiment = nil
-                }
-                guard let experiment else {
-                    rest.append((rule, nil))
+            let feature = experiments.payload.decodedFeatures[member.key]
+            let defaultValue = feature?.defaultValue ?? .null
+            for (index, rule) in (feature?.rules ?? []).enumerated() {
+                guard let experiment = experiments.experiment(at: RulePosition(feature: member.key, index: index))
+                else {
+                    rest.append((rule.json, nil))
                     continue
                 }
                 // Walked in precedence order: a scoped Inactive keeps its users out of what comes after it.
@@ -102,7 +91,7 @@ public enum ForcedRuleRewriter {
                 guard let forcedVariant = forced[experiment.name] else {
                     rest.append(
                         (
-                            excluding(rule, inactiveScopes),
+                            excluding(rule.json, inactiveScopes),
                             SharedFeatures.RuleOrigin(experiment: experiment, forcedVariant: nil)
                         )
                     )
@@ -112,14 +101,14 @@ public enum ForcedRuleRewriter {
                 guard let rewritten = rewritten(rule, to: variant, of: experiment, defaultValue: defaultValue) else {
                     rest.append(
                         (
-                            excluding(rule, inactiveScopes),
+                            excluding(rule.json, inactiveScopes),
                             SharedFeatures.RuleOrigin(experiment: experiment, forcedVariant: nil)
                         )
                     )
                     continue
                 }
                 let origin = SharedFeatures.RuleOrigin(experiment: experiment, forcedVariant: variant)
-                for rule in rewritten { front.append((excluding(rule, inactiveScopes), origin)) }
+                for written in rewritten { front.append((excluding(written, inactiveScopes), origin)) }
             }
             let ordered = scopedFront.enumerated().sorted {
                 $0.element.forced.precedes($1.element.forced)
@@ -150,27 +139,29 @@ public enum ForcedRuleRewriter {
     /// all weight on it followed by a force rule of its value (for SDKs that
     /// lack the hash attribute).
     private static func rewritten(
-        _ rule: JSONValue,
+        _ rule: FeatureRule,
         to variant: String,
         of experiment: Experiment,
         defaultValue: JSONValue
     ) -> [JSONValue]? {
-        let id = rule["id"].map { [JSONValue.Member("id", $0)] } ?? []
-        if let force = rule["force"] {
+        let id = rule.id.isEmpty ? [] : [JSONValue.Member("id", .string(rule.id))]
+        switch rule.kind {
+        case .force(let forced), .rollout(let forced):
             switch variant {
-            case GrowthBookExperiments.ruleVariant: return [.object(id + [JSONValue.Member("force", force)])]
+            case GrowthBookExperiments.ruleVariant: return [.object(id + [JSONValue.Member("force", forced.value)])]
             case GrowthBookExperiments.defaultVariant:
                 return [.object(id + [JSONValue.Member("force", defaultValue)])]
             default: return nil
             }
+        case .experiment, .bandit, .ignored: break
         }
         guard let index = experiment.variants.firstIndex(where: { $0.name == variant }),
-            let variations = GrowthBookExperiments.variations(of: rule), index < variations.count
+            let variations = rule.experiment?.variations, index < variations.count
         else { return nil }
         let count = variations.count
         // A bandit's rule becomes a plain experiment rule: its leaves' weights
         // would override the forced ones, and SDKs without bandits skip it.
-        var members = (rule.members ?? []).filter {
+        var members = (rule.json.members ?? []).filter {
             !exclusions.contains($0.key) && $0.key != "contextualBanditRef" && $0.key != "contextualVariations"
                 && $0.key != "variations"
         }

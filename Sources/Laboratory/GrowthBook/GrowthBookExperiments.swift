@@ -7,39 +7,72 @@ import GrowthBook
 struct GrowthBookExperiments: Sendable {
     /// The payload the experiments come from.
     let payload: GrowthBookPayload
+    /// The payload's features as the evaluator decoded them, each key once (the
+    /// first of a repeated key, as the evaluator reads it), in payload order.
+    let features: [(key: String, feature: GrowthBookFeature)]
     /// Every experiment rule as a Laboratory experiment, named after the rule's key.
     let experimentRules: [Experiment]
-    /// Force and rollout rules as experiments, with their feature and rule position.
-    let ruleExperiments: [(feature: String, index: Int, experiment: Experiment)]
-    /// Rule experiment names by `feature#rule`.
-    private let ruleExperimentIndex: [String: String]
+    /// Force and rollout rules as experiments, with where each rule is.
+    let ruleExperiments: [(position: RulePosition, experiment: Experiment)]
+    /// The experiment every force, rollout, experiment and bandit rule stands for.
+    private let experimentsByPosition: [RulePosition: Experiment]
+    /// The features whose rules run each experiment, in payload order.
+    let featuresByExperiment: [String: [String]]
 
     init(_ payload: GrowthBookPayload) {
         self.payload = payload
-        experimentRules = Self.experimentRules(of: payload.features)
-        ruleExperiments = Self.forceAndRolloutRules(of: payload.features)
-        ruleExperimentIndex = Dictionary(
-            ruleExperiments.map { ("\($0.feature)#\($0.index)", $0.experiment.name) },
+        var seen: Set<String> = []
+        features = payload.features.compactMap { member in
+            guard seen.insert(member.key).inserted, let feature = payload.decodedFeatures[member.key] else {
+                return nil
+            }
+            return (member.key, feature)
+        }
+        experimentRules = Self.experimentRules(of: features)
+        ruleExperiments = Self.forceAndRolloutRules(of: features)
+        let experimentsByName = Dictionary(
+            experimentRules.map { ($0.name, $0) },
             uniquingKeysWith: { first, _ in first }
         )
+        var byPosition = Dictionary(ruleExperiments, uniquingKeysWith: { first, _ in first })
+        var featuresOf: [String: [String]] = [:]
+        for (key, feature) in features {
+            for (index, rule) in feature.rules.enumerated() {
+                let position = RulePosition(feature: key, index: index)
+                if let experiment = rule.experiment {
+                    byPosition[position] = experimentsByName[Self.experimentName(experiment, feature: key)]
+                }
+                guard let name = byPosition[position]?.name else { continue }
+                if featuresOf[name]?.last != key { featuresOf[name, default: []].append(key) }
+            }
+        }
+        experimentsByPosition = byPosition
+        featuresByExperiment = featuresOf
     }
 
     /// The attributes each rule's condition and hashing read, with the
     /// experiments (rules) that read them, each listed once.
     var targetingAttributes: [String: [String]] {
         var result: [String: [String]] = [:]
-        for member in payload.features {
-            for (index, rule) in (member.value["rules"]?.elements ?? []).enumerated() {
-                let experiment =
-                    ruleExperimentName(feature: member.key, rule: index) ?? rule["key"]?.stringValue ?? member.key
-                var names = rule["condition"].map { Condition($0).attributeNames } ?? []
-                // Experiments and rollouts hash a user attribute, `id` unless the rule names another.
-                if rule["variations"] != nil || rule["coverage"] != nil || rule["range"] != nil {
-                    names.append(rule["hashAttribute"]?.stringValue ?? "id")
+        for (key, feature) in features {
+            for (index, rule) in feature.rules.enumerated() {
+                guard let experiment = experiment(at: RulePosition(feature: key, index: index)) else { continue }
+                var names: [String] = []
+                switch rule.kind {
+                case .force(let value):
+                    names = value.condition?.attributeNames ?? []
+                    names += value.fallbackAttribute.map { [$0] } ?? []
+                case .rollout(let value):
+                    names = value.condition?.attributeNames ?? []
+                    names += [Self.hashAttribute(value.hashAttribute)] + (value.fallbackAttribute.map { [$0] } ?? [])
+                case .experiment(let rule), .bandit(let rule, _):
+                    names = rule.condition?.attributeNames ?? []
+                    names += [Self.hashAttribute(rule.hashAttribute)] + (rule.fallbackAttribute.map { [$0] } ?? [])
+                case .ignored:
+                    continue
                 }
-                if let fallback = rule["fallbackAttribute"]?.stringValue { names.append(fallback) }
-                for name in names where result[name]?.contains(experiment) != true {
-                    result[name, default: []].append(experiment)
+                for name in names where result[name]?.contains(experiment.name) != true {
+                    result[name, default: []].append(experiment.name)
                 }
             }
         }
@@ -49,9 +82,16 @@ struct GrowthBookExperiments: Sendable {
     /// Experiment rules, then force and rollout rules.
     var all: [Experiment] { experimentRules + ruleExperiments.map(\.experiment) }
 
-    /// The experiment standing for a force or rollout rule, by feature and rule position.
-    func ruleExperimentName(feature: String, rule index: Int) -> String? {
-        ruleExperimentIndex["\(feature)#\(index)"]
+    /// The experiment the rule at `position` stands for, if it stands for one.
+    func experiment(at position: RulePosition) -> Experiment? {
+        experimentsByPosition[position]
+    }
+
+    /// The decoded rule at `position`, if there is one.
+    func rule(at position: RulePosition) -> FeatureRule? {
+        guard let feature = payload.decodedFeatures[position.feature], feature.rules.indices.contains(position.index)
+        else { return nil }
+        return feature.rules[position.index]
     }
 
     /// The variant of a force or rollout rule's experiment that stands for the feature's default value.
@@ -59,46 +99,59 @@ struct GrowthBookExperiments: Sendable {
     /// The variant of a force or rollout rule's experiment that stands for the rule's value.
     static let ruleVariant = "Forced"
 
+    /// The attribute a rule hashes: `hashAttribute || "id"`, as the SDK reads it.
+    private static func hashAttribute(_ name: String?) -> String {
+        name.flatMap { $0.isEmpty ? nil : $0 } ?? "id"
+    }
+
+    /// The Laboratory name of the experiment a rule runs: its key, as the SDK
+    /// tracks it (`rule.key || feature key`).
+    private static func experimentName(_ experiment: GrowthBookExperiment, feature: String) -> String {
+        experiment.key.isEmpty ? feature : experiment.key
+    }
+
     /// Force and rollout rules as experiments of two variants, `Forced` (the
     /// rule's value) and `Default` (the feature's default, the baseline), so the
     /// console lists them as such and QA can force either; their weights are
     /// the share of users the rule gives its value (all for a force rule).
     private static func forceAndRolloutRules(
-        of features: [JSONValue.Member]
-    ) -> [(feature: String, index: Int, experiment: Experiment)] {
-        var result: [(String, Int, Experiment)] = []
-        for member in features {
+        of features: [(key: String, feature: GrowthBookFeature)]
+    ) -> [(position: RulePosition, experiment: Experiment)] {
+        var result: [(RulePosition, Experiment)] = []
+        for (key, feature) in features {
             var counts: [String: Int] = [:]
-            for (index, rule) in (member.value["rules"]?.elements ?? []).enumerated() {
-                guard let force = rule["force"] else { continue }
-                let kind = rule["coverage"] != nil || rule["range"] != nil ? "rollout" : "force"
-                counts[kind, default: 0] += 1
-                let name = "\(member.key): \(kind)" + (counts[kind]! > 1 ? " \(counts[kind]!)" : "")
-                let defaultValue = member.value["defaultValue"] ?? .null
-                // The shares say what the rule does: everyone (a force), or a rollout's part of the users.
-                var share = min(max(rule["coverage"]?.numberValue ?? 1, 0), 1)
-                if let range = rule["range"]?.elements?.compactMap(\.numberValue), range.count == 2 {
-                    share = min(max(range[1] - range[0], 0), 1)
+            for (index, rule) in feature.rules.enumerated() {
+                let kind: String
+                let forced: ForcedValue
+                switch rule.kind {
+                case .force(let value): (kind, forced) = ("force", value)
+                case .rollout(let value): (kind, forced) = ("rollout", value)
+                case .experiment, .bandit, .ignored: continue
                 }
+                counts[kind, default: 0] += 1
+                let name = "\(key): \(kind)" + (counts[kind]! > 1 ? " \(counts[kind]!)" : "")
+                // The shares say what the rule does: everyone (a force), or a rollout's part of the users.
+                var share = min(max(forced.coverage ?? 1, 0), 1)
+                if let range = forced.range { share = min(range.share, 1) }
                 let experiment = Experiment(
                     name: name,
-                    keys: [member.key],
+                    keys: [key],
                     variants: [
                         Variant(
                             name: defaultVariant,
                             weight: 1 - share,
-                            assignments: [member.key: AssignmentValue(defaultValue)]
+                            assignments: [key: AssignmentValue(feature.defaultValue)]
                         ),
                         Variant(
                             name: ruleVariant,
                             weight: share,
-                            assignments: [member.key: AssignmentValue(force)]
+                            assignments: [key: AssignmentValue(forced.value)]
                         ),
                     ],
                     baseline: defaultVariant,
                     bucketing: .hash
                 )
-                result.append((member.key, index, experiment))
+                result.append((RulePosition(feature: key, index: index), experiment))
             }
         }
         return result
@@ -108,46 +161,42 @@ struct GrowthBookExperiments: Sendable {
     /// key, variants named by `meta[].name`, `meta[].key` or index, each
     /// assigning every feature that runs the experiment its variation's value,
     /// baseline = variation 0. Rules of one key in several features merge.
-    private static func experimentRules(of features: [JSONValue.Member]) -> [Experiment] {
+    private static func experimentRules(of features: [(key: String, feature: GrowthBookFeature)]) -> [Experiment] {
         var order: [String] = []
-        var rulesByKey: [String: [(feature: String, rule: JSONValue)]] = [:]
-        for member in features {
-            for rule in member.value["rules"]?.elements ?? [] where Self.variations(of: rule) != nil {
-                let key = rule["key"]?.stringValue ?? member.key
-                if rulesByKey[key] == nil { order.append(key) }
-                rulesByKey[key, default: []].append((member.key, rule))
+        var rulesByKey: [String: [(feature: String, experiment: GrowthBookExperiment)]] = [:]
+        for (key, feature) in features {
+            for rule in feature.rules {
+                guard let experiment = rule.experiment else { continue }
+                let name = experimentName(experiment, feature: key)
+                if rulesByKey[name] == nil { order.append(name) }
+                rulesByKey[name, default: []].append((key, experiment))
             }
         }
-        return order.compactMap { key -> Experiment? in
-            let rules = rulesByKey[key]!
-            // Each rule's variations and the weights looked up once, not once per variant.
-            let variations = rules.map { (feature: $0.feature, values: Self.variations(of: $0.rule)!) }
-            let count = variations.map(\.values.count).min() ?? 0
+        return order.compactMap { name -> Experiment? in
+            let rules = rulesByKey[name]!
+            let count = rules.map(\.experiment.variations.count).min() ?? 0
             guard count > 0 else { return nil }
-            let meta = rules[0].rule["meta"]?.elements ?? []
-            let weights = rules[0].rule["weights"]?.elements?.compactMap(\.numberValue)
+            let first = rules[0].experiment
             let variants = (0..<count).map { index -> Variant in
-                let info = index < meta.count ? meta[index] : nil
-                let name =
-                    info?["name"]?.stringValue ?? info?["key"].map { JavaScriptSemantics.string($0) } ?? String(index)
+                let info = index < first.meta.count ? first.meta[index] : nil
                 var assignments: [String: AssignmentValue] = [:]
-                for (feature, values) in variations {
-                    assignments[feature] = AssignmentValue(values[index])
+                for (feature, experiment) in rules {
+                    assignments[feature] = AssignmentValue(experiment.variations[index])
                 }
                 return Variant(
-                    name: name,
-                    weight: weights.map { index < $0.count ? max($0[index], 0.000001) : 1 } ?? 1,
+                    name: info?.name ?? info?.key ?? String(index),
+                    weight: first.weights.map { index < $0.count ? max($0[index], 0.000001) : 1 } ?? 1,
                     assignments: assignments
                 )
             }
             let named = Self.uniqueNames(variants)
             return Experiment(
-                name: key,
+                name: name,
                 keys: rules.map(\.feature),
                 variants: named,
                 baseline: named[0].name,
                 bucketing: .hash,
-                title: rules.lazy.compactMap { $0.rule["name"]?.stringValue }.first { !$0.isEmpty }
+                title: rules.lazy.compactMap(\.experiment.name).first { !$0.isEmpty }
             )
         }
     }
@@ -170,11 +219,5 @@ struct GrowthBookExperiments: Sendable {
             }
             return variant
         }
-    }
-
-    /// An experiment rule's variations; a contextual bandit's rule keeps them
-    /// under `contextualVariations` (so SDKs without bandits skip it).
-    static func variations(of rule: JSONValue) -> [JSONValue]? {
-        (rule["contextualVariations"] ?? rule["variations"])?.elements
     }
 }

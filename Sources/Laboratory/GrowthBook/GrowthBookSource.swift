@@ -147,18 +147,18 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
         var evaluator = evaluator(for: evaluated.payload, sticky: storedSticky)
         let before = evaluator.stickyBucketDocs
         var chosen: [String: Int] = [:]
-        for member in evaluated.payload.features {
-            let result = evaluator.evaluateFeature(member.key)
-            if result.source == .force, let index = result.ruleIndex,
-                let name = evaluated.ruleExperimentName(feature: member.key, rule: index)
-            {
-                chosen[name] = 1  // the Forced variant
+        for (key, _) in evaluated.features {
+            let result = evaluator.evaluateFeature(key)
+            guard let index = result.ruleIndex,
+                let experiment = evaluated.experiment(at: RulePosition(feature: key, index: index))
+            else { continue }
+            if result.source == .force {
+                chosen[experiment.name] = 1  // the Forced variant
                 continue
             }
-            guard result.source == .experiment, let experiment = result.experiment?["key"]?.stringValue,
-                let outcome = result.experimentResult, outcome.inExperiment
+            guard result.source == .experiment, let outcome = result.experimentResult, outcome.inExperiment
             else { continue }
-            if chosen[experiment] == nil { chosen[experiment] = outcome.variationId }
+            if chosen[experiment.name] == nil { chosen[experiment.name] = outcome.variationId }
         }
         if let docs = evaluator.stickyBucketDocs, docs != before {
             var changed: [String: String] = [:]
@@ -297,28 +297,34 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
     /// An experiment of the payload as what it is: an experiment rule, or a
     /// force or rollout rule with its value, condition and coverage.
     private static func describe(_ name: String, in payload: GrowthBookExperiments) -> String {
-        guard let rule = payload.ruleExperiments.first(where: { $0.experiment.name == name }),
-            let rules = payload.payload.decodedFeatures[rule.feature]?.rules, rule.index < rules.count
+        guard let position = payload.ruleExperiments.first(where: { $0.experiment.name == name })?.position,
+            let rule = payload.rule(at: position), let forced = rule.forcedValue
         else {
-            let features = payload.experimentRules.first { $0.name == name }?.keys ?? []
+            let features = payload.featuresByExperiment[name] ?? []
             return "an experiment rule in \(features.count == 1 ? "feature" : "features") "
                 + features.joined(separator: ", ") + ": variations by weight, hashed on the user"
         }
-        let json = rules[rule.index].json
-        let value = JavaScriptSemantics.stringify(json["force"]) ?? "null"
+        let value = JavaScriptSemantics.stringify(forced.value) ?? "null"
+        let hashAttribute = forced.hashAttribute ?? "id"
         var text: String
-        if let coverage = json["coverage"]?.numberValue {
+        if let coverage = forced.coverage {
             text =
-                "a rollout rule of feature \(rule.feature): \(value) for "
-                + "\(JavaScriptSemantics.numberString(coverage * 100)) % of users by \(json["hashAttribute"]?.stringValue ?? "id")"
-        } else if json["range"] != nil {
+                "a rollout rule of feature \(position.feature): \(value) for "
+                + "\(JavaScriptSemantics.numberString(coverage * 100)) % of users by \(hashAttribute)"
+        } else if case .rollout = rule.kind {
+            let range = forced.range.map {
+                "[\(JavaScriptSemantics.numberString($0.lower)),\(JavaScriptSemantics.numberString($0.upper))]"
+            }
             text =
-                "a rollout rule of feature \(rule.feature): \(value) for users by \(json["hashAttribute"]?.stringValue ?? "id") in the range \(JavaScriptSemantics.stringify(json["range"]) ?? "")"
+                "a rollout rule of feature \(position.feature): \(value) for users by \(hashAttribute) in the range \(range ?? "given, which is not two numbers")"
         } else {
-            text = "a force rule of feature \(rule.feature): the feature is \(value)"
+            text = "a force rule of feature \(position.feature): the feature is \(value)"
         }
-        if let condition = json["condition"] { text += ", when \(JavaScriptSemantics.stringify(condition) ?? "")" }
-        if json["parentConditions"] != nil { text += ", after its prerequisites" }
+        // The condition as written in the payload, for a person to recognize.
+        if let condition = rule.json["condition"] {
+            text += ", when \(JavaScriptSemantics.stringify(condition) ?? "")"
+        }
+        if !rule.parentConditions.isEmpty { text += ", after its prerequisites" }
         return text
     }
 
@@ -330,22 +336,11 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
         }
         let sticky = try? storedStickyDocuments()
         var result: [String: [String]] = [:]
-        // The features that run each experiment, found in one pass.
-        var featuresOf: [String: [String]] = [:]
-        for member in payload.payload.features {
-            for rule in member.value["rules"]?.elements ?? [] {
-                let key = rule["key"]?.stringValue ?? member.key
-                if featuresOf[key]?.last != member.key { featuresOf[key, default: []].append(member.key) }
-            }
-        }
-        for rule in payload.ruleExperiments where featuresOf[rule.experiment.name]?.last != rule.feature {
-            featuresOf[rule.experiment.name, default: []].append(rule.feature)
-        }
         let evaluator = evaluator(for: payload.payload, sticky: sticky)
         for name in names ?? payload.all.map(\.name) {
             var tracing = evaluator
             tracing.trace = []
-            for feature in featuresOf[name] ?? [] { _ = tracing.evaluateFeature(feature) }
+            for feature in payload.featuresByExperiment[name] ?? [] { _ = tracing.evaluateFeature(feature) }
             result[name] = tracing.trace ?? []
         }
         return result

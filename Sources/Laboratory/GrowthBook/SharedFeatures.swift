@@ -77,11 +77,11 @@ public struct SharedFeatures: Sendable {
     public func variantAliases() -> [String: [String: String]] {
         var aliases: [String: [String: String]] = [:]
         for member in features {
-            guard let origins = origins[member.key], let rules = member.value["rules"]?.elements else { continue }
+            guard let origins = origins[member.key], let rules = decodedFeatures[member.key]?.rules else { continue }
             for (rule, origin) in zip(rules, origins) {
-                guard let origin, let meta = rule["meta"]?.elements else { continue }
+                guard let origin, let meta = rule.experiment?.meta else { continue }
                 for (index, info) in meta.enumerated() where index < origin.experiment.variants.count {
-                    guard let key = info["key"].map(JavaScriptSemantics.string) else { continue }
+                    guard let key = info.key else { continue }
                     let name = origin.experiment.variants[index].name
                     if key != name { aliases[origin.experiment.name, default: [:]][key] = name }
                 }
@@ -116,7 +116,8 @@ public struct SharedFeatures: Sendable {
             let variants = origin?.experiment.variants ?? []
             return Evaluation(
                 value: value,
-                experiment: origin?.experiment.name ?? result.experiment?["key"]?.stringValue,
+                experiment: origin?.experiment.name
+                    ?? result.ruleIndex.flatMap { decodedFeatures[key]?.rules[$0].experiment?.key },
                 variant: index < variants.count ? variants[index].name : String(index),
                 decision: .experiment,
                 forced: origin?.forcedVariant != nil

@@ -152,8 +152,34 @@ struct GrowthBookConformanceTests {
         )
     }
 
+    /// Through the front door: the documents come from an asynchronous
+    /// service, and what the user's evaluation saves must reach it.
     @Test(arguments: GrowthBookCases.section("stickyBucket"))
-    func stickyBucket(_ testCase: GrowthBookCases.Case) {
+    func stickyBucket(_ testCase: GrowthBookCases.Case) async throws {
+        guard let values = testCase.present() else { return }
+        let service = GrowthBookCases.StickyDocuments(values[2].elements ?? [])
+        let user = try await GrowthBookCases.user(values[1], stickyBuckets: service)
+        let result = user.evaluate(values[3].stringValue ?? "")
+        #expect(
+            GrowthBookCases.same(result.experimentResult?.json ?? .null, values[4]),
+            "got \(JavaScriptSemantics.stringify(result.experimentResult?.json) ?? "null")"
+        )
+        // Saves reach the service in the background: wait for the expected documents.
+        let expected = values[5].members ?? []
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        var saved = await service.documents(expected.map(\.key))
+        while !GrowthBookCases.same(saved, values[5]), clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+            saved = await service.documents(expected.map(\.key))
+        }
+        #expect(GrowthBookCases.same(saved, values[5]), "got \(JavaScriptSemantics.stringify(saved) ?? "")")
+    }
+
+    /// The cases' sticky bucket steps on the evaluator itself, where the
+    /// documents are loaded and read back at once.
+    @Test(arguments: GrowthBookCases.section("stickyBucket"))
+    func stickyBucketOnTheEvaluator(_ testCase: GrowthBookCases.Case) {
         guard let values = testCase.present() else { return }
         var evaluator = GrowthBookEvaluator(context: GrowthBookContext(json: values[1]))
         evaluator.loadStickyBuckets(from: values[2].elements ?? [])
@@ -188,6 +214,22 @@ extension GrowthBookCases {
     /// groups and bandits as a payload (checked as any payload is), the rest
     /// as the client's options and the user's attributes and page.
     static func user(_ context: JSONValue) throws -> GrowthBookUser {
+        try client(context).user(
+            GrowthBookAttributes(context["attributes"] ?? .object([])),
+            url: context["url"]?.stringValue
+        )
+    }
+
+    /// A case's user with sticky buckets kept by `service`.
+    static func user(_ context: JSONValue, stickyBuckets service: StickyDocuments) async throws -> GrowthBookUser {
+        await try client(context).user(
+            GrowthBookAttributes(context["attributes"] ?? .object([])),
+            url: context["url"]?.stringValue,
+            stickyBuckets: service
+        )
+    }
+
+    private static func client(_ context: JSONValue) throws -> GrowthBookClient {
         var payload: [JSONValue.Member] = [.init("features", context["features"] ?? .object([]))]
         for name in ["savedGroups", "contextualBandits"] {
             if let value = context[name] { payload.append(.init(name, value)) }
@@ -196,7 +238,7 @@ extension GrowthBookCases {
         for member in context["forcedVariations"]?.members ?? [] {
             if let index = JavaScriptSemantics.integer(member.value.numberValue) { forced[member.key] = index }
         }
-        let client = try GrowthBookClient(
+        return try GrowthBookClient(
             payload: Data(JSONValue.object(payload).jsonText.utf8),
             options: .init(
                 forcedVariations: forced,
@@ -204,7 +246,33 @@ extension GrowthBookCases {
                 qaMode: context["qaMode"]?.boolValue ?? false
             )
         )
-        return client.user(GrowthBookAttributes(context["attributes"] ?? .object([])), url: context["url"]?.stringValue)
+    }
+
+    /// A sticky bucket service as an app's database would be: documents by
+    /// `attributeName||attributeValue`, reached asynchronously.
+    actor StickyDocuments: AsyncStickyBucketService {
+        private var saved: [String: JSONValue] = [:]
+
+        init(_ documents: [JSONValue]) {
+            for document in documents { saved[Self.key(document)] = document }
+        }
+
+        func assignments(attributeName: String, attributeValue: String) async throws -> JSONValue? {
+            saved["\(attributeName)||\(attributeValue)"]
+        }
+
+        func saveAssignments(_ document: JSONValue) async throws {
+            saved[Self.key(document)] = document
+        }
+
+        /// The documents under `keys`, as an object by key.
+        func documents(_ keys: [String]) -> JSONValue {
+            .object(keys.compactMap { key in saved[key].map { .init(key, $0) } })
+        }
+
+        private static func key(_ document: JSONValue) -> String {
+            "\(document["attributeName"]?.stringValue ?? "")||\(JavaScriptSemantics.string(document["attributeValue"]))"
+        }
     }
 
     /// Deep equality that ignores object member order, as Jest's `toEqual` does;

@@ -10,7 +10,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
         var draws: [String: [String: Draw]] = [:]
         var stabilized: [String: (time: Date, payload: Data?)] = [:]
         var sticky: [String: [String: String]] = [:]
-        var forced: [String: ForcedVariant] = [:]
+        var forced: [ForcedVariantKey: ForcedVariant] = [:]
         var active: Set<Assignment> = []
         var attributes: [String: String] = [:]
         var wirings: [String: AppWiring] = [:]
@@ -109,7 +109,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
 
     public func setForcedVariant(_ forcedVariant: ForcedVariant) throws {
         changing { state in
-            let id = Self.key(forcedVariant.source, forcedVariant.experiment, forcedVariant.scope)
+            let id = ForcedVariantKey(forcedVariant)
             if let stored = state.forced[id], stored.isSameChoice(as: forcedVariant) { return }
             state.forced[id] = forcedVariant
             state.revision += 1
@@ -118,7 +118,9 @@ public final class InMemoryStateStore: StateStore, Sendable {
 
     public func removeForcedVariant(source: String, experiment: String, scope: Scope) throws {
         changing { state in
-            if state.forced.removeValue(forKey: Self.key(source, experiment, scope)) != nil {
+            if state.forced.removeValue(forKey: ForcedVariantKey(ExperimentID(source: source, name: experiment), scope))
+                != nil
+            {
                 state.revision += 1
             }
         }
@@ -138,7 +140,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
         changing { state in
             var after = replacing ? [:] : state.forced
             for forcedVariant in forcedVariants {
-                after[Self.key(forcedVariant.source, forcedVariant.experiment, forcedVariant.scope)] = forcedVariant
+                after[ForcedVariantKey(forcedVariant)] = forcedVariant
             }
             guard after != state.forced else { return }
             state.forced = after
@@ -212,7 +214,18 @@ public final class InMemoryStateStore: StateStore, Sendable {
         state.withLock { $0.revision }
     }
 
-    private static func key(_ source: String, _ experiment: String, _ scope: Scope) -> String {
-        "\(source)\u{0}\(experiment)\u{0}\(scope.storedForm)"
+    /// What a forced variant replaces: the one of the same experiment and scope.
+    struct ForcedVariantKey: Hashable {
+        var experiment: ExperimentID
+        var scope: Scope
+
+        init(_ experiment: ExperimentID, _ scope: Scope) {
+            self.experiment = experiment
+            self.scope = scope
+        }
+
+        init(_ forcedVariant: ForcedVariant) {
+            self.init(forcedVariant.experimentID, forcedVariant.scope)
+        }
     }
 }

@@ -71,3 +71,15 @@ import Testing
         )
     }
 }
+
+/// A forced variation's bucket version is the same in every release, so a
+/// served payload does not change (and sticky buckets stay) across an upgrade.
+@Suite struct ForcedBucketVersionTests {
+    @Test func theBucketVersionOfAForcedVariationIsStable() {
+        // Values written by earlier releases, which hashed "experiment\0variant\0index".
+        #expect(
+            ForcedRuleRewriter.bucketVersion(experiment: "checkout-test", variant: "Blue", index: 1) == 2_138_100_471
+        )
+        #expect(ForcedRuleRewriter.bucketVersion(experiment: "é", variant: "", index: 12) == 1_640_374_670)
+    }
+}

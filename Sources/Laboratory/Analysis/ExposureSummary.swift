@@ -47,11 +47,14 @@ public struct ExposureSummary: Sendable, Hashable {
         counts: [ExposureCount],
         experiments: [(source: String, experiment: Experiment)]
     ) -> [ExposureSummary] {
-        let grouped = Dictionary(grouping: counts) { "\($0.source)\u{0}\($0.experiment)" }
-        return grouped.values.compactMap { group -> ExposureSummary? in
+        let grouped = Dictionary(grouping: counts) { ExperimentID(source: $0.source, name: $0.experiment) }
+        let definitions = Dictionary(
+            experiments.map { (ExperimentID(source: $0.source, name: $0.experiment.name), $0.experiment) },
+            uniquingKeysWith: { first, _ in first }
+        )
+        return grouped.compactMap { id, group -> ExposureSummary? in
             guard let first = group.first else { return nil }
-            let definition = experiments.first { $0.source == first.source && $0.experiment.name == first.experiment }?
-                .experiment
+            let definition = definitions[id]
             var names = definition?.variants.map(\.name) ?? []
             for count in group where !names.contains(count.variant) { names.append(count.variant) }
             let observed = names.map { name in group.first { $0.variant == name }?.count ?? 0 }

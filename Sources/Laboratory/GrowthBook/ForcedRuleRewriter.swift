@@ -229,10 +229,16 @@ public enum ForcedRuleRewriter {
     /// and the same every time the same variation is forced, so the payload
     /// does not change when nothing about it did.
     public static func bucketVersion(experiment: String, variant: String, index: Int) -> Int {
+        // FNV-1a over the experiment, the variant and the index, with a zero byte after each of the first two.
         var hash: UInt32 = 0x811C_9DC5
-        for byte in "\(experiment)\u{0}\(variant)\u{0}\(index)".utf8 {
-            hash = (hash ^ UInt32(byte)) &* 0x0100_0193
+        func add(_ bytes: some Sequence<UInt8>) {
+            for byte in bytes { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
         }
+        add(experiment.utf8)
+        add(CollectionOfOne(0))
+        add(variant.utf8)
+        add(CollectionOfOne(0))
+        add(String(index).utf8)
         return (1 << 30) + Int(hash % (1 << 30))
     }
 

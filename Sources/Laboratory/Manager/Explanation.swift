@@ -158,10 +158,11 @@ public struct Explanation: Sendable, Hashable, Codable {
                 + served.assignments.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")
         }
         var parts: [String] = []
-        let byWinner = Dictionary(grouping: assignments) { "\($0.source)/\($0.experiment) (\($0.variant))" }
+        let byWinner = Dictionary(grouping: assignments) { Winner(experiment: $0.experimentID, variant: $0.variant) }
         for winner in byWinner.keys.sorted() {
             parts.append(
-                byWinner[winner]!.map { "\($0.key) = \($0.value)" }.joined(separator: ", ") + " from \(winner)"
+                byWinner[winner]!.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")
+                    + " from \(winner.experiment.source)/\(winner.experiment.name) (\(winner.variant))"
             )
         }
         let assigned = Set(assignments.map(\.key))
@@ -238,4 +239,15 @@ public struct Explanation: Sendable, Hashable, Codable {
         return steps
     }
 
+}
+
+/// The experiment and variant that won keys, as an explanation groups them.
+private struct Winner: Hashable, Comparable {
+    var experiment: ExperimentID
+    var variant: String
+
+    static func < (lhs: Winner, rhs: Winner) -> Bool {
+        (lhs.experiment.source, lhs.experiment.name, lhs.variant)
+            < (rhs.experiment.source, rhs.experiment.name, rhs.variant)
+    }
 }

@@ -66,8 +66,17 @@ public struct HTTPPayloadFetcher: PayloadFetcher {
             requestTimeout: requestTimeout
         )
         let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
-        defer { session.invalidateAndCancel() }
-        let (response, body) = try await collector.run(session.dataTask(with: request))
+        let task = session.dataTask(with: request)
+        defer {
+            // Not `invalidateAndCancel()`: on Linux it reads the session's
+            // tasks off the session's queue, racing a task that has just
+            // finished there (it crashed a test run). The task is cancelled on
+            // its own (nothing happens once it has finished), and the session
+            // lets go of the collector when it has.
+            task.cancel()
+            session.finishTasksAndInvalidate()
+        }
+        let (response, body) = try await collector.run(task)
         switch response.statusCode {
         case 304:
             return .notModified

@@ -109,3 +109,36 @@ final class Locked<Value>: @unchecked Sendable {
 
     var value: Value { withLock { $0 } }
 }
+
+/// Many fetches at once, each ending its session while the session's queue
+/// may still be busy with its task (finished, or cancelled for passing the
+/// cap): Foundation's `invalidateAndCancel()` raced that and crashed a test run.
+@Suite struct HTTPPayloadFetcherSessionEndTests {
+    @Test func manyFetchesEndTheirSessionsSafely() async throws {
+        let server = try TestHTTPServer { _ in
+            .response(status: 200, headers: [:], body: HTTPPayloadFetcherTests.payload)
+        }
+        defer { server.stop() }
+        let whole = HTTPPayloadFetcher(url: server.url)
+        let capped = HTTPPayloadFetcher(url: server.url, maximumBytes: 16)
+        let (fetched, refused) = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var (fetched, refused) = (0, 0)
+                    for _ in 0..<100 {
+                        if try await whole.fetch(etag: nil) != .notModified { fetched += 1 }
+                        do {
+                            _ = try await capped.fetch(etag: nil)
+                        } catch {
+                            refused += 1
+                        }
+                    }
+                    return (fetched, refused)
+                }
+            }
+            return try await group.reduce((0, 0)) { ($0.0 + $1.0, $0.1 + $1.1) }
+        }
+        #expect(fetched == 800)
+        #expect(refused == 800)
+    }
+}

@@ -64,12 +64,6 @@ import Testing
 
     /// Polls `condition` for up to ten seconds.
     static func eventually(_ condition: () -> Bool) async -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
-        while clock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition()
+        await Poll.until(seconds: 10) { condition() }
     }
 }

@@ -102,9 +102,7 @@ import Testing
         )
         defer { task.cancel() }
         // The second connection starts only once the first one's events were all handled.
-        let deadline = Date().addingTimeInterval(20)
-        while connections.value < 2 && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(connections.value >= 2)
+        #expect(await Poll.until(seconds: 20) { connections.value >= 2 })
         #expect((1...2).contains(refetches.value), "\(refetches.value) refetches")
         #expect((1...9).contains(payloads.value), "\(payloads.value) payloads applied")
     }

@@ -34,10 +34,7 @@ import Testing
         let refetches = Counter()
         let task = StreamerUnderTest.start(port: server.port, key: key, payloads: payloads, refetches: refetches)
         defer { task.cancel() }
-        let deadline = Date().addingTimeInterval(20)
-        while (payloads.value == 0 || refetches.value == 0) && Date() < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        #expect(await Poll.until(seconds: 20) { payloads.value > 0 && refetches.value > 0 })
         #expect(payloads.value >= 1)
         #expect(refetches.value >= 1)
         #expect(connections.value >= 2)  // the dropped stream reconnected

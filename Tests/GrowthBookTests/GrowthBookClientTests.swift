@@ -1,4 +1,5 @@
 import Foundation
+import LabTestSupport
 import Synchronization
 import Testing
 
@@ -186,9 +187,7 @@ import Testing
         #expect(first.value(for: "cta", default: "") == "a")
         #expect(first.value(for: "cta", default: "") == "a")  // the second evaluation finds the first's bucket
         // Saved in the background: wait for it.
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
-        while await documents.count() == 0, clock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(await Poll.until(seconds: 10, every: .milliseconds(5)) { await documents.count() > 0 })
         #expect(await documents.count() == 1)
         #expect(await documents.saveCount() == 1)
         client.replacePayload(try payload("[0, 1]"))

@@ -166,14 +166,12 @@ struct GrowthBookConformanceTests {
         )
         // Saves reach the service in the background: wait for the expected documents.
         let expected = values[5].members ?? []
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
-        var saved = await service.documents(expected.map(\.key))
-        while !GrowthBookCases.same(saved, values[5]), clock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
+        var saved = JSONValue.null
+        let arrived = await Poll.until(seconds: 10, every: .milliseconds(5)) {
             saved = await service.documents(expected.map(\.key))
+            return GrowthBookCases.same(saved, values[5])
         }
-        #expect(GrowthBookCases.same(saved, values[5]), "got \(JavaScriptSemantics.stringify(saved) ?? "")")
+        #expect(arrived, "got \(JavaScriptSemantics.stringify(saved) ?? "")")
     }
 
     /// The cases' sticky bucket steps on the evaluator itself, where the

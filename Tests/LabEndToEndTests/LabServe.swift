@@ -1,4 +1,5 @@
 import Foundation
+import LabTestSupport
 
 /// `lab serve --port 0` on the test's state file, until `stop()`.
 struct LabServe {

@@ -1,4 +1,5 @@
 import Foundation
+import LabTestSupport
 
 /// A private tmux server (its own socket) running one session, driven with
 /// send-keys and read with capture-pane. Always killed by the test's defer.

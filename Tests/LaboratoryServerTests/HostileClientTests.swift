@@ -46,15 +46,15 @@ import Testing
         // after the client left still goes out (the reset comes back), a later one fails.
         // Changes keep coming here as they do in a demo; pings do the same every 20 s.
         let console = try served.console()
-        let deadline = Date().addingTimeInterval(30)
         var round = 0
-        while served.hub.activitySummary.openStreams > 0 && Date() < deadline {
+        let closed = try await Poll.until(seconds: 30, every: .milliseconds(100)) {
+            guard served.hub.activitySummary.openStreams > 0 else { return true }
             round += 1
             try #require(console.debug).force(variant: round % 2 == 0 ? "Red" : "Blue", of: "ButtonColor")
             try served.hub.rebuild()
-            try await Task.sleep(for: .milliseconds(100))
+            return false
         }
-        #expect(served.hub.activitySummary.openStreams == 0)
+        #expect(closed)
         #expect(try await served.request("api/features/key").status == 200)
     }
 
@@ -70,11 +70,7 @@ import Testing
             #expect(served.hub.activitySummary.openStreams == 1, "\(path)")
             client.close()
             // Nothing is written to the stream meanwhile: no change, and pings are 20 s apart.
-            let deadline = Date().addingTimeInterval(10)
-            while served.hub.activitySummary.openStreams > 0 && Date() < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            #expect(served.hub.activitySummary.openStreams == 0, "\(path)")
+            #expect(await Poll.until(seconds: 10) { served.hub.activitySummary.openStreams == 0 }, "\(path)")
         }
     }
 

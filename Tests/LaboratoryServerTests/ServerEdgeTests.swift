@@ -260,16 +260,16 @@ import Testing
         defer { idle.close() }
         idle.send("GET /sub/key HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         let console = try served.console()
-        let deadline = Date().addingTimeInterval(60)
         var round = 0
         // Each change is one more write the stream cannot take; the server gives up on it.
-        repeat {
+        let closed = try await Poll.until(seconds: 60, every: .milliseconds(200)) {
+            guard round == 0 || served.hub.activitySummary.openStreams > 0 else { return true }
             round += 1
             try #require(console.debug).force(variant: round % 2 == 0 ? "Red" : "Blue", of: "ButtonColor")
             try served.hub.rebuild()
-            try await Task.sleep(for: .milliseconds(200))
-        } while served.hub.activitySummary.openStreams > 0 && Date() < deadline
-        #expect(served.hub.activitySummary.openStreams == 0)
+            return false
+        }
+        #expect(closed)
         #expect(try await served.request("api/features/key").status == 200)
     }
 

@@ -334,11 +334,6 @@ final class PayloadLog: Sendable {
     /// Waits (up to 20 s) for a payload that satisfies `predicate`; looks
     /// once more after the deadline, as a busy machine may wake the test late.
     func wait(_ predicate: (Data) -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(20)
-        while true {
-            if payloads.withLock({ $0.contains(where: predicate) }) { return true }
-            if Date() >= deadline { return false }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+        await Poll.until(seconds: 20) { payloads.withLock { $0.contains(where: predicate) } }
     }
 }

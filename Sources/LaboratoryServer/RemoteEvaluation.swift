@@ -16,14 +16,9 @@ struct RemoteEvaluation {
     struct Request: Equatable {
         var attributes: JSONValue = .object([])
         var forcedVariations: [String: Int] = [:]
-        var forcedFeatures: [(key: String, value: JSONValue)] = []
+        /// Feature key → value, in the order sent (a later pair of one key wins).
+        var forcedFeatures: [JSONValue.Member] = []
         var url: String?
-
-        static func == (a: Request, b: Request) -> Bool {
-            a.attributes == b.attributes && a.forcedVariations == b.forcedVariations && a.url == b.url
-                && a.forcedFeatures.map(\.key) == b.forcedFeatures.map(\.key)
-                && a.forcedFeatures.map(\.value) == b.forcedFeatures.map(\.value)
-        }
 
         /// Why a body is not a remote evaluation request.
         struct Invalid: Error, Equatable {
@@ -67,7 +62,7 @@ struct RemoteEvaluation {
                     guard let items = pair.elements, items.count == 2, let key = items[0].stringValue else {
                         throw Invalid(reason: "\"forcedFeatures\" must be a list of [key, value] pairs")
                     }
-                    forcedFeatures.append((key, items[1]))
+                    forcedFeatures.append(.init(key, items[1]))
                 }
             }
             if let url = json["url"], url != .null {
@@ -85,7 +80,10 @@ struct RemoteEvaluation {
         context.forcedVariations = request.forcedVariations
         context.url = request.url
         // Forced in the evaluator, so a prerequisite on a forced feature sees the forced value too.
-        context.forcedFeatures = Dictionary(request.forcedFeatures, uniquingKeysWith: { _, last in last })
+        context.forcedFeatures = Dictionary(
+            request.forcedFeatures.map { ($0.key, $0.value) },
+            uniquingKeysWith: { _, last in last }
+        )
         var evaluator = GrowthBookEvaluator(context: context)
         var features: [JSONValue.Member] = []
         var answered: Set<String> = []

@@ -9,13 +9,22 @@ enum ChildProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, program, &actions, nil, argv, environ) == 0 else { return nil }
+        guard let pid = spawn(program, arguments, &actions) else { return nil }
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+    }
+
+    /// Starts `program` with `arguments` and this process's environment; its pid, or `nil`.
+    static func spawn(
+        _ program: String,
+        _ arguments: [String],
+        _ actions: inout posix_spawn_file_actions_t
+    ) -> pid_t? {
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        return posix_spawn(&pid, program, &actions, nil, argv, environ) == 0 ? pid : nil
     }
 }
 
@@ -43,13 +52,10 @@ final class LineChild {
         posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
         for descriptor in toChild + fromChild { posix_spawn_file_actions_addclose(&actions, descriptor) }
-        let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, program, &actions, nil, argv, environ) == 0
+        let spawned = ChildProcess.spawn(program, arguments, &actions)
         close(toChild[0])
         close(fromChild[1])
-        guard spawned else {
+        guard let pid = spawned else {
             close(toChild[1])
             close(fromChild[0])
             return nil

@@ -2,6 +2,7 @@ import ArgumentParser
 import CAllocationCounter
 import Foundation
 import GrowthBook
+import LabTestSupport
 
 /// `lab-bench growthbook`: the GrowthBook library against GrowthBook's own
 /// Python SDK, on the same generated 1,000-feature payload and the same users.
@@ -71,7 +72,7 @@ struct GrowthBookBench: ParsableCommand {
             String(
                 format: "  decode + index (median of %d):      %8.2f ms (goal 1 ms), %d allocations, payload %d bytes",
                 decodeTimes.count,
-                median(decodeTimes),
+                Samples.median(decodeTimes),
                 decodeAllocations,
                 data.count
             )
@@ -149,8 +150,7 @@ struct GrowthBookBench: ParsableCommand {
         } else if python != nil {
             print("  Python: the SDK's rounds failed; no comparison")
         }
-        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
-        if folders.contains(where: { FileManager.default.isExecutableFile(atPath: "\($0)/go") }) {
+        if Prerequisite.executable(named: "go") != nil {
             print("  Go: not measured: this benchmark does not build GrowthBook's Go SDK yet")
         } else {
             print("  Go: not measured: no Go toolchain on this machine (`go` is not on PATH)")
@@ -181,14 +181,6 @@ struct GrowthBookBench: ParsableCommand {
                 Double(experimental.allocations) / Double(max(experimental.evaluations, 1))
             )
         )
-    }
-
-    /// The middle value (the mean of the middle two for an even count); NaN for none.
-    private func median(_ values: [Double]) -> Double {
-        guard !values.isEmpty else { return .nan }
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 }
 

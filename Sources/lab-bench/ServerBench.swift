@@ -198,10 +198,7 @@ struct ServerBench: ParsableCommand {
     }
 
     /// `wrk` on PATH, if installed.
-    private static var wrk: String? {
-        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
-        return folders.map { "\($0)/wrk" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    private static var wrk: String? { Prerequisite.executable(named: "wrk") }
 
     private static func request(_ method: String, _ path: String, _ headers: [String: String]) -> String {
         var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"

@@ -19,7 +19,7 @@ import Testing
 @Suite(.requires(JavaScriptReference.available, Comment(rawValue: JavaScriptReference.missing)))
 struct JavaScriptDifferentialTests {
     @Test func everyFieldAgreesOnGeneratedPayloads() throws {
-        let seed = ProcessInfo.processInfo.environment["LAB_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? 20_261_124
+        let seed = JavaScriptReference.seed
         var generator = PayloadGenerator(seed: seed)
         let cases = (0..<300).map { _ in generator.payloadCase(users: 8) }
         let theirs = try JavaScriptReference.evaluate(cases)
@@ -102,20 +102,14 @@ struct JavaScriptDifferentialTests {
 
 /// GrowthBook's JavaScript SDK and `node`, where they are.
 enum JavaScriptReference {
-    static let sdk = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/reference/growthbook-js/growthbook-js.cjs").path
+    static let sdk = GrowthBookJavaScript.sdk
     /// The scripts the differential tests run (`Differential/`).
     static let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Differential")
-    static let node: String? = {
-        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return folders.map { "\($0)/node" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }()
-
-    static var available: Bool { node != nil && FileManager.default.fileExists(atPath: sdk) }
-    static let missing =
-        "the JavaScript reference needs node on PATH and ../shared/reference/growthbook-js/growthbook-js.cjs"
+    static var available: Bool { GrowthBookJavaScript.available }
+    static let missing = GrowthBookJavaScript.missing
+    /// The seed of generated inputs: `LAB_DIFFERENTIAL_SEED`, or a fixed one.
+    static let seed = ProcessInfo.processInfo.environment["LAB_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? 20_261_124
 
     /// Per case, per user, per session, per feature: the script's fields.
     static func evaluate(_ cases: [PayloadGenerator.Case]) throws -> [[[[JSONValue]]]] {
@@ -143,7 +137,7 @@ enum JavaScriptReference {
         try Data(input.jsonText.utf8).write(to: inputFile)
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: node!)
+        process.executableURL = URL(fileURLWithPath: try Prerequisite.require("node"))
         process.arguments = [scripts.appendingPathComponent(script).path, inputFile.path, sdk]
         process.standardOutput = try FileHandle(forWritingTo: output)
         try process.run()

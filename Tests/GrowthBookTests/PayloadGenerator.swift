@@ -21,11 +21,8 @@ struct PayloadGenerator {
 
     init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
-    private mutating func below(_ bound: Int) -> Int { random.below(bound) }
-    private mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-    private mutating func chance(_ p: Double) -> Bool { random.unit() < p }
     /// A number with few decimals, as payloads write them.
-    private mutating func fraction() -> Double { Double(below(101)) / 100 }
+    private mutating func fraction() -> Double { Double(random.below(101)) / 100 }
 
     private static let countries = ["NZ", "US", "FR", "JP", "DE"]
     private static let plans = ["free", "pro", "team", "Pro"]
@@ -43,20 +40,20 @@ struct PayloadGenerator {
     ]
 
     mutating func payloadCase(users: Int) -> Case {
-        let sticky = chance(0.25)
-        let count = 1 + below(5)
+        let sticky = random.chance(0.25)
+        let count = 1 + random.below(5)
         var bandits: Set<Int> = []
         let features = (0..<count).map { index in
             JSONValue.Member("f\(index)", feature(index: index, of: count, sticky: sticky, bandits: &bandits))
         }
         var members: [JSONValue.Member] = [.init("features", .object(features))]
-        if chance(0.5) {
+        if random.chance(0.5) {
             members.append(
                 .init(
                     "savedGroups",
                     .object([
                         .init("g1", .array([.string("NZ"), .string("US")])),
-                        .init("g2", .array((0..<5).map { _ in .string("u\(below(20))") })),
+                        .init("g2", .array((0..<5).map { _ in .string("u\(random.below(20))") })),
                         .init("g3", .array([.number(1), .number(2), .string("pro")])),
                     ])
                 )
@@ -77,40 +74,48 @@ struct PayloadGenerator {
 
     private mutating func user() -> JSONValue {
         var members: [JSONValue.Member] = []
-        switch below(10) {
+        switch random.below(10) {
         case 0: break  // no id at all
         case 1: members.append(.init("id", .string("")))
-        default: members.append(.init("id", .string("u\(below(20))")))
+        default: members.append(.init("id", .string("u\(random.below(20))")))
         }
-        if chance(0.6) { members.append(.init("deviceId", .string("d\(below(30))"))) }
-        if chance(0.8) { members.append(.init("country", .string(pick(Self.countries)))) }
-        if chance(0.8) { members.append(.init("plan", .string(pick(Self.plans)))) }
-        if chance(0.8) {
-            members.append(.init("age", chance(0.9) ? .number(Double(10 + below(60))) : .string("\(below(70))")))
+        if random.chance(0.6) { members.append(.init("deviceId", .string("d\(random.below(30))"))) }
+        if random.chance(0.8) { members.append(.init("country", .string(random.pick(Self.countries)))) }
+        if random.chance(0.8) { members.append(.init("plan", .string(random.pick(Self.plans)))) }
+        if random.chance(0.8) {
+            members.append(
+                .init(
+                    "age",
+                    random.chance(0.9) ? .number(Double(10 + random.below(60))) : .string("\(random.below(70))")
+                )
+            )
         }
-        if chance(0.8) { members.append(.init("version", .string(pick(Self.versions)))) }
-        if chance(0.7) { members.append(.init("tags", .array((0..<below(4)).map { _ in .string(pick(Self.tags)) }))) }
-        if chance(0.5) { members.append(.init("company", .string("c\(below(20))"))) }
-        if chance(0.6) { members.append(.init("userAgent", .string(pick(RealUserAgents.all)))) }
-        if chance(0.5) {
-            let items = (0..<below(3)).map { _ in
+        if random.chance(0.8) { members.append(.init("version", .string(random.pick(Self.versions)))) }
+        if random.chance(0.7) {
+            members.append(.init("tags", .array((0..<random.below(4)).map { _ in .string(random.pick(Self.tags)) })))
+        }
+        if random.chance(0.5) { members.append(.init("company", .string("c\(random.below(20))"))) }
+        if random.chance(0.6) { members.append(.init("userAgent", .string(random.pick(RealUserAgents.all)))) }
+        if random.chance(0.5) {
+            let items = (0..<random.below(3)).map { _ in
                 JSONValue.object([
-                    .init("name", .string(pick(["pen", "cup", "book"]))), .init("price", .number(Double(below(30)))),
+                    .init("name", .string(random.pick(["pen", "cup", "book"]))),
+                    .init("price", .number(Double(random.below(30)))),
                 ])
             }
             members.append(.init("items", .array(items)))
         }
-        if chance(0.4) { members.append(.init("n", .string(pick(Self.numberTexts)))) }
-        if chance(0.3) { members.append(.init("o", chance(0.5) ? Self.objectOne : Self.objectTwo)) }
-        if chance(0.3) {
+        if random.chance(0.4) { members.append(.init("n", .string(random.pick(Self.numberTexts)))) }
+        if random.chance(0.3) { members.append(.init("o", random.chance(0.5) ? Self.objectOne : Self.objectTwo)) }
+        if random.chance(0.3) {
             let falsyAndNot: [JSONValue] = [
                 .number(0), .number(1), .string(""), .string("a"), .null, .bool(false), .bool(true),
             ]
-            members.append(.init("xs", .array((0..<below(4)).map { _ in pick(falsyAndNot) })))
+            members.append(.init("xs", .array((0..<random.below(4)).map { _ in random.pick(falsyAndNot) })))
         }
-        members.append(.init("beta", .bool(chance(0.5))))
+        members.append(.init("beta", .bool(random.chance(0.5))))
         // Now and then a name twice, as hand-written JSON may hold one: the last counts.
-        if chance(0.05) { members.append(.init("country", .string(pick(Self.countries)))) }
+        if random.chance(0.05) { members.append(.init("country", .string(random.pick(Self.countries)))) }
         return .object(members)
     }
 
@@ -121,74 +126,79 @@ struct PayloadGenerator {
     // MARK: - Features and rules
 
     private mutating func value() -> JSONValue {
-        switch below(6) {
-        case 0: return .string(pick(["red", "blue", "green"]))
-        case 1: return .number(Double(below(100)))
-        case 2: return .bool(chance(0.5))
+        switch random.below(6) {
+        case 0: return .string(random.pick(["red", "blue", "green"]))
+        case 1: return .number(Double(random.below(100)))
+        case 2: return .bool(random.chance(0.5))
         case 3: return .null
-        case 4: return .array([.number(Double(below(3)))])
-        default: return .object([.init("size", .number(Double(below(5))))])
+        case 4: return .array([.number(Double(random.below(3)))])
+        default: return .object([.init("size", .number(Double(random.below(5))))])
         }
     }
 
     private mutating func feature(index: Int, of count: Int, sticky: Bool, bandits: inout Set<Int>) -> JSONValue {
         var rules: [JSONValue] = []
-        for ruleIndex in 0..<below(4) {
+        for ruleIndex in 0..<random.below(4) {
             let rule: JSONValue
-            switch below(10) {
+            switch random.below(10) {
             case 0...3: rule = forceRule(count: count)
             case 4: rule = banditRule(bandits: &bandits)
             default: rule = experimentRule(count: count, sticky: sticky)
             }
-            rules.append(chance(0.5) ? rule.adding("id", .string("r\(index)-\(ruleIndex)")) : rule)
+            rules.append(random.chance(0.5) ? rule.adding("id", .string("r\(index)-\(ruleIndex)")) : rule)
         }
         return .object([.init("defaultValue", value()), .init("rules", .array(rules))])
     }
 
     private mutating func forceRule(count: Int) -> JSONValue {
         var members: [JSONValue.Member] = [.init("force", value())]
-        if chance(0.6) { members.append(.init("condition", condition(depth: 0))) }
-        if chance(0.3) { members.append(.init("coverage", .number(fraction()))) }
-        if chance(0.1) {
+        if random.chance(0.6) { members.append(.init("condition", condition(depth: 0))) }
+        if random.chance(0.3) { members.append(.init("coverage", .number(fraction()))) }
+        if random.chance(0.1) {
             let start = fraction() / 2
             members.append(.init("range", .array([.number(start), .number(start + 0.5)])))
         }
-        if chance(0.3) { members.append(.init("seed", .string(pick(["", "s1", "x"])))) }
+        if random.chance(0.3) { members.append(.init("seed", .string(random.pick(["", "s1", "x"])))) }
         appendHashing(to: &members)
         appendSharedTargeting(to: &members, count: count)
         return .object(members)
     }
 
     private mutating func experimentRule(count: Int, sticky: Bool) -> JSONValue {
-        let variations = 2 + below(3)
+        let variations = 2 + random.below(3)
         var members: [JSONValue.Member] = [.init("variations", .array((0..<variations).map { _ in value() }))]
-        if chance(0.9) { members.append(.init("key", .string(chance(0.1) ? "" : "exp-\(below(30))"))) }
-        if chance(0.6) { members.append(.init("weights", weights(variations))) }
-        if chance(0.4) { members.append(.init("coverage", .number(fraction()))) }
-        if chance(0.5) { members.append(.init("condition", condition(depth: 0))) }
-        if chance(0.3) { members.append(.init("seed", .string(pick(["", "s\(below(100))"])))) }
+        if random.chance(0.9) {
+            members.append(.init("key", .string(random.chance(0.1) ? "" : "exp-\(random.below(30))")))
+        }
+        if random.chance(0.6) { members.append(.init("weights", weights(variations))) }
+        if random.chance(0.4) { members.append(.init("coverage", .number(fraction()))) }
+        if random.chance(0.5) { members.append(.init("condition", condition(depth: 0))) }
+        if random.chance(0.3) { members.append(.init("seed", .string(random.pick(["", "s\(random.below(100))"])))) }
         appendHashing(to: &members)
-        if chance(0.2) {
-            let start = Double(below(60)) / 100
+        if random.chance(0.2) {
+            let start = Double(random.below(60)) / 100
             members.append(
-                .init("namespace", .array([.string("ns"), .number(start), .number(start + pick([0.3, 0.5, 0.6]))]))
+                .init(
+                    "namespace",
+                    .array([.string("ns"), .number(start), .number(start + random.pick([0.3, 0.5, 0.6]))])
+                )
             )
         }
-        if chance(0.4) { members.append(.init("meta", meta(variations))) }
-        if chance(0.1) {
+        if random.chance(0.4) { members.append(.init("meta", meta(variations))) }
+        if random.chance(0.1) {
             let share = 1 / Double(variations)
             let ranges = (0..<variations).map { index in
                 JSONValue.array([.number(Double(index) * share), .number(Double(index) * share + share / 2)])
             }
             members.append(.init("ranges", .array(ranges)))
         }
-        if sticky, chance(0.5) { members.append(.init("bucketVersion", .number(Double(below(2))))) }
+        if sticky, random.chance(0.5) { members.append(.init("bucketVersion", .number(Double(random.below(2))))) }
         appendSharedTargeting(to: &members, count: count)
         return .object(members)
     }
 
     private mutating func banditRule(bandits: inout Set<Int>) -> JSONValue {
-        let reference = below(3)
+        let reference = random.below(3)
         // A third of the references name a bandit the payload does not hold.
         if reference < 2 { bandits.insert(reference) }
         return .object([
@@ -201,42 +211,51 @@ struct PayloadGenerator {
     }
 
     private mutating func contextualBandit() -> JSONValue {
-        let leaves = (0..<(1 + below(3))).map { leaf in
+        let leaves = (0..<(1 + random.below(3))).map { leaf in
             JSONValue.object([
                 .init("leafId", .number(Double(leaf))), .init("condition", condition(depth: 1)),
                 .init("weights", weights(3)),
             ])
         }
-        return .object([.init("banditVersion", .number(Double(1 + below(3)))), .init("contexts", .array(leaves))])
+        return .object([
+            .init("banditVersion", .number(Double(1 + random.below(3)))), .init("contexts", .array(leaves)),
+        ])
     }
 
     /// Hash and fallback attributes, hash versions (a few unknown), sticky bucketing switched off.
     private mutating func appendHashing(to members: inout [JSONValue.Member]) {
-        if chance(0.3) { members.append(.init("hashAttribute", .string(pick(["id", "deviceId", "company", ""])))) }
-        if chance(0.25) { members.append(.init("fallbackAttribute", .string(pick(["deviceId", "company"])))) }
-        if chance(0.35) { members.append(.init("hashVersion", .number(chance(0.1) ? 3 : Double(1 + below(2))))) }
-        if chance(0.1) { members.append(.init("disableStickyBucketing", .bool(true))) }
+        if random.chance(0.3) {
+            members.append(.init("hashAttribute", .string(random.pick(["id", "deviceId", "company", ""]))))
+        }
+        if random.chance(0.25) {
+            members.append(.init("fallbackAttribute", .string(random.pick(["deviceId", "company"]))))
+        }
+        if random.chance(0.35) {
+            members.append(.init("hashVersion", .number(random.chance(0.1) ? 3 : Double(1 + random.below(2)))))
+        }
+        if random.chance(0.1) { members.append(.init("disableStickyBucketing", .bool(true))) }
     }
 
     /// Filters and prerequisites, which every kind of rule may carry.
     private mutating func appendSharedTargeting(to members: inout [JSONValue.Member], count: Int) {
-        if chance(0.12) {
+        if random.chance(0.12) {
             var filter: [JSONValue.Member] = [
-                .init("seed", .string("fs\(below(3))")),
-                .init("ranges", .array([.array([.number(0), .number(pick([0.3, 0.5, 0.8]))])])),
+                .init("seed", .string("fs\(random.below(3))")),
+                .init("ranges", .array([.array([.number(0), .number(random.pick([0.3, 0.5, 0.8]))])])),
             ]
-            if chance(0.3) { filter.append(.init("attribute", .string(pick(["deviceId", "company"])))) }
-            if chance(0.3) { filter.append(.init("hashVersion", .number(Double(1 + below(2))))) }
+            if random.chance(0.3) { filter.append(.init("attribute", .string(random.pick(["deviceId", "company"])))) }
+            if random.chance(0.3) { filter.append(.init("hashVersion", .number(Double(1 + random.below(2))))) }
             members.append(.init("filters", .array([.object(filter)])))
         }
-        if chance(0.12) {
+        if random.chance(0.12) {
             let parent = JSONValue.object([
-                .init("id", .string("f\(below(count + 1))")),  // sometimes a feature that does not exist
+                .init("id", .string("f\(random.below(count + 1))")),  // sometimes a feature that does not exist
                 .init(
                     "condition",
-                    pick([#"{"value": {"$exists": true}}"#, #"{"value": true}"#, #"{"value": {"$gt": 10}}"#]).json
+                    random.pick([#"{"value": {"$exists": true}}"#, #"{"value": true}"#, #"{"value": {"$gt": 10}}"#])
+                        .json
                 ),
-                .init("gate", .bool(chance(0.3))),
+                .init("gate", .bool(random.chance(0.3))),
             ])
             members.append(.init("parentConditions", .array([parent])))
         }
@@ -244,7 +263,7 @@ struct PayloadGenerator {
 
     /// Weights that add up to 1, as GrowthBook writes them.
     private mutating func weights(_ count: Int) -> JSONValue {
-        var raw = (0..<count).map { _ in 1 + below(9) }
+        var raw = (0..<count).map { _ in 1 + random.below(9) }
         let total = raw.reduce(0, +)
         raw = raw.map { $0 * 100 / total }
         raw[0] += 100 - raw.reduce(0, +)
@@ -255,9 +274,9 @@ struct PayloadGenerator {
         .array(
             (0..<count).map { index in
                 var members: [JSONValue.Member] = []
-                if chance(0.8) { members.append(.init("key", .string(chance(0.1) ? "" : "v\(index)"))) }
-                if chance(0.5) { members.append(.init("name", .string("Variant \(index)"))) }
-                if chance(0.1) { members.append(.init("passthrough", .bool(true))) }
+                if random.chance(0.8) { members.append(.init("key", .string(random.chance(0.1) ? "" : "v\(index)"))) }
+                if random.chance(0.5) { members.append(.init("name", .string("Variant \(index)"))) }
+                if random.chance(0.1) { members.append(.init("passthrough", .bool(true))) }
                 return .object(members)
             }
         )
@@ -269,7 +288,7 @@ struct PayloadGenerator {
         let features = (payload["features"]?.members ?? []).map { feature in
             let rules = (feature.value["rules"]?.elements ?? []).map { rule -> JSONValue in
                 guard let variations = rule["variations"]?.elements else { return rule }
-                switch below(5) {
+                switch random.below(5) {
                 case 0: return rule.adding("weights", weights(variations.count))
                 case 1: return rule.adding("bucketVersion", .number(2))
                 case 2: return rule.adding("bucketVersion", .number(1)).adding("minBucketVersion", .number(1))
@@ -285,97 +304,123 @@ struct PayloadGenerator {
     // MARK: - Conditions
 
     private mutating func condition(depth: Int) -> JSONValue {
-        if depth < 2, chance(0.25) {
-            let parts = (0..<below(3)).map { _ in condition(depth: depth + 1) }
-            return .object([.init(pick(["$or", "$and", "$nor"]), .array(parts))])
+        if depth < 2, random.chance(0.25) {
+            let parts = (0..<random.below(3)).map { _ in condition(depth: depth + 1) }
+            return .object([.init(random.pick(["$or", "$and", "$nor"]), .array(parts))])
         }
-        if depth < 2, chance(0.08) { return .object([.init("$not", condition(depth: depth + 1))]) }
-        if chance(0.15) { return .object([attributeTest(), attributeTest()]) }
+        if depth < 2, random.chance(0.08) { return .object([.init("$not", condition(depth: depth + 1))]) }
+        if random.chance(0.15) { return .object([attributeTest(), attributeTest()]) }
         return .object([attributeTest()])
     }
 
     private mutating func attributeTest() -> JSONValue.Member {
-        switch below(22) {
+        switch random.below(22) {
         case 0:
             return .init(
                 "country",
-                chance(0.5) ? .string(pick(Self.countries)) : op(pick(["$eq", "$ne"]), .string(pick(Self.countries)))
+                random.chance(0.5)
+                    ? .string(random.pick(Self.countries))
+                    : op(random.pick(["$eq", "$ne"]), .string(random.pick(Self.countries)))
             )
         case 1:
-            let list = JSONValue.array((0..<(1 + below(3))).map { _ in .string(pick(Self.countries + ["nz"])) })
-            return .init("country", op(pick(["$in", "$nin", "$ini", "$nini"]), list))
+            let list = JSONValue.array(
+                (0..<(1 + random.below(3))).map { _ in .string(random.pick(Self.countries + ["nz"])) }
+            )
+            return .init("country", op(random.pick(["$in", "$nin", "$ini", "$nini"]), list))
         case 2:
             return .init(
                 "age",
                 op(
-                    pick(["$gt", "$gte", "$lt", "$lte"]),
-                    chance(0.8) ? .number(Double(10 + below(60))) : .string("3\(below(10))")
+                    random.pick(["$gt", "$gte", "$lt", "$lte"]),
+                    random.chance(0.8) ? .number(Double(10 + random.below(60))) : .string("3\(random.below(10))")
                 )
             )
-        case 3: return .init(pick(["plan", "company", "deviceId", "id"]), op("$exists", .bool(chance(0.5))))
+        case 3:
+            return .init(random.pick(["plan", "company", "deviceId", "id"]), op("$exists", .bool(random.chance(0.5))))
         case 4:
             return .init(
                 "version",
-                op(pick(["$vgt", "$vgte", "$vlt", "$vlte", "$veq", "$vne"]), .string(pick(Self.versions)))
+                op(
+                    random.pick(["$vgt", "$vgte", "$vlt", "$vlte", "$veq", "$vne"]),
+                    .string(random.pick(Self.versions))
+                )
             )
         case 5:
             return .init(
                 "plan",
-                op(pick(["$regex", "$regexi"]), .string(pick(["^p", "e$", "RO", "ea", "^(free|team)$"])))
+                op(
+                    random.pick(["$regex", "$regexi"]),
+                    .string(random.pick(["^p", "e$", "RO", "ea", "^(free|team)$"]))
+                )
             )
         case 6:
             return .init(
-                pick(["tags", "items", "xs"]),
-                op("$size", chance(0.7) ? .number(Double(below(3))) : op("$gt", .number(0)))
+                random.pick(["tags", "items", "xs"]),
+                op("$size", random.chance(0.7) ? .number(Double(random.below(3))) : op("$gt", .number(0)))
             )
-        case 7: return .init("tags", op(pick(["$all", "$alli"]), .array([.string(pick(Self.tags))])))
-        case 8: return .init("tags", op("$elemMatch", op(pick(["$eq", "$ne"]), .string(pick(Self.tags)))))
-        case 9: return .init("beta", chance(0.5) ? .bool(chance(0.5)) : op("$ne", .bool(chance(0.5))))
-        case 10: return .init("userAgent", op(pick(["$regex", "$regexi"]), .string(pick(Self.userAgentPatterns))))
+        case 7: return .init("tags", op(random.pick(["$all", "$alli"]), .array([.string(random.pick(Self.tags))])))
+        case 8:
+            return .init("tags", op("$elemMatch", op(random.pick(["$eq", "$ne"]), .string(random.pick(Self.tags)))))
+        case 9:
+            return .init("beta", random.chance(0.5) ? .bool(random.chance(0.5)) : op("$ne", .bool(random.chance(0.5))))
+        case 10:
+            return .init(
+                "userAgent",
+                op(random.pick(["$regex", "$regexi"]), .string(random.pick(Self.userAgentPatterns)))
+            )
         case 11:
-            return .init(pick(["items.0.name", "items.1.price", "tags.length", "items.length", "tags.0"]), pathTest())
+            return .init(
+                random.pick(["items.0.name", "items.1.price", "tags.length", "items.length", "tags.0"]),
+                pathTest()
+            )
         case 12:
             return .init(
                 "n",
-                pick([
+                random.pick([
                     .number(16), .number(12), .number(0), op("$gt", .number(10)), op("$lte", .number(0)), .string("12"),
                 ])
             )
-        case 13: return .init("o", pick([Self.objectOne, Self.objectTwo, op("$eq", Self.objectOne)]))
+        case 13: return .init("o", random.pick([Self.objectOne, Self.objectTwo, op("$eq", Self.objectOne)]))
         case 14:
             return .init(
                 "xs",
-                op("$elemMatch", pick([op("$exists", .bool(true)), op("$lt", .number(1)), op("$eq", .string(""))]))
+                op(
+                    "$elemMatch",
+                    random.pick([op("$exists", .bool(true)), op("$lt", .number(1)), op("$eq", .string(""))])
+                )
             )
-        case 15: return .init("items", op("$elemMatch", .object([.init("name", .string(pick(["pen", "cup"])))])))
+        case 15:
+            return .init("items", op("$elemMatch", .object([.init("name", .string(random.pick(["pen", "cup"])))])))
         case 16:
             return .init(
-                pick(["id", "country", "age"]),
-                op(pick(["$inGroup", "$notInGroup"]), .string(pick(["g1", "g2", "g3", "g9"])))
+                random.pick(["id", "country", "age"]),
+                op(random.pick(["$inGroup", "$notInGroup"]), .string(random.pick(["g1", "g2", "g3", "g9"])))
             )
         case 17:
             return .init(
-                pick(["age", "tags", "o", "missing", "beta"]),
-                op("$type", .string(pick(["number", "string", "array", "object", "null", "boolean"])))
+                random.pick(["age", "tags", "o", "missing", "beta"]),
+                op("$type", .string(random.pick(["number", "string", "array", "object", "null", "boolean"])))
             )
         case 18: return .init("$nor", .array([]))
         case 19: return .init("tags", op("$not", op("$size", .number(0))))
         case 20:
             return .init(
                 "missing",
-                pick([.null, op("$exists", .bool(false)), op("$vlt", .string("1.0.0")), op("$regex", .string("null"))])
+                random.pick([
+                    .null, op("$exists", .bool(false)), op("$vlt", .string("1.0.0")), op("$regex", .string("null")),
+                ])
             )
         default:
             return .init(
                 "country",
-                pick([.array([.string("NZ")]), op("$in", .string("NZ")), op("$unknown", .number(1))])
+                random.pick([.array([.string("NZ")]), op("$in", .string("NZ")), op("$unknown", .number(1))])
             )
         }
     }
 
     /// What a path through an array is compared with.
     private mutating func pathTest() -> JSONValue {
-        pick([
+        random.pick([
             .string("pen"), .number(2), .number(10), op("$gt", .number(1)), op("$exists", .bool(true)), .string("beta"),
         ])
     }

@@ -42,23 +42,20 @@ struct RemoteEvaluationInteropTests {
     }
 }
 
-/// GrowthBook's JavaScript SDK and `node`, where they are.
+/// GrowthBook's JavaScript SDK and `node` (``GrowthBookJavaScript``), with the scripts of `Interop/`.
 enum JavaScriptSDK {
-    static let sdk = URL(fileURLWithPath: LabHarness.packageRoot).deletingLastPathComponent()
-        .appendingPathComponent("shared/reference/growthbook-js/growthbook-js.cjs").path
     static let scripts = LabHarness.packageRoot + "/Tests/LabEndToEndTests/Interop/"
-    static let node: String? = {
-        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return folders.map { "\($0)/node" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }()
-
-    static let available: Bool = node != nil && FileManager.default.fileExists(atPath: sdk)
-    static let missing: Comment =
-        "GrowthBook's JavaScript SDK needs node on PATH and ../shared/reference/growthbook-js/growthbook-js.cjs"
+    static var available: Bool { GrowthBookJavaScript.available }
+    static let missing = Comment(rawValue: GrowthBookJavaScript.missing)
 
     /// Runs a script with the SDK and parses the JSON document it prints last.
     static func run(_ script: String, _ config: String, environment: [String: String]) throws -> [String: Any] {
-        let result = try Subprocess.run(node!, [scripts + script, sdk, config], environment: environment)
+        let node = try Prerequisite.require("node")
+        let result = try Subprocess.run(
+            node,
+            [scripts + script, GrowthBookJavaScript.sdk, config],
+            environment: environment
+        )
         guard result.status == 0 else { throw HarnessError("\(script) failed (\(result.status)): \(result.stderr)") }
         return try LabHarness.json(result.stdout.split(separator: "\n").last.map(String.init) ?? "")
     }

@@ -5,10 +5,7 @@ import LabTestSupport
 /// send-keys and read with capture-pane. Always killed by the test's defer.
 struct Tmux {
     /// tmux on PATH, if there is one.
-    static let path: String? = {
-        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return folders.map { "\($0)/tmux" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }()
+    static let path = Prerequisite.executable(named: "tmux")
 
     static var isAvailable: Bool { path != nil }
 

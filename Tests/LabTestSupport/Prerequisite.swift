@@ -19,6 +19,25 @@ public enum Prerequisite {
         let value = ProcessInfo.processInfo.environment["CI"]?.lowercased() ?? ""
         return value == "true" || value == "1"
     }()
+
+    /// The program `name` in the first folder of `PATH` that has it, if any.
+    public static func executable(named name: String) -> String? {
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return folders.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// The path of the program `name` on `PATH`; throws, saying so, when
+    /// there is none (as under `CI=true`, where its suite runs regardless).
+    public static func require(_ name: String) throws -> String {
+        guard let path = executable(named: name) else { throw Missing(program: name) }
+        return path
+    }
+
+    /// A program a test needs is not on `PATH`.
+    public struct Missing: Error, CustomStringConvertible {
+        public var program: String
+        public var description: String { "\(program) is not on PATH" }
+    }
 }
 
 #if canImport(Testing)

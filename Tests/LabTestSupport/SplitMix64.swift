@@ -21,4 +21,10 @@ public struct SplitMix64: Sendable {
 
     /// A number in [0, 1), evenly spaced.
     public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+
+    /// `true` with probability `p`.
+    public mutating func chance(_ p: Double) -> Bool { unit() < p }
+
+    /// One of `items`, which must not be empty.
+    public mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
 }

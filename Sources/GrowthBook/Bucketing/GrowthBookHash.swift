@@ -33,6 +33,13 @@ package enum GrowthBookHash {
         return hash
     }
 
+    /// The attribute a rule, experiment or rollout hashes: `hashAttribute || "id"`,
+    /// so a missing or empty one is `id`.
+    package static func attribute(_ name: String?) -> String {
+        guard let name, !name.isEmpty else { return "id" }
+        return name
+    }
+
     /// The hash of `value` with `seed` into [0, 1); `nil` for an unknown version.
     package static func hash(seed: String, value: String, version: Int) -> Double? {
         switch version {

@@ -62,8 +62,8 @@ public final class GrowthBookClient: Sendable {
     private struct State {
         var payload: GrowthBookPayload?
         var options: Options
-        /// What the tracking callback was called for: attribute, value, experiment, variation.
-        var viewed: Set<String> = []
+        /// What the tracking callback was called for.
+        var viewed: Set<View> = []
         /// Feature key → the value the usage callback last reported, as JSON text.
         var used: [String: String] = [:]
         /// Objects that keep the payload current, released with the client.
@@ -71,6 +71,14 @@ public final class GrowthBookClient: Sendable {
     }
 
     private let state: Mutex<State>
+
+    /// One user seeing one variation of one experiment: what tracking reports once.
+    private struct View: Hashable {
+        var hashAttribute: String
+        var attributeValue: String
+        var experiment: String
+        var variation: Int
+    }
 
     /// How many (user, experiment, variation) views the tracking callback's
     /// deduplication remembers before it starts afresh.
@@ -163,9 +171,12 @@ public final class GrowthBookClient: Sendable {
 
     /// Calls the tracking callback unless it was called for this user, experiment and variation already.
     func viewed(_ experiment: GrowthBookExperiment, _ result: ExperimentResult) {
-        let key =
-            result.hashAttribute + "\u{0}" + JavaScriptSemantics.string(result.attributeValue) + "\u{0}"
-            + experiment.key + "\u{0}" + String(result.variationId)
+        let key = View(
+            hashAttribute: result.hashAttribute,
+            attributeValue: JavaScriptSemantics.string(result.attributeValue),
+            experiment: experiment.key,
+            variation: result.variationId
+        )
         let callback = state.withLock { state in
             if state.viewed.count >= Self.rememberedViews { state.viewed = [] }
             return state.viewed.insert(key).inserted ? state.options.onExperimentViewed : nil

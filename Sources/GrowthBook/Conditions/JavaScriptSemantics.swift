@@ -176,15 +176,10 @@ package enum JavaScriptSemantics {
         }
     }
 
-    /// JavaScript's WhiteSpace and LineTerminator: what `Number()` and `trim()` remove
-    /// (not U+0085 or U+180E, which Foundation's white space includes).
+    /// JavaScript's WhiteSpace and LineTerminator: what `Number()` and `trim()`
+    /// remove, as `\s` matches them (not U+0085 or U+180E, which Foundation's white space includes).
     static func isJavaScriptWhiteSpace(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F,
-            0x3000, 0xFEFF:
-            return true
-        default: return false
-        }
+        scalar.value <= 0xFFFF && RegexUnitSet.whiteSpace.contains(UInt16(scalar.value))
     }
 
     /// A rule's or experiment's seed as the SDK reads `seed || key`: any truthy

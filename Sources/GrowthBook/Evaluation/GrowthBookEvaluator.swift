@@ -54,8 +54,8 @@ public struct GrowthBookEvaluator: Sendable {
         for feature in context.features.values {
             for rule in feature.rules {
                 guard let experiment = rule.experiment else { continue }
-                // `rule.hashAttribute || "id"`, and a fallback only when it is named.
-                attributes.insert(experiment.hashAttribute.flatMap { $0.isEmpty ? nil : $0 } ?? "id")
+                // A fallback only when it is named.
+                attributes.insert(GrowthBookHash.attribute(experiment.hashAttribute))
                 if let fallback = experiment.fallbackAttribute, !fallback.isEmpty { attributes.insert(fallback) }
             }
         }
@@ -302,7 +302,9 @@ public struct GrowthBookEvaluator: Sendable {
             note("  no value for the hash attribute: not in the experiment")
             return makeResult(experiment, featureId: featureId, index: -1)
         }
-        note("  hash attribute \(experiment.hashAttribute ?? "id") = \(JavaScriptSemantics.string(hashValue))")
+        note(
+            "  hash attribute \(GrowthBookHash.attribute(experiment.hashAttribute)) = \(JavaScriptSemantics.string(hashValue))"
+        )
         let sticky = stickyDocuments != nil && !experiment.disableStickyBucketing
         let stored = sticky ? stickyVariation(experiment) : (variation: -1, blocked: false)
         let foundSticky = stored.variation >= 0
@@ -479,16 +481,20 @@ public struct GrowthBookEvaluator: Sendable {
 
     // MARK: - Pieces
 
-    /// The fallback attribute an experiment hashes on when its hash attribute
-    /// has no value: only with sticky bucketing on and not disabled for it,
-    /// as in the SDK (the fallback is there to keep a bucket sticky across a login).
+    /// The fallback attribute an experiment or rollout hashes on when its hash
+    /// attribute has no value: only with sticky bucketing on and not disabled
+    /// for it, as in the SDK (the fallback is there to keep a bucket sticky across a login).
+    private func fallback(_ attribute: String?, stickyBucketingDisabled: Bool) -> String? {
+        stickyDocuments != nil && !stickyBucketingDisabled ? attribute : nil
+    }
+
     private func fallback(of experiment: GrowthBookExperiment) -> String? {
-        stickyDocuments != nil && !experiment.disableStickyBucketing ? experiment.fallbackAttribute : nil
+        fallback(experiment.fallbackAttribute, stickyBucketingDisabled: experiment.disableStickyBucketing)
     }
 
     /// The attribute that identifies the user (`name || "id"`), and its value when truthy.
     private func hashAttribute(_ name: String?, fallback: String?) -> (String, JSONValue?) {
-        var attribute = name.flatMap { $0.isEmpty ? nil : $0 } ?? "id"
+        var attribute = GrowthBookHash.attribute(name)
         // The context's attributes hold each name once: the first member is the one.
         var value = context.attributes[attribute].flatMap { JavaScriptSemantics.truthy($0) ? $0 : nil }
         if value == nil, let fallback, !fallback.isEmpty, let fallbackValue = context.attributes[fallback],
@@ -516,8 +522,7 @@ public struct GrowthBookEvaluator: Sendable {
         guard
             let hash = userHash(
                 rule.hashAttribute,
-                // The fallback attribute belongs to sticky bucketing, as in the SDK.
-                fallback: stickyDocuments != nil && !rule.disableStickyBucketing ? rule.fallbackAttribute : nil,
+                fallback: fallback(rule.fallbackAttribute, stickyBucketingDisabled: rule.disableStickyBucketing),
                 seed: rule.seed,
                 version: rule.hashVersion
             )

@@ -48,9 +48,8 @@ struct ConditionChecker {
             case "$regex", "$regexi":
                 guard case .string(let pattern) = member.value else { continue }
                 let caseInsensitive = member.key == "$regexi"
-                if !BoundedRegex.compiles(pattern, caseInsensitive: caseInsensitive),
-                    let problem = BoundedRegex.syntaxError(in: pattern, caseInsensitive: caseInsensitive)
-                {
+                // Compiled once here, and found compiled by the evaluations that match with it.
+                if let problem = BoundedRegex.syntaxError(in: pattern, caseInsensitive: caseInsensitive) {
                     report.neverMatches(
                         "invalid pattern \"\(pattern)\" for \"\(member.key)\" in the condition of \(what) "
                             + "(\(problem), as JavaScript reads it): it never matches",

@@ -72,9 +72,7 @@ struct RuleChecker {
         checkString("fallbackAttribute", members.fallbackAttribute, into: &report)
         checkString("id", members.id, into: &report)
         checkString("contextualBanditRef", members.contextualBanditRef, into: &report)
-        if let version = members[members.hashVersion], JavaScriptSemantics.truthy(version),
-            !Self.isNumber(version, in: 1...2, whole: true)
-        {
+        if let version = members[members.hashVersion], Self.isUnknownHashVersion(version) {
             report.warning(Self.unknownHashVersion(of: what), at: path(members.hashVersion))
         }
         checkBucketVersion("bucketVersion", members.bucketVersion, into: &report)
@@ -96,12 +94,7 @@ struct RuleChecker {
             return true
         }
         if let filters = members[members.filters]?.elements,
-            filters.contains(where: { filter in
-                filter["hashVersion"].map {
-                    JavaScriptSemantics.truthy($0) && !Self.isNumber($0, in: 1...2, whole: true)
-                }
-                    ?? false
-            })
+            filters.contains(where: { $0["hashVersion"].map(Self.isUnknownHashVersion) ?? false })
         {
             report.warning(Self.unknownHashVersion(of: "a filter of " + what), at: path(members.filters))
         }
@@ -188,6 +181,11 @@ struct RuleChecker {
         guard case .array(let items) = list, items.allSatisfy(element) else {
             return report.error("\"\(name)\" of \(what) must be a list of \(description)", at: path(index))
         }
+    }
+
+    /// Whether a given hash version is one no SDK knows (a falsy one is the default).
+    static func isUnknownHashVersion(_ version: JSONValue) -> Bool {
+        JavaScriptSemantics.truthy(version) && !isNumber(version, in: 1...2, whole: true)
     }
 
     /// A hash version no SDK knows: users are never hashed into what it guards.

@@ -64,10 +64,12 @@ struct GrowthBookExperiments: Sendable {
                     names += value.fallbackAttribute.map { [$0] } ?? []
                 case .rollout(let value):
                     names = value.condition?.attributeNames ?? []
-                    names += [Self.hashAttribute(value.hashAttribute)] + (value.fallbackAttribute.map { [$0] } ?? [])
+                    names +=
+                        [GrowthBookHash.attribute(value.hashAttribute)] + (value.fallbackAttribute.map { [$0] } ?? [])
                 case .experiment(let rule), .bandit(let rule, _):
                     names = rule.condition?.attributeNames ?? []
-                    names += [Self.hashAttribute(rule.hashAttribute)] + (rule.fallbackAttribute.map { [$0] } ?? [])
+                    names +=
+                        [GrowthBookHash.attribute(rule.hashAttribute)] + (rule.fallbackAttribute.map { [$0] } ?? [])
                 case .ignored:
                     continue
                 }
@@ -98,11 +100,6 @@ struct GrowthBookExperiments: Sendable {
     static let defaultVariant = "Default"
     /// The variant of a force or rollout rule's experiment that stands for the rule's value.
     static let ruleVariant = "Forced"
-
-    /// The attribute a rule hashes: `hashAttribute || "id"`, as the SDK reads it.
-    private static func hashAttribute(_ name: String?) -> String {
-        name.flatMap { $0.isEmpty ? nil : $0 } ?? "id"
-    }
 
     /// The Laboratory name of the experiment a rule runs: its key, as the SDK
     /// tracks it (`rule.key || feature key`).

@@ -305,7 +305,7 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
                 + features.joined(separator: ", ") + ": variations by weight, hashed on the user"
         }
         let value = JavaScriptSemantics.stringify(forced.value) ?? "null"
-        let hashAttribute = forced.hashAttribute.flatMap { $0.isEmpty ? nil : $0 } ?? "id"  // `hashAttribute || "id"`
+        let hashAttribute = GrowthBookHash.attribute(forced.hashAttribute)
         var text: String
         if let coverage = forced.coverage {
             text =

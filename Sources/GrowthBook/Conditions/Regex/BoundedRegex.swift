@@ -25,8 +25,8 @@ package enum BoundedRegex {
     private static let cachedLength = 1_024
 
     private struct Caches {
-        /// Pattern (with its case flag) → compiled program, `nil` if invalid.
-        var compiled: [String: RegexProgram?] = [:]
+        /// Pattern (with its case flag) → compiled program, or why it is not one.
+        var compiled: [String: Result<RegexProgram, RegexSyntaxError>] = [:]
         /// Pattern + input → whether it matched.
         var results: [String: Bool] = [:]
         /// Patterns that ran out of steps, in the order first seen.
@@ -41,36 +41,35 @@ package enum BoundedRegex {
     /// Whether `pattern` compiles: a payload check compiles it once, and the
     /// evaluation that matches with it later finds it compiled.
     package static func compiles(_ pattern: String, caseInsensitive: Bool) -> Bool {
-        program(pattern, caseInsensitive: caseInsensitive) != nil
+        syntaxError(in: pattern, caseInsensitive: caseInsensitive) == nil
     }
 
-    /// Why `pattern` is not a JavaScript regular expression, or `nil` when it is one.
+    /// Why `pattern` is not a JavaScript regular expression, or `nil` when it
+    /// is one (compiled and remembered, as ``compiles(_:caseInsensitive:)`` does).
     static func syntaxError(in pattern: String, caseInsensitive: Bool) -> RegexSyntaxError? {
-        do {
-            _ = try RegexProgram(pattern, caseInsensitive: caseInsensitive)
-            return nil
-        } catch {
-            return error
-        }
+        guard case .failure(let error) = compiled(pattern, caseInsensitive: caseInsensitive) else { return nil }
+        return error
     }
 
     private static func patternKey(_ pattern: String, caseInsensitive: Bool) -> String {
         (caseInsensitive ? "i/" : "/") + pattern
     }
 
-    /// The compiled pattern, from the cache or compiled now (and
-    /// remembered, when short enough); `nil` when it is not a valid pattern.
-    private static func program(_ pattern: String, caseInsensitive: Bool) -> RegexProgram? {
+    /// The compiled pattern or why it does not compile, from the cache or
+    /// compiled now (and remembered, when short enough).
+    private static func compiled(_ pattern: String, caseInsensitive: Bool) -> Result<RegexProgram, RegexSyntaxError> {
         let key = patternKey(pattern, caseInsensitive: caseInsensitive)
         if let known = caches.withLock({ $0.compiled[key] }) { return known }
-        let program = try? RegexProgram(pattern, caseInsensitive: caseInsensitive)
+        let compiled = Result { () throws(RegexSyntaxError) in
+            try RegexProgram(pattern, caseInsensitive: caseInsensitive)
+        }
         if pattern.utf8.count <= cachedLength {
             caches.withLock { caches in
                 if caches.compiled.count >= cacheLimit { caches.compiled = [:] }
-                caches.compiled[key] = .some(program)
+                caches.compiled[key] = compiled
             }
         }
-        return program
+        return compiled
     }
 
     /// Whether `text` matches `pattern` (JavaScript `RegExp.test`); an invalid
@@ -79,7 +78,7 @@ package enum BoundedRegex {
         let resultKey = patternKey(pattern, caseInsensitive: caseInsensitive) + "\u{0}" + text
         let remembers = pattern.utf8.count <= cachedLength && text.utf8.count <= cachedLength
         if remembers, let cached = caches.withLock({ $0.results[resultKey] }) { return cached }
-        guard let program = program(pattern, caseInsensitive: caseInsensitive) else { return false }
+        guard case .success(let program) = compiled(pattern, caseInsensitive: caseInsensitive) else { return false }
         let outcome = RegexMachine.test(program, in: Array(text.utf16), budget: maximumSteps)
         let matched = outcome == .matched
         caches.withLock { caches in

@@ -462,9 +462,6 @@ struct RegexParser {
 
     private func error(_ reason: String) -> RegexSyntaxError { RegexSyntaxError(reason: reason, offset: index) }
 
-    private static func ascii(_ character: Unicode.Scalar) -> UInt16 { UInt16(character.value) }
-    private func ascii(_ character: Unicode.Scalar) -> UInt16 { UInt16(character.value) }
-
     private static func decimal(_ unit: UInt16) -> Int? {
         unit >= 0x30 && unit <= 0x39 ? Int(unit - 0x30) : nil
     }
@@ -482,3 +479,6 @@ struct RegexParser {
         (unit >= 0x41 && unit <= 0x5A) || (unit >= 0x61 && unit <= 0x7A)
     }
 }
+
+/// The UTF-16 unit of an ASCII character, as patterns are read.
+private func ascii(_ character: Unicode.Scalar) -> UInt16 { UInt16(character.value) }

@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "GrowthBookNetwork", targets: ["GrowthBookNetwork"]),
         .library(name: "Laboratory", targets: ["Laboratory"]),
         .library(name: "LaboratorySQLite", targets: ["LaboratorySQLite"]),
+        .library(name: "LaboratoryRuntime", targets: ["LaboratoryRuntime"]),
         .library(name: "LaboratoryTesting", targets: ["LaboratoryTesting"]),
         .executable(name: "lab", targets: ["lab"]),
         .executable(name: "lab-demo", targets: ["lab-demo"]),
@@ -51,19 +52,23 @@ let package = Package(
         // In-memory twins for tests of apps and of Laboratory itself: state store, event sink,
         // fetcher, clock and random sources.
         .target(name: "LaboratoryTesting", dependencies: ["Laboratory"]),
-        // The edges an app wires: the state store and event table on SQLite, shared by the app and the console,
-        // reading catalog files, private files, and LocalLaboratory.
+        // The state store and event table on SQLite (GRDB): one file that the app, the console and the server
+        // open at the same time.
         .target(
             name: "LaboratorySQLite",
-            dependencies: [
-                "Laboratory", "GrowthBook", "GrowthBookNetwork", .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            dependencies: ["Laboratory", "GrowthBook", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // The runtime wiring an app links: LocalLaboratory (sources, store, manager and debug source wired
+        // together), the GrowthBook connection, watching catalog files, and reading and writing files.
+        .target(
+            name: "LaboratoryRuntime",
+            dependencies: ["Laboratory", "GrowthBook", "GrowthBookNetwork", "LaboratorySQLite"]
         ),
         // `lab serve`: the state file as GrowthBook SDK endpoints, OFREP and events in (the only Hummingbird user).
         .target(
             name: "LaboratoryServer",
             dependencies: [
-                "GrowthBook", "Laboratory", "LaboratorySQLite",
+                "GrowthBook", "Laboratory", "LaboratorySQLite", "LaboratoryRuntime",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -83,6 +88,7 @@ let package = Package(
                 "GrowthBook",
                 "Laboratory",
                 "LaboratorySQLite",
+                "LaboratoryRuntime",
                 "GrowthBookNetwork",
                 "LaboratoryServer",
                 "LaboratoryConsole",
@@ -96,7 +102,7 @@ let package = Package(
             dependencies: [
                 "Laboratory",
                 "LaboratoryConsole",
-                "LaboratorySQLite",
+                "LaboratoryRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -110,7 +116,7 @@ let package = Package(
                 "lab", "LabTestSupport",
                 "GrowthBook",
                 "Laboratory",
-                "LaboratorySQLite",
+                "LaboratoryRuntime",
                 "LaboratoryConsole",
                 "LaboratoryServer",
                 "ConsoleCurses",
@@ -126,22 +132,28 @@ let package = Package(
             dependencies: ["GrowthBook", "LabTestSupport"],
             exclude: ["Differential"]  // the JavaScript side of the differential test, run with node
         ),
-        // The core's tests; LaboratorySQLite only to read catalog files from disk.
+        // The core's tests; LaboratoryRuntime only to read catalog files from disk.
         .testTarget(
             name: "LaboratoryTests",
-            dependencies: ["GrowthBook", "Laboratory", "LaboratoryTesting", "LaboratorySQLite", "LabTestSupport"]
+            dependencies: ["GrowthBook", "Laboratory", "LaboratoryTesting", "LaboratoryRuntime", "LabTestSupport"]
         ),
         .testTarget(
             name: "LaboratorySQLiteTests",
-            dependencies: ["LaboratorySQLite", "LaboratoryTesting"],
+            dependencies: ["LaboratorySQLite", "LaboratoryRuntime", "LaboratoryTesting"],
             exclude: ["Fixtures"]  // state files of earlier releases, read by path
+        ),
+        // LocalLaboratory's wiring and the catalog watcher, over real files.
+        .testTarget(
+            name: "LaboratoryRuntimeTests",
+            dependencies: ["LaboratoryRuntime", "LaboratorySQLite", "LaboratoryTesting"]
         ),
         // The rules every StateStore must keep, run against each store.
         .testTarget(name: "StateStoreContractTests", dependencies: ["LaboratorySQLite", "LaboratoryTesting"]),
         .testTarget(
             name: "LaboratoryServerTests",
             dependencies: [
-                "LaboratoryServer", "GrowthBook", "GrowthBookNetwork", "LaboratoryTesting", "LabTestSupport",
+                "LaboratoryServer", "GrowthBook", "GrowthBookNetwork", "LaboratoryRuntime", "LaboratoryTesting",
+                "LabTestSupport",
                 // To hold the state file's write lock as another process would.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -165,7 +177,7 @@ let package = Package(
         .testTarget(name: "FuzzCorpusTests", dependencies: ["LabFuzzTargets"]),
         .testTarget(
             name: "LaboratoryConsoleTests",
-            dependencies: ["GrowthBook", "LaboratoryConsole", "LaboratoryTesting", "LaboratorySQLite"],
+            dependencies: ["GrowthBook", "LaboratoryConsole", "LaboratoryTesting", "LaboratoryRuntime"],
             exclude: ["Snapshots"]  // whole screens, read by path
         ),
         .testTarget(name: "ConsoleCursesTests", dependencies: ["ConsoleCurses", "CNcursesw"]),
@@ -173,7 +185,7 @@ let package = Package(
         .testTarget(
             name: "LabEndToEndTests",
             dependencies: [
-                "lab", "lab-demo", "Laboratory", "LaboratorySQLite", "LabTestSupport",
+                "lab", "lab-demo", "Laboratory", "LaboratorySQLite", "LaboratoryRuntime", "LabTestSupport",
                 // To damage state files and hold their write lock as another process would.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -1,6 +1,6 @@
 import Foundation
 import Laboratory
-import LaboratorySQLite
+import LaboratoryRuntime
 import NIOCore
 import Synchronization
 

@@ -4,7 +4,7 @@ import Foundation
 import GrowthBook
 import Laboratory
 import LaboratoryConsole
-import LaboratorySQLite
+import LaboratoryRuntime
 
 /// `lab-bench`: measures the console on a generated catalog.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 import Laboratory
-import LaboratorySQLite
+import LaboratoryRuntime
 import LaboratoryServer
 
 /// What `lab serve` does after a force: rebuilds everything it answers from

@@ -4,7 +4,7 @@ import Foundation
 import LabTestSupport
 import Laboratory
 import LaboratoryConsole
-import LaboratorySQLite
+import LaboratoryRuntime
 import Synchronization
 
 /// `lab-bench server`: measures `lab serve` on loopback, in its own process.

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import LabTestSupport
 import Laboratory
-import LaboratorySQLite
+import LaboratoryRuntime
 
 /// `lab-bench server-load`: `lab serve` under a crowd, on loopback.
 ///

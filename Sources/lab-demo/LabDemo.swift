@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Laboratory
-import LaboratorySQLite
+import LaboratoryRuntime
 
 /// `lab-demo`: an app that uses Laboratory the way a real one would.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import Laboratory
+import LaboratoryRuntime
 import LaboratorySQLite
 import LaboratoryTesting
 import Testing

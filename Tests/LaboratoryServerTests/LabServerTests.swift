@@ -2,7 +2,7 @@ import Foundation
 import GrowthBookNetwork
 import LabTestSupport
 import Laboratory
-import LaboratorySQLite
+import LaboratoryRuntime
 import LaboratoryTesting
 import Synchronization
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
 import GrowthBook
 import Laboratory
-import LaboratorySQLite
+import LaboratoryRuntime
 import LaboratoryTesting
 import Testing
 

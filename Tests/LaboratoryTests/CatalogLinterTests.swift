@@ -1,5 +1,5 @@
 import Foundation
-import LaboratorySQLite
+import LaboratoryRuntime
 import Testing
 
 @testable import Laboratory

@@ -1,7 +1,7 @@
 import Foundation
 import GrowthBook
 import Laboratory
-import LaboratorySQLite
+import LaboratoryRuntime
 import LaboratoryTesting
 
 /// Builders for the small catalogs and worlds the unit tests use.

@@ -1,7 +1,6 @@
 import Foundation
 internal import GRDB
 import GrowthBook
-import GrowthBookNetwork
 import Laboratory
 import Synchronization
 

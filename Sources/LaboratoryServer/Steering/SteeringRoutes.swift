@@ -2,6 +2,7 @@ import Foundation
 import GrowthBook
 import Hummingbird
 import Laboratory
+import LaboratoryRuntime
 import LaboratorySQLite
 import NIOCore
 

@@ -3,7 +3,7 @@ import Foundation
 import GrowthBook
 import GrowthBookNetwork
 import Laboratory
-import LaboratorySQLite
+import LaboratoryRuntime
 
 /// `lab check PATH...`: validate catalogs with `file:line:col` diagnostics.
 struct CheckCommand: AsyncParsableCommand {

@@ -3,7 +3,7 @@ import ConsoleCurses
 import Foundation
 import Laboratory
 import LaboratoryConsole
-import LaboratorySQLite
+import LaboratoryRuntime
 import LaboratoryServer
 import Synchronization
 

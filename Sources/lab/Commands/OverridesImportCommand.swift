@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Laboratory
-import LaboratorySQLite
+import LaboratoryRuntime
 
 /// `lab overrides import PATH [--replace]`.
 struct OverridesImportCommand: ParsableCommand {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Laboratory
-import LaboratorySQLite
 
 /// The `--summary --json` shape of `lab events`.
 struct SummaryDocument: Encodable {

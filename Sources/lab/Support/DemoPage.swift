@@ -1,6 +1,6 @@
 import Foundation
 import Laboratory
-import LaboratorySQLite
+import LaboratoryRuntime
 
 /// The demo's web page, `share/laboratory/web/demo.html`, found beside the
 /// demo catalog wherever that is (installed, or in the package).

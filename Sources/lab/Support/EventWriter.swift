@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Laboratory
-import LaboratorySQLite
 
 /// Writes event rows as a table, JSON lines or CSV.
 struct EventWriter {

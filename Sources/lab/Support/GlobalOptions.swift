@@ -1,5 +1,5 @@
 import ArgumentParser
-import LaboratorySQLite
+import LaboratoryRuntime
 
 /// The options every command that opens the experiments takes.
 struct GlobalOptions: ParsableArguments {

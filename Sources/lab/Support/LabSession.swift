@@ -4,6 +4,7 @@ import GrowthBook
 import GrowthBookNetwork
 import Laboratory
 import LaboratoryConsole
+import LaboratoryRuntime
 import LaboratorySQLite
 
 /// Everything a command works on: catalogs, state file, sources and manager,

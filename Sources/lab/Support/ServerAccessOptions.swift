@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Laboratory
-import LaboratorySQLite
+import LaboratoryRuntime
 import LaboratoryServer
 
 /// Who besides apps with a key may reach a server `lab` starts (`lab serve`, `lab console --serve`).

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Laboratory
-import LaboratorySQLite
 
 /// Reads `--since`: an ISO 8601 date or time, or an age such as `10m`.
 enum SinceParser {

@@ -1,6 +1,6 @@
 import Foundation
 import Laboratory
-import LaboratorySQLite
+import LaboratoryRuntime
 import Testing
 
 /// Edited catalog files reach their local sources; broken edits keep the last good catalog.

@@ -1,6 +1,7 @@
 import Foundation
 import GrowthBookNetwork
 import Laboratory
+import LaboratorySQLite
 
 /// The usual wiring of an app: local catalogs (and remote sources), over a
 /// state file shared with `lab`, behind one assignments manager; in debug

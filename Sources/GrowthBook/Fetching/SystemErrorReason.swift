@@ -2,9 +2,9 @@ import Foundation
 
 /// The system's words for a file or network error, in plain language, where
 /// Foundation would say `Error Domain=NSCocoaErrorDomain Code=260 …`.
-public enum SystemErrorReason {
+package enum SystemErrorReason {
     /// The words for `error`, without Foundation's wrapping.
-    public static func of(_ error: any Error) -> String {
+    package static func of(_ error: any Error) -> String {
         let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
         for candidate in [error as NSError, underlying].compactMap({ $0 }) where candidate.domain == NSPOSIXErrorDomain
         {

@@ -45,7 +45,7 @@ public struct SteeringSnapshot: Sendable, Codable, Equatable {
     public static func read(
         manager: AssignmentsManager,
         debug: DebugSource,
-        store: any StateStore,
+        store: any ActiveSetStore,
         log: any EventLog,
         eventLimit: Int,
         scope: Scope = .everyone,

@@ -18,7 +18,7 @@ public final class DebugSource: ExperimentSource, Sendable {
     public let name = "Debug"
     /// The wrapped sources, in priority order.
     public let sources: [any ExperimentSource]
-    let store: any StateStore
+    let store: any DeviceStore & ForcedVariantStore
 
     /// The device's attributes by layer (see ``DeviceAttribute``): its own,
     /// the last stored ones read, this run's, and the merged set last given
@@ -53,7 +53,7 @@ public final class DebugSource: ExperimentSource, Sendable {
     /// - Parameter attributes: the device's own attributes (a user id, what a
     ///   GrowthBook connection sends); those stored in the state file win
     ///   over them, and they decide the scoped forced variants it gets.
-    public init(sources: [any ExperimentSource], store: any StateStore, attributes: [String: String] = [:]) {
+    public init(sources: [any ExperimentSource], store: any DeviceStore & ForcedVariantStore, attributes: [String: String] = [:]) {
         self.sources = sources
         self.store = store
         self.attributes = Mutex(AttributeLayers(own: attributes))

@@ -37,7 +37,7 @@ public final class LocalSource: ExperimentSource, Sendable {
         var active: [ActiveVariant]
         var draws: [String: Draw]
     }
-    private let store: any StateStore
+    private let store: any DeviceStore
     private let device: Device
     private let random: any RandomSource
     private let clock: any WallClock
@@ -50,7 +50,7 @@ public final class LocalSource: ExperimentSource, Sendable {
     ///   - file: how diagnostics of a reloaded catalog name it.
     public init(
         catalog: Catalog,
-        store: any StateStore,
+        store: any DeviceStore,
         device: Device,
         random: any RandomSource = SystemRandomSource(),
         clock: any WallClock = SystemClock(),

@@ -17,7 +17,7 @@ import Synchronization
 /// following updates, variation by variation.
 public final class GrowthBookSource: ExperimentSource, Sendable {
     public let name: String
-    private let store: any StateStore
+    private let store: any DeviceStore & PayloadCache
     private let device: Device
     /// The attributes given at start (a connection's).
     private let ownAttributes: [String: String]
@@ -87,7 +87,7 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
 
     public init(
         name: String = "GrowthBook",
-        store: any StateStore,
+        store: any DeviceStore & PayloadCache,
         device: Device,
         attributes: [String: String] = [:],
         fetcher: any PayloadFetcher,

@@ -15,7 +15,7 @@ public final class AssignmentsManager: Sendable {
     /// The sources, in priority order.
     public let sources: [any ExperimentSource]
     public let device: Device
-    private let store: any StateStore
+    private let store: any ActiveSetStore
     private let events: any EventSink
     private let clock: any WallClock
 
@@ -36,7 +36,7 @@ public final class AssignmentsManager: Sendable {
 
     public init(
         sources: [any ExperimentSource],
-        store: any StateStore,
+        store: any ActiveSetStore,
         events: any EventSink,
         device: Device,
         clock: any WallClock = SystemClock()

@@ -11,10 +11,10 @@ import Foundation
 public final class Steering: Sendable {
     public let debug: DebugSource
     public let manager: AssignmentsManager
-    private let store: any StateStore
+    private let store: any ActiveSetStore & ForcedVariantStore
     private let clock: any WallClock
 
-    public init(debug: DebugSource, manager: AssignmentsManager, store: any StateStore, clock: any WallClock) {
+    public init(debug: DebugSource, manager: AssignmentsManager, store: any ActiveSetStore & ForcedVariantStore, clock: any WallClock) {
         self.debug = debug
         self.manager = manager
         self.store = store

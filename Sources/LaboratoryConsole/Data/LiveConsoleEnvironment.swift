@@ -12,7 +12,7 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
     private let scope: Scope
     /// Who the changes are recorded as.
     private let tester: String?
-    private let store: any StateStore
+    private let store: any ActiveSetStore & ForcedVariantStore
     private let log: any EventLog
     private let origin: String
     /// How many of the newest events the Events screen holds.
@@ -54,7 +54,7 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
     public init(
         manager: AssignmentsManager,
         debug: DebugSource,
-        store: any StateStore,
+        store: any ActiveSetStore & ForcedVariantStore,
         log: any EventLog,
         scope: Scope = .everyone,
         tester: String? = nil,

@@ -3,7 +3,7 @@ import Laboratory
 import Synchronization
 
 /// Notices edited catalog files and reloads them into their local sources,
-/// and edited payload files into theirs (``ExperimentSource/watchedFile``),
+/// and edited payload files into theirs (``FetchingSource/watchedFile``),
 /// so a running process (`lab serve`, the console) serves what the files say now.
 ///
 /// A file counts as changed when its modification time, size or inode
@@ -29,7 +29,8 @@ public final class CatalogWatcher: Sendable {
     public init(laboratory: LocalLaboratory) {
         catalogs =
             Array(zip(laboratory.catalogPaths, laboratory.locals)).map { (path: $0, source: $1) }
-            + laboratory.sources.compactMap { source in source.watchedFile.map { (path: $0, source: source) } }
+            + laboratory.sources.compactMap { source in source.fetching?.watchedFile.map { (path: $0, source: source) }
+            }
         var signatures: [String: Signature] = [:]
         for (path, _) in catalogs { signatures[path] = Self.signature(of: path) }
         seen = Mutex(signatures)

@@ -108,7 +108,7 @@ public final class ServedStateHub: Sendable {
         return ServedState(
             entries: try debug.latestEntries ?? debug.entries(),
             snapshot: snapshot,
-            shared: debug.leaves.compactMap { $0.sharedFeatures(forcing: forced) },
+            shared: debug.leaves.compactMap { $0.sharing?.sharedFeatures(forcing: forced) },
             previous: previous
         )
     }

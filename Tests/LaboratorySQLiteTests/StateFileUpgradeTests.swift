@@ -185,10 +185,16 @@ import Testing
             ],
             baseline: "Control"
         )
-        #expect(badge.restoringBoolean(from: ["Local/ProfileRedesign": experiment]).event.value == false)
+        #expect(
+            badge.restoringBoolean(from: [ExperimentID(source: "Local", name: "ProfileRedesign"): experiment]).event
+                .value == false
+        )
         // …a number key stays a number, and a new boolean row keeps its type.
         let count = try #require(events.first { $0.event.key == "onboardingPageCount" })
-        #expect(count.restoringBoolean(from: ["Local/ProfileRedesign": experiment]).event.value == 3)
+        #expect(
+            count.restoringBoolean(from: [ExperimentID(source: "Local", name: "ProfileRedesign"): experiment]).event
+                .value == 3
+        )
         try store.record([Event(badge.event, value: true)])
         #expect(try store.latestEvents(limit: 1).first?.event.value == true)
         // Opening again changes nothing.

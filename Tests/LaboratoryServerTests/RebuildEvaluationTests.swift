@@ -12,7 +12,7 @@ import Testing
 /// shared features one time.
 @Suite struct RebuildEvaluationTests {
     /// A source that counts how often it is evaluated, around a real one.
-    private final class CountingSource: ExperimentSource, @unchecked Sendable {
+    private final class CountingSource: SharingSource, TargetedSource, DrawingSource, @unchecked Sendable {
         let wrapped: any ExperimentSource
         private let lock = NSLock()
         private var counts = (evaluations: 0, sharings: 0)
@@ -34,10 +34,13 @@ import Testing
         func stabilization() throws -> Date? { try wrapped.stabilization() }
         func sharedFeatures(forcing forced: [ForcedVariant]) -> SharedFeatures? {
             lock.withLock { counts.sharings += 1 }
-            return wrapped.sharedFeatures(forcing: forced)
+            return wrapped.sharing?.sharedFeatures(forcing: forced)
         }
-        func useAttributes(_ attributes: [String: String]) { wrapped.useAttributes(attributes) }
-        func draws() throws -> [String: Draw] { try wrapped.draws() }
+        func useAttributes(_ attributes: [String: String]) { wrapped.targeting?.useAttributes(attributes) }
+        var targetingAttributes: [String: [String]] { wrapped.targeting?.targetingAttributes ?? [:] }
+        var defaultAttributes: [String: String] { wrapped.targeting?.defaultAttributes ?? [:] }
+        func draws() throws -> [String: Draw] { try wrapped.drawing?.draws() ?? [:] }
+        var userID: String? { wrapped.drawing?.userID }
     }
 
     private static let catalog = """

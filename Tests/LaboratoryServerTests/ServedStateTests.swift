@@ -143,7 +143,7 @@ import Testing
             return ServedState(
                 entries: try debug.entries(),
                 snapshot: snapshot,
-                shared: debug.leaves.compactMap { $0.sharedFeatures(forcing: forced) },
+                shared: debug.leaves.compactMap { $0.sharing?.sharedFeatures(forcing: forced) },
                 previous: previous,
                 now: now
             )

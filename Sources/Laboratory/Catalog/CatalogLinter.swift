@@ -43,7 +43,8 @@ public struct CatalogLinter: Sendable {
             for experiment in located.catalog.experiments {
                 let place = located.locations[experiment.name].map { "\(located.file):\($0.position)" } ?? located.file
                 for key in experiment.keys where catalogKeys[key] == nil {
-                    catalogKeys[key] = "experiment \"\(located.catalog.source)/\(experiment.name)\" (\(place))"
+                    catalogKeys[key] =
+                        "experiment \"\(ExperimentID(source: located.catalog.source, name: experiment.name))\" (\(place))"
                 }
             }
         }
@@ -89,7 +90,7 @@ public struct CatalogLinter: Sendable {
         /// Its place in the catalogs, to report in the order they were read.
         var order: Int
 
-        var name: String { "\(catalog.catalog.source)/\(experiment.name)" }
+        var name: String { ExperimentID(source: catalog.catalog.source, name: experiment.name).description }
 
         var place: String {
             let location = catalog.locations[experiment.name]

@@ -56,9 +56,11 @@ public struct SteeringSnapshot: Sendable, Codable, Equatable {
         var events = try log.latestEvents(limit: eventLimit)
         // Rows from before booleans kept their type read 0 and 1: the experiments tell which were booleans.
         if events.contains(where: { $0.event.value == 0 || $0.event.value == 1 }) {
-            var experiments: [String: Experiment] = [:]
+            var experiments: [ExperimentID: Experiment] = [:]
             for source in debug.sources {
-                for experiment in source.experiments { experiments["\(source.name)/\(experiment.name)"] = experiment }
+                for experiment in source.experiments {
+                    experiments[ExperimentID(source: source.name, name: experiment.name)] = experiment
+                }
             }
             events = events.map { $0.restoringBoolean(from: experiments) }
         }
@@ -73,12 +75,12 @@ public struct SteeringSnapshot: Sendable, Codable, Equatable {
                     status: statuses[source.name] ?? .idle,
                     stabilizedAt: try source.stabilization(),
                     experimentCount: source.experiments.count,
-                    detail: source.statusDetail
+                    detail: source.fetching?.statusDetail
                 )
             )
-            draws[source.name] = try source.draws()
+            draws[source.name] = try source.drawing?.draws() ?? [:]
             if explainingEvery {
-                let steps = source.decisionSteps(for: nil)
+                let steps = source.explaining?.decisionSteps(for: nil) ?? [:]
                 if !steps.isEmpty { decisionSteps[source.name] = steps }
             }
         }
@@ -106,7 +108,7 @@ public struct SteeringSnapshot: Sendable, Codable, Equatable {
             events: events,
             draws: draws,
             device: manager.device,
-            userID: debug.sources.lazy.compactMap(\.userID).first,
+            userID: debug.sources.lazy.compactMap { $0.drawing?.userID }.first,
             appWirings: try store.appWirings(),
             decisionSteps: decisionSteps,
             revision: revision,

@@ -80,10 +80,10 @@ extension RecordedEvent {
     /// The event with a boolean value where a row from before booleans kept
     /// their type holds 0 or 1 and the experiment assigns the key booleans;
     /// any other event as it is.
-    /// - Parameter experiments: experiments by `source/name`.
-    public func restoringBoolean(from experiments: [String: Experiment]) -> RecordedEvent {
+    /// - Parameter experiments: the experiments the catalogs hold.
+    public func restoringBoolean(from experiments: [ExperimentID: Experiment]) -> RecordedEvent {
         guard case .number(let number) = event.value, number == 0 || number == 1,
-            let experiment = experiments["\(event.source)/\(event.experiment)"],
+            let experiment = experiments[event.experimentID],
             experiment.variants.contains(where: { $0.assignments[event.key]?.boolValue != nil })
         else { return self }
         var restored = self

@@ -37,10 +37,10 @@ extension DebugSource {
             entry: entry,
             snapshot: snapshot,
             device: device,
-            userID: owner?.userID,
-            draw: try owner?.draws()[found.name],
+            userID: owner?.drawing?.userID,
+            draw: try owner?.drawing?.draws()[found.name],
             stabilizedAt: try owner?.stabilization(),
-            decisionSteps: owner?.decisionSteps(for: [found.name])[found.name],
+            decisionSteps: owner?.explaining?.decisionSteps(for: [found.name])[found.name],
             time: time
         )
         return (explanation, entry)

@@ -11,7 +11,7 @@ import Synchronization
 /// forced variant of an experiment or variant that no longer exists is stale:
 /// it is not applied, and ``staleForcedVariants()`` reports it. Forced variants
 /// persist across runs and are seen by every process that opens the same state.
-public final class DebugSource: ExperimentSource, Sendable {
+public final class DebugSource: TargetedSource, Sendable {
     /// The name of the choice that deactivates an experiment, as the Tweaks screen showed it.
     public static let inactiveChoice = "Inactive"
 
@@ -53,7 +53,11 @@ public final class DebugSource: ExperimentSource, Sendable {
     /// - Parameter attributes: the device's own attributes (a user id, what a
     ///   GrowthBook connection sends); those stored in the state file win
     ///   over them, and they decide the scoped forced variants it gets.
-    public init(sources: [any ExperimentSource], store: any DeviceStore & ForcedVariantStore, attributes: [String: String] = [:]) {
+    public init(
+        sources: [any ExperimentSource],
+        store: any DeviceStore & ForcedVariantStore,
+        attributes: [String: String] = [:]
+    ) {
         self.sources = sources
         self.store = store
         self.attributes = Mutex(AttributeLayers(own: attributes))
@@ -105,13 +109,17 @@ public final class DebugSource: ExperimentSource, Sendable {
     public var targetingAttributes: [String: [String]] {
         var readBy: [String: [String]] = [:]
         for source in sources {
-            for (name, experiments) in source.targetingAttributes { readBy[name, default: []] += experiments }
+            for (name, experiments) in source.targeting?.targetingAttributes ?? [:] {
+                readBy[name, default: []] += experiments
+            }
         }
         return readBy
     }
 
     public var defaultAttributes: [String: String] {
-        sources.reduce(into: [:]) { defaults, source in defaults.merge(source.defaultAttributes) { first, _ in first } }
+        sources.reduce(into: [:]) { defaults, source in
+            defaults.merge(source.targeting?.defaultAttributes ?? [:]) { first, _ in first }
+        }
     }
 
     /// Takes the attributes given for this run (`lab --attribute`, `--as`),
@@ -135,7 +143,7 @@ public final class DebugSource: ExperimentSource, Sendable {
             layers.stored = stored
             let merged = layers.merged
             if layers.given != merged {
-                for source in sources { source.useAttributes(merged) }
+                for source in sources { source.targeting?.useAttributes(merged) }
                 layers.given = merged
             }
             return merged

@@ -4,6 +4,16 @@ import Foundation
 ///
 /// The local catalog, the remote payload and the debug source are sources;
 /// the ``AssignmentsManager`` merges the active variants of all of them.
+/// What an app needs of a source is its six members without defaults. What
+/// the tools need besides comes as capabilities, each a protocol of its own
+/// that a source conforms to when it can: ``TargetedSource`` (takes
+/// attributes), ``DrawingSource`` (draws variants for this device),
+/// ``ExplainingSource`` (says how it decides), ``SharingSource`` (shares its
+/// features for `lab serve`) and ``FetchingSource`` (fetches from a file or
+/// a server). Code holding `any ExperimentSource` reaches a capability
+/// through its member here (``targeting``, ``drawing``, ``explaining``,
+/// ``sharing``, ``fetching``), which is the source itself when it conforms
+/// and `nil` otherwise: no downcasts.
 public protocol ExperimentSource: AnyObject, Sendable {
     /// The source's name, e.g. `Local`; unique among the manager's sources.
     var name: String { get }
@@ -28,75 +38,34 @@ public protocol ExperimentSource: AnyObject, Sendable {
     /// ones for a source that wraps others.
     var leaves: [any ExperimentSource] { get }
 
-    /// The source's experiments as GrowthBook features that SDKs evaluate for
-    /// any user, targeting kept, with `forced` (this source's forced variants)
-    /// written in; `nil` for a source whose variants belong to this device
-    /// (a catalog's draws), which `lab serve` serves as this device's values.
-    func sharedFeatures(forcing forced: [ForcedVariant]) -> SharedFeatures?
+    /// This source as one that takes the device's attributes, if it does.
+    var targeting: (any TargetedSource)? { get }
 
-    /// Takes the device's attributes as they are now (its own, the stored
-    /// overrides, a run's): they replace those given before, so one taken
-    /// away is gone. A local source takes `userId` as the logged-in user;
-    /// sources that use none ignore them.
-    func useAttributes(_ attributes: [String: String])
+    /// This source as one that draws variants for this device, if it does.
+    var drawing: (any DrawingSource)? { get }
 
-    /// The attributes the source's targeting reads, each with the
-    /// experiments that read it: what QA may set to see them run.
-    var targetingAttributes: [String: [String]] { get }
+    /// This source as one that explains its own decisions, if it does.
+    var explaining: (any ExplainingSource)? { get }
 
-    /// Attributes the source supplies itself when nobody gives them
-    /// (GrowthBook's `id`, the device id).
-    var defaultAttributes: [String: String] { get }
+    /// This source as one whose features `lab serve` shares, if it is.
+    var sharing: (any SharingSource)? { get }
 
-    /// A file on this machine the source reads its experiments from besides
-    /// the wiring's catalogs (a GrowthBook payload file): a running console
-    /// or `lab serve` calls ``update()`` when it is edited, as it reloads catalogs.
-    var watchedFile: String? { get }
-
-    /// How the source decides each of `experiments` (all when `nil`) on
-    /// this device, step by step, for `lab explain` and the console; empty
-    /// for a source whose experiments the core explains itself (a catalog's
-    /// draws, tokens and hashes).
-    func decisionSteps(for experiments: [String]?) -> [String: [Explanation.Step]]
-
-    /// Whether ``decisionSteps(for:)`` has anything to say: a console asks
-    /// such a source for the steps of the experiment it shows, when shown.
-    var explainsItself: Bool { get }
-
-    /// A line on how the source is doing beyond its fetch status (a
-    /// payload's age, counts and warnings), for Settings and `lab update`.
-    var statusDetail: String? { get }
-
-    /// The draws the source made on this device, by experiment: empty for a
-    /// source that does not draw (a payload's hashes decide its variants).
-    func draws() throws -> [String: Draw]
-
-    /// The logged-in user the source assigns for, if it has one.
-    var userID: String? { get }
+    /// This source as one that fetches from a file or a server, if it does.
+    var fetching: (any FetchingSource)? { get }
 }
 
 extension ExperimentSource {
     public var leaves: [any ExperimentSource] { [self] }
 
-    public func sharedFeatures(forcing forced: [ForcedVariant]) -> SharedFeatures? { nil }
+    public var targeting: (any TargetedSource)? { nil }
 
-    public func useAttributes(_ attributes: [String: String]) {}
+    public var drawing: (any DrawingSource)? { nil }
 
-    public var targetingAttributes: [String: [String]] { [:] }
+    public var explaining: (any ExplainingSource)? { nil }
 
-    public var defaultAttributes: [String: String] { [:] }
+    public var sharing: (any SharingSource)? { nil }
 
-    public var watchedFile: String? { nil }
-
-    public func decisionSteps(for experiments: [String]?) -> [String: [Explanation.Step]] { [:] }
-
-    public var explainsItself: Bool { false }
-
-    public var statusDetail: String? { nil }
-
-    public func draws() throws -> [String: Draw] { [:] }
-
-    public var userID: String? { nil }
+    public var fetching: (any FetchingSource)? { nil }
 
     /// The experiment with this name, if the source has it.
     public func experiment(named name: String) -> Experiment? {

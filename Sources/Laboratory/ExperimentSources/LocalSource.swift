@@ -15,7 +15,7 @@ import Synchronization
 /// without one. A whitelisted subject gets its pinned variant; a resolved
 /// experiment gives everyone its winner. Once stabilized, the source exposes
 /// nothing new: experiments without a stored variant stay inactive.
-public final class LocalSource: ExperimentSource, Sendable {
+public final class LocalSource: TargetedSource, DrawingSource, Sendable {
     public let name: String
     /// The catalog's experiments sorted by name, and how many times it (or the user) changed.
     private let loaded: Mutex<(experiments: [Experiment], generation: Int)>

@@ -15,7 +15,7 @@ import Synchronization
 /// assignments stop changing and new experiments are not exposed; keys listed
 /// in a feature `__Override_<experimentKey>` (a JSON array of keys) keep
 /// following updates, variation by variation.
-public final class GrowthBookSource: ExperimentSource, Sendable {
+public final class GrowthBookSource: TargetedSource, ExplainingSource, SharingSource, FetchingSource, Sendable {
     public let name: String
     private let store: any DeviceStore & PayloadCache
     private let device: Device
@@ -270,9 +270,6 @@ public final class GrowthBookSource: ExperimentSource, Sendable {
         evaluator.loadStickyBuckets(from: sticky?.members?.map(\.value) ?? [])
         return evaluator
     }
-
-    /// A payload's experiments are explained by GrowthBook's own steps.
-    public var explainsItself: Bool { true }
 
     /// What each experiment stands for in the payload (an experiment rule,
     /// a force or a rollout rule with its value, condition and coverage),

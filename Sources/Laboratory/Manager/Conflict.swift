@@ -18,7 +18,7 @@ public struct Conflict: Sendable, Hashable, Codable {
 
 extension Conflict: CustomStringConvertible {
     public var description: String {
-        "\(loser.source)/\(loser.experiment) shares \(keys.joined(separator: ", ")) with "
-            + "\(winner.source)/\(winner.experiment), which wins"
+        "\(loser.experimentID) shares \(keys.joined(separator: ", ")) with "
+            + "\(winner.experimentID), which wins"
     }
 }

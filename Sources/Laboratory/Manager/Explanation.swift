@@ -77,7 +77,7 @@ public struct Explanation: Sendable, Hashable, Codable {
     ///   - draw: the stored draw of the experiment on this device, if any.
     ///   - time: how times are written.
     ///   - decisionSteps: how the experiment's source decides it, when the
-    ///     source says so itself (``ExperimentSource/decisionSteps(for:)``:
+    ///     source says so itself (``ExplainingSource/decisionSteps(for:)``:
     ///     GrowthBook's rules); a catalog's experiments are explained here.
     public init(
         entry: DebugEntry,
@@ -128,7 +128,7 @@ public struct Explanation: Sendable, Hashable, Codable {
             }
             step(
                 "conflict",
-                "shares \(conflict.keys.joined(separator: ", ")) with \(other.source)/\(other.experiment); "
+                "shares \(conflict.keys.joined(separator: ", ")) with \(other.experimentID); "
                     + (wins ? "this one wins" : "\(other.experiment) wins") + " because \(rule)"
             )
         }
@@ -162,7 +162,7 @@ public struct Explanation: Sendable, Hashable, Codable {
         for winner in byWinner.keys.sorted() {
             parts.append(
                 byWinner[winner]!.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")
-                    + " from \(winner.experiment.source)/\(winner.experiment.name) (\(winner.variant))"
+                    + " from \(winner.experiment) (\(winner.variant))"
             )
         }
         let assigned = Set(assignments.map(\.key))

@@ -1,7 +1,7 @@
 /// Which experiment: its source and its name, unique together (two sources
 /// may each have an experiment of one name): a key for tables of
 /// experiments, instead of a string built from the two.
-public struct ExperimentID: Sendable, Hashable {
+public struct ExperimentID: Sendable, Hashable, CustomStringConvertible {
     /// The source's name, e.g. `Local`.
     public var source: String
     /// The experiment's name within its source.
@@ -11,6 +11,9 @@ public struct ExperimentID: Sendable, Hashable {
         self.source = source
         self.name = name
     }
+
+    /// `source/name`, the one way an experiment is printed (`Local/ButtonColor`).
+    public var description: String { "\(source)/\(name)" }
 }
 
 extension ActiveVariant {
@@ -20,6 +23,11 @@ extension ActiveVariant {
 
 extension Assignment {
     /// The experiment that assigns the key.
+    public var experimentID: ExperimentID { ExperimentID(source: source, name: experiment) }
+}
+
+extension Event {
+    /// The experiment the event is about.
     public var experimentID: ExperimentID { ExperimentID(source: source, name: experiment) }
 }
 

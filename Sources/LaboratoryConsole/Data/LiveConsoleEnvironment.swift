@@ -104,7 +104,7 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
             explainingEvery: false
         )
         var data = ConsoleData(read, origin: origin, scope: scope)
-        data.stepsOnRequest = Set(debug.sources.filter(\.explainsItself).map(\.name))
+        data.stepsOnRequest = Set(debug.sources.filter { $0.explaining != nil }.map(\.name))
         let schedules = schedules?() ?? [:]
         for index in data.sources.indices { data.sources[index].schedule = schedules[data.sources[index].name] }
         data.server = server?()
@@ -122,7 +122,7 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
 
     public func decisionSteps(source: String, experiment: String) throws -> [Explanation.Step] {
         guard let owner = debug.sources.first(where: { $0.name == source }) else { return [] }
-        return owner.decisionSteps(for: [experiment])[experiment] ?? []
+        return owner.explaining?.decisionSteps(for: [experiment])[experiment] ?? []
     }
 
     public func hasChanged() throws -> Bool {

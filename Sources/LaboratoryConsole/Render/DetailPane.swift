@@ -125,7 +125,7 @@ enum DetailPane {
                 $0.loser.source == entry.source && $0.loser.experiment == experiment.name
             })
         {
-            now += ", set aside: \(lost.winner.source)/\(lost.winner.experiment) wins"
+            now += ", set aside: \(lost.winner.experimentID) wins"
         }
         lines.append(Line(now, CellStyle(role: entry.isForced ? .forced : .plain, bold: true)))
         let explanation = Explanation(

@@ -20,7 +20,7 @@ struct UpdateCommand: AsyncParsableCommand {
             try JSONOutput.print(UpdateDocument(sources: names.map { .init(name: $0, status: statuses[$0]!) }))
         } else {
             for name in names {
-                let detail = session.debug.sources.first { $0.name == name }?.statusDetail
+                let detail = session.debug.sources.first { $0.name == name }?.fetching?.statusDetail
                 printLine("\(name): \(statuses[name]!.summary)" + (detail.map { " · " + $0 } ?? ""))
             }
         }

@@ -108,13 +108,15 @@ struct LabSession {
     /// The catalogs' experiments by `source/name`, for reading old event
     /// rows; a catalog that does not load is left out without a word, as
     /// commands that only read events need none.
-    static func catalogExperiments(_ options: GlobalOptions) -> [String: Experiment] {
+    static func catalogExperiments(_ options: GlobalOptions) -> [ExperimentID: Experiment] {
         let paths =
             options.catalogs.isEmpty && options.growthbook == nil
             ? DemoCatalog.locate().map { [$0] } ?? [] : options.catalogs
-        var experiments: [String: Experiment] = [:]
+        var experiments: [ExperimentID: Experiment] = [:]
         for case .success(let catalog) in CatalogDecoder().decode(contentsOf: paths) {
-            for experiment in catalog.experiments { experiments["\(catalog.source)/\(experiment.name)"] = experiment }
+            for experiment in catalog.experiments {
+                experiments[ExperimentID(source: catalog.source, name: experiment.name)] = experiment
+            }
         }
         return experiments
     }

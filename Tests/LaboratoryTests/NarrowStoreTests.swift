@@ -53,7 +53,8 @@ import Testing
 
         // The token 0.3 falls in SubscriptionPromptImage's range: drawn, stored, served.
         let drawn = try #require(try draws.draws(source: source.name)["SubscriptionPromptImage"])
-        #expect(snapshot.active.contains { $0.experiment.name == "SubscriptionPromptImage" && $0.variant.name == drawn.variant })
+        let served = snapshot.active.first { $0.experiment.name == "SubscriptionPromptImage" }
+        #expect(served?.variant.name == drawn.variant)
         #expect(!events.events.filter { $0.reason == .activated }.isEmpty)
         // A second start over the same stores keeps the draw.
         let again = LocalSource(catalog: catalog, store: draws, device: device, random: SeededRandomSource(seed: 99))

@@ -14,7 +14,12 @@ public final class Steering: Sendable {
     private let store: any ActiveSetStore & ForcedVariantStore
     private let clock: any WallClock
 
-    public init(debug: DebugSource, manager: AssignmentsManager, store: any ActiveSetStore & ForcedVariantStore, clock: any WallClock) {
+    public init(
+        debug: DebugSource,
+        manager: AssignmentsManager,
+        store: any ActiveSetStore & ForcedVariantStore,
+        clock: any WallClock
+    ) {
         self.debug = debug
         self.manager = manager
         self.store = store

@@ -27,7 +27,7 @@ struct StateFileShape: Equatable {
             primaryKey: ["source", "experiment", "key"]
         ),
         "app_wirings": Table(columns: ["app", "hasDebugSource", "pid", "startTicks"], primaryKey: ["app"]),
-        "attribute_overrides": Table(columns: ["name", "value"], primaryKey: ["name"]),
+        "stored_attributes": Table(columns: ["name", "value"], primaryKey: ["name"]),
         "device": Table(columns: ["id", "token"], primaryKey: ["id"]),
         "draws": Table(columns: ["source", "experiment", "variant", "drawnAt"], primaryKey: ["source", "experiment"]),
         "events": Table(
@@ -47,6 +47,7 @@ struct StateFileShape: Equatable {
         "sticky_buckets": Table(columns: ["source", "key", "document"], primaryKey: ["source", "key"]),
     ])
     // Files of earlier versions are rare: their shapes are read off the migrations when one is opened.
+    private static let expectedVersion6 = built(upTo: "file version 6")
     private static let expectedVersion5 = built(upTo: "file version 5")
     private static let expectedVersion4 = built(upTo: "file version 4")
     private static let expectedVersion3 = built(upTo: "file version 3")
@@ -57,6 +58,7 @@ struct StateFileShape: Equatable {
     static func expected(version: Int) -> StateFileShape? {
         switch version {
         case StateSchema.version: return expected
+        case 6: return expectedVersion6
         case 5: return expectedVersion5
         case 4: return expectedVersion4
         case 3: return expectedVersion3

@@ -20,8 +20,12 @@ enum StateSchema {
     /// forced variant has a scope (whom it applies to), a tester (who set it)
     /// and a time, and an experiment holds one per scope; events say which
     /// tester had forced their variant; 6: an app's wiring names the process
-    /// that recorded it (`pid`, `startTicks`), so a warning leaves out apps that quit.
-    static let version = 6
+    /// that recorded it (`pid`, `startTicks`), so a warning leaves out apps that quit;
+    /// 7: one word per concept: the attributes an overrides import stores are
+    /// `stored_attributes`, and the variant of a GrowthBook force or rollout
+    /// rule's experiment that stands for the rule's value is `RuleValue`
+    /// (it was `Forced`, which names what a person does).
+    static let version = 7
 
     /// The migrations, oldest first. The first is the schema of file version
     /// 2 as releases before the migrator wrote it: it creates it in a new
@@ -86,6 +90,22 @@ enum StateSchema {
                     ALTER TABLE app_wirings ADD COLUMN pid INTEGER;
                     ALTER TABLE app_wirings ADD COLUMN startTicks INTEGER;
                     PRAGMA user_version = 6;
+                    """
+            )
+        }
+        migrator.registerMigration("file version 7") { db in
+            // GrowthBook's rule experiments are named `feature: force` or `feature: rollout` (with a
+            // number after a second one). Catalog names are UpperCamelCase (`lab check` warns about
+            // others), so a catalog experiment so named with a variant `Forced` is not expected.
+            try db.execute(
+                sql: """
+                    ALTER TABLE attribute_overrides RENAME TO stored_attributes;
+                    UPDATE forced_variants SET variant = 'RuleValue'
+                        WHERE variant = 'Forced' AND (
+                            experiment LIKE '%: force' OR experiment LIKE '%: force %'
+                            OR experiment LIKE '%: rollout' OR experiment LIKE '%: rollout %'
+                        );
+                    PRAGMA user_version = 7;
                     """
             )
         }

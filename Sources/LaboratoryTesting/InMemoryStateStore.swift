@@ -174,11 +174,11 @@ public final class InMemoryStateStore: StateStore, Sendable {
         }
     }
 
-    public func attributeOverrides() throws -> [String: String] {
+    public func storedAttributes() throws -> [String: String] {
         state.withLock { $0.attributes }
     }
 
-    public func setAttributeOverrides(_ attributes: [String: String]) throws {
+    public func setStoredAttributes(_ attributes: [String: String]) throws {
         changing { state in
             guard state.attributes != attributes else { return }
             state.attributes = attributes

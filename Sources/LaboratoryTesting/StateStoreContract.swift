@@ -311,13 +311,13 @@ public enum StateStoreContract {
             check.expect(try check.raisesRevision(store) { try other.setPayload(newer, source: "GB") })
             check.expect(try store.payload(source: "GB") == newer)
 
-            check.expect(try store.attributeOverrides().isEmpty)
+            check.expect(try store.storedAttributes().isEmpty)
             let attributes = ["userId": "u-1", "country": "NZ"]
-            check.expect(try check.raisesRevision(store) { try store.setAttributeOverrides(attributes) })
-            check.expect(try other.attributeOverrides() == attributes)
-            check.expect(try !check.raisesRevision(store) { try other.setAttributeOverrides(attributes) })
-            check.expect(try check.raisesRevision(store) { try other.setAttributeOverrides([:]) })
-            check.expect(try store.attributeOverrides().isEmpty)
+            check.expect(try check.raisesRevision(store) { try store.setStoredAttributes(attributes) })
+            check.expect(try other.storedAttributes() == attributes)
+            check.expect(try !check.raisesRevision(store) { try other.setStoredAttributes(attributes) })
+            check.expect(try check.raisesRevision(store) { try other.setStoredAttributes([:]) })
+            check.expect(try store.storedAttributes().isEmpty)
         },
         Rule("eachAppsWiringIsKeptByNameAndAnUnchangedOneChangesNothing") { check, open in
             let (store, other) = try open()
@@ -379,7 +379,7 @@ public enum StateStoreContract {
                     _ = try store.draws(source: "S")
                     _ = try store.stabilization(source: "S")
                     _ = try store.payload(source: "S")
-                    _ = try store.attributeOverrides()
+                    _ = try store.storedAttributes()
                     _ = try store.appWirings()
                 }
             )

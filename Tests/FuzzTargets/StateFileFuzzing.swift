@@ -22,7 +22,7 @@ extension FuzzTargets {
         guard let store = try? SQLiteStateStore(path: path) else { return }
         _ = try? store.revision()
         let forced = (try? store.forcedVariants()) ?? []
-        _ = try? store.attributeOverrides()
+        _ = try? store.storedAttributes()
         _ = try? store.appWirings()
         for source in Set(forced.map(\.source) + ["Local", "GrowthBook"]) {
             _ = try? store.draws(source: source)

@@ -28,7 +28,7 @@ import Testing
         #expect(try lab.run("assignments", "--growthbook", try lab.write("good.json", Self.good)).status == 0)
     }
 
-    @Test func aStoredPayloadThatNoLongerLoadsIsSetAsideAndRecoversWithEverythingIntact() async throws {
+    @Test func aStoredPayloadThatNoLongerLoadsIsRefusedAndRecoversWithEverythingIntact() async throws {
         let lab = try LabHarness()
         #expect(try lab.run("force", "ButtonColor", "ButtonColorBlue").status == 0)
         #expect(try lab.run("report", "subscribeButtonColor").status == 0)
@@ -49,7 +49,7 @@ import Testing
         #expect(start.status == 0, "\(start.stderr)")
         #expect(start.stdout.contains("subscribeButtonColor"))
         let update = try lab.run("update", "--catalog", demo, "--growthbook", url)
-        #expect(update.stdout.contains("set aside") && update.stdout.contains("bucketVersion"), "\(update.stdout)")
+        #expect(update.stdout.contains("refused") && update.stdout.contains("bucketVersion"), "\(update.stdout)")
 
         let good = try TestHTTPServer { _ in .response(status: 200, headers: [:], body: Data(Self.good.utf8)) }
         defer { good.stop() }
@@ -239,7 +239,7 @@ import Testing
         Thread.detachNewThread {
             do {
                 try queue.write { db in
-                    try db.execute(sql: "INSERT INTO attribute_overrides (name, value) VALUES ('held', '1')")
+                    try db.execute(sql: "INSERT INTO stored_attributes (name, value) VALUES ('held', '1')")
                     holding.signal()
                     _ = release.wait(timeout: .now() + 60)
                 }

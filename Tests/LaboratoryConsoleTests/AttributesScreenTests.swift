@@ -67,7 +67,7 @@ import Testing
         world.press(.enter)
         #expect(world.pending == [.setAttribute(name: "country", value: "FR")])
         try await world.settle()
-        #expect(try world.store.attributeOverrides() == ["country": "FR"])
+        #expect(try world.store.storedAttributes() == ["country": "FR"])
         #expect(Self.cta(world) == "Acheter")
         #expect(world.lines[28].contains("country is FR now: 1 experiment changed."))
         let stored = try #require(world.lines.first { $0.hasPrefix(" country ") })
@@ -78,7 +78,7 @@ import Testing
 
     @Test func escapeCancelsCtrlUClearsAndAnEmptiedValueRemovesTheAttribute() async throws {
         let world = try Self.world()
-        try world.store.setAttributeOverrides(["plan": "pro"])
+        try world.store.setStoredAttributes(["plan": "pro"])
         try world.reload()
         #expect(Self.cta(world) == "Get it")
         world.press(.down)
@@ -93,7 +93,7 @@ import Testing
         world.press(.enter)
         #expect(world.pending == [.setAttribute(name: "plan", value: nil)])
         try await world.settle()
-        #expect(try world.store.attributeOverrides() == [:])
+        #expect(try world.store.storedAttributes() == [:])
         #expect(Self.cta(world) == nil)
         #expect(world.lines[28].contains("plan is unset now: 1 experiment changed."))
     }
@@ -123,12 +123,12 @@ import Testing
         world.press(.down, .down)
         world.press(.character("d"))
         #expect(world.lines[28].contains("country is not set."))
-        try world.store.setAttributeOverrides(["country": "FR"])
+        try world.store.setStoredAttributes(["country": "FR"])
         try world.reload()
         world.press(.character("d"))
         #expect(world.pending == [.setAttribute(name: "country", value: nil)])
         try await world.settle()
-        #expect(try world.store.attributeOverrides() == [:])
+        #expect(try world.store.storedAttributes() == [:])
     }
 
     @Test func aBadNameIsRefusedWithTheReason() async throws {

@@ -104,7 +104,7 @@ import Testing
         },
         Scenario(name: "attributes") { size in
             let world = try ConsoleWorld([], size: size, growthBook: AttributesScreenTests.payload)
-            try world.store.setAttributeOverrides(["country": "FR"])
+            try world.store.setStoredAttributes(["country": "FR"])
             try world.reload()
             world.press(.down, .down, .down, .enter, .down, .down, .down, .enter)
             world.type("pro")

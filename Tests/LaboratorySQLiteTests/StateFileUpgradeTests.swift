@@ -104,6 +104,46 @@ import Testing
         #expect(try store.forcedVariants().contains(scoped))
     }
 
+    /// Version 7 renames two things to the vocabulary's words: the stored
+    /// attributes keep their rows under their new table name, and a GrowthBook
+    /// rule experiment forced to `Forced` is forced to `RuleValue`, while a
+    /// catalog experiment's variant of that name stays.
+    @Test func version7RenamesStoredAttributesAndTheRuleVariant() throws {
+        let folder = NSTemporaryDirectory() + "lab-upgrade-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/state.sqlite"
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try StateSchema.migrator.migrate(queue, upTo: "file version 6")
+            try queue.write { db in
+                try db.execute(
+                    sql: """
+                        INSERT INTO attribute_overrides (name, value) VALUES ('userId', 'u-42');
+                        INSERT INTO forced_variants (source, experiment, scope, variant) VALUES
+                            ('GrowthBook', 'banner: force', '', 'Forced'),
+                            ('GrowthBook', 'banner: rollout 2', 'id=qa-phone-7', 'Forced'),
+                            ('GrowthBook', 'checkout: force', '', 'Default'),
+                            ('Local', 'Launch', '', 'Forced')
+                        """
+                )
+            }
+        }
+        let store = try SQLiteStateStore(path: path)
+        #expect(
+            try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "PRAGMA user_version") }
+                == StateSchema.version
+        )
+        #expect(try store.storedAttributes() == ["userId": "u-42"])
+        let variants = Dictionary(uniqueKeysWithValues: try store.forcedVariants().map { ($0.experiment, $0.variant) })
+        #expect(
+            variants == [
+                "banner: force": "RuleValue", "banner: rollout 2": "RuleValue", "checkout: force": "Default",
+                "Launch": "Forced",
+            ]
+        )
+    }
+
     /// Version 2 kept attributes, sticky buckets and the stabilized payload as
     /// key-value rows; version 3 gives each its table and moves them there.
     @Test func version3MovesKeyValueRowsIntoTheirOwnTables() throws {
@@ -124,7 +164,7 @@ import Testing
             )
         }
         let store = try SQLiteStateStore(path: path)
-        #expect(try store.attributeOverrides() == ["userId": "qa-7", "country": "NZ"])
+        #expect(try store.storedAttributes() == ["userId": "qa-7", "country": "NZ"])
         let sticky = try store.stickyBuckets(source: "GrowthBook")
         #expect(sticky.keys.sorted() == ["id||u1"])
         #expect(sticky["id||u1"]?.contains(#""e__0":"1""#) == true)
@@ -153,6 +193,22 @@ import Testing
             String(describing: error).contains("newer")
         }
         #expect(try migrations(path).contains("from the future"))
+    }
+
+    /// The README and the state file's article name the version this release writes.
+    @Test func theDocsNameThisFileVersion() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        for (document, words) in [
+            ("README.md", "the file version, \(StateSchema.version) in this release"),
+            ("Sources/Laboratory/Laboratory.docc/TheStateFile.md", "version, \(StateSchema.version) in this release"),
+        ] {
+            let text = try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
+            #expect(
+                text.replacingOccurrences(of: "\n", with: " ").contains(words),
+                "\(document) should say \"\(words)\""
+            )
+        }
     }
 
     @Test func aVersion1FileUpgradesInPlaceAndKeepsEverything() throws {

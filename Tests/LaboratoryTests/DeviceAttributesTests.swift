@@ -30,7 +30,7 @@ import Testing
     @Test func storedAttributesWinOverTheAppsOwnAndThisRunsOverBoth() throws {
         let store = InMemoryStateStore()
         let debug = DebugSource(sources: [], store: store, attributes: ["country": "US", "plan": "free"])
-        try store.setAttributeOverrides(["country": "FR", "plan": "pro"])
+        try store.setStoredAttributes(["country": "FR", "plan": "pro"])
         debug.useAttributes(["plan": "team"])
         #expect(debug.deviceAttributes == ["country": "FR", "plan": "team"])
         let list = try debug.attributeList()
@@ -40,7 +40,7 @@ import Testing
         debug.useAttributes([:])
         #expect(debug.deviceAttributes == ["country": "FR", "plan": "pro"])
         // Another process storing attributes is seen at the next read.
-        try store.setAttributeOverrides([:])
+        try store.setStoredAttributes([:])
         #expect(debug.deviceAttributes == ["country": "US", "plan": "free"])
         #expect(try debug.attributeList().map(\.origin) == [.app, .app])
     }
@@ -52,13 +52,13 @@ import Testing
         let source = try Self.growthBook(store, own: ["country": "US"])
         let debug = DebugSource(sources: [source], store: store)
         func cta() throws -> String? {
-            try debug.activeVariants().first { $0.experiment.keys == ["cta"] && $0.variant.name == "Forced" }
+            try debug.activeVariants().first { $0.experiment.keys == ["cta"] && $0.variant.name == "RuleValue" }
                 .map { _ in "Acheter" }
         }
         #expect(try cta() == nil)
-        try store.setAttributeOverrides(["country": "FR"])
+        try store.setStoredAttributes(["country": "FR"])
         #expect(try cta() == "Acheter")
-        try store.setAttributeOverrides([:])
+        try store.setStoredAttributes([:])
         // Taken away, the app's own value is evaluated again.
         #expect(try cta() == nil)
     }
@@ -103,10 +103,10 @@ import Testing
             userID: "app-user"
         )
         let debug = DebugSource(sources: [local], store: store)
-        try store.setAttributeOverrides(["userId": "qa-user"])
+        try store.setStoredAttributes(["userId": "qa-user"])
         _ = try debug.entries()
         #expect(local.userID == "qa-user")
-        try store.setAttributeOverrides([:])
+        try store.setStoredAttributes([:])
         _ = try debug.entries()
         #expect(local.userID == "app-user")
     }
@@ -131,6 +131,6 @@ import Testing
         #expect(throws: DeviceAttribute.Invalid.self) {
             try steering.setAttribute("plan", to: String(repeating: "x", count: 1_025))
         }
-        #expect(try store.attributeOverrides() == [:])
+        #expect(try store.storedAttributes() == [:])
     }
 }

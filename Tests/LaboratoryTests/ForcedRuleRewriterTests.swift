@@ -70,7 +70,7 @@ import Testing
         // Targeting still decides: the Dutch get the force rule, as GrowthBook's experiment is named.
         let dutch = try #require(shared.evaluate("buttonColor", attributes: Self.users[0]))
         #expect(dutch.value == "green" && dutch.decision == .rule && dutch.experiment == "buttonColor: force")
-        #expect(dutch.variant == "Forced" && !dutch.forced)
+        #expect(dutch.variant == "RuleValue" && !dutch.forced)
         let free = try #require(shared.evaluate("buttonColor", attributes: Self.users[1]))
         #expect(free.value == "red" && free.decision == .defaultValue && free.experiment == nil)
         #expect(shared.evaluate("missing") == nil)
@@ -118,12 +118,12 @@ import Testing
     @Test func forceAndRolloutRulesForcedEitherWayReachEveryone() throws {
         let name = "banner: rollout"
         #expect(Self.payload.ruleExperiments.contains { $0.experiment.name == name })
-        let on = shared([force(name, "Forced")])
+        let on = shared([force(name, "RuleValue")])
         let off = shared([force(name, "Default")])
         #expect(rules(on, "banner") == [.object([.init("force", .bool(true))])])
         for user in Self.users {
             let forced = try #require(on.evaluate("banner", attributes: user))
-            #expect(forced.value == true && forced.variant == "Forced" && forced.forced && forced.decision == .rule)
+            #expect(forced.value == true && forced.variant == "RuleValue" && forced.forced && forced.decision == .rule)
             let unforced = try #require(off.evaluate("banner", attributes: user))
             #expect(unforced.value == false && unforced.variant == "Default" && unforced.forced)
         }

@@ -49,11 +49,11 @@ import Testing
         #expect(experiment.baseline == "Control")
         // A force rule appears as such: Forced or the feature's Default.
         let force = try #require(source.experiments.first { $0.name == "banner: force" })
-        #expect(force.variants.map(\.name) == ["Default", "Forced"])
+        #expect(force.variants.map(\.name) == ["Default", "RuleValue"])
         #expect(force.variants[1].assignments == ["banner": true])
         #expect(
             try source.activeVariants().contains {
-                $0.experiment.name == "banner: force" && $0.variant.name == "Forced"
+                $0.experiment.name == "banner: force" && $0.variant.name == "RuleValue"
             }
         )
     }
@@ -149,7 +149,7 @@ import Testing
         #expect(try restarted.activeVariants() == before)
     }
 
-    @Test func stabilizationFreezesAssignmentsButOverrideKeysFollow() async throws {
+    @Test func stabilizationKeepsAssignmentsAndFollowingKeysFollow() async throws {
         let store = InMemoryStateStore()
         let fetcher = InMemoryFetcher(payload())
         // A device in the Blue variation (found by searching ids).
@@ -169,7 +169,7 @@ import Testing
         try await source.update()
         var active = try source.activeVariants()
         #expect(active.map(\.experiment.name) == ["checkout-test", "banner: force"])  // late-test is not exposed
-        #expect(active[0].variant.assignments["buttonColor"] == "blue")  // frozen
+        #expect(active[0].variant.assignments["buttonColor"] == "blue")  // kept by stabilization
         fetcher.serve(payload(buttonBlue: "navy", overrides: ["buttonColor"]))
         try await source.update()
         active = try source.activeVariants()

@@ -125,7 +125,7 @@ import Testing
 
     // MARK: - A stored payload that no longer loads
 
-    @Test func aStoredPayloadThatNoLongerLoadsIsSetAsideUntilAGoodOneArrives() async throws {
+    @Test func aStoredPayloadThatNoLongerLoadsIsRefusedUntilAGoodOneArrives() async throws {
         let store = InMemoryStateStore()
         let bad = Self.payload(
             #""f": {"defaultValue": 0, "rules": [{"key": "e", "variations": [0, 1], "bucketVersion": 1e19}]}"#
@@ -135,11 +135,11 @@ import Testing
         let (source, _) = try source(good, store: store)
         #expect(source.experiments.isEmpty)
         #expect(try source.activeVariants().isEmpty)  // baselines
-        let why = try #require(source.quarantine)
-        #expect(why.contains("bucketVersion") && why.contains("set aside"))
+        let why = try #require(source.refusal)
+        #expect(why.contains("bucketVersion") && why.contains("refused"))
         #expect(source.summary == why)
         try await source.update()
-        #expect(source.quarantine == nil)
+        #expect(source.refusal == nil)
         #expect(source.experiments.map(\.name) == ["e"])
         #expect(try store.payload(source: "GrowthBook")?.data == good)
     }

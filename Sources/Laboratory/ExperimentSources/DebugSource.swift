@@ -137,7 +137,7 @@ public final class DebugSource: TargetedSource, Sendable {
     /// - Returns: the merged set.
     @discardableResult
     private func syncAttributes() throws -> [String: String] {
-        let stored = try store.attributeOverrides()
+        let stored = try store.storedAttributes()
         // Given under the lock, so two callers cannot hand the sources their sets in the wrong order.
         return attributes.withLock { layers in
             layers.stored = stored

@@ -180,7 +180,7 @@ extension DebugSource {
     /// The current forced variants (stale ones included) and the stored attribute overrides.
     public func exportOverrides(attributes: [String: String]? = nil) throws -> OverridesFile {
         OverridesFile(
-            attributes: try attributes ?? store.attributeOverrides(),
+            attributes: try attributes ?? store.storedAttributes(),
             forcedVariants: try store.forcedVariants()
         )
     }
@@ -213,9 +213,9 @@ extension DebugSource {
         }
         guard problems.isEmpty else { throw OverridesError(problems: problems) }
         try store.applyForcedVariants(file.forcedVariants, replacing: replacing)
-        var attributes = replacing ? [:] : try store.attributeOverrides()
+        var attributes = replacing ? [:] : try store.storedAttributes()
         attributes.merge(file.attributes) { _, new in new }
         // The sources take them at the next refresh, as every process that opens the state file does.
-        try store.setAttributeOverrides(attributes)
+        try store.setStoredAttributes(attributes)
     }
 }

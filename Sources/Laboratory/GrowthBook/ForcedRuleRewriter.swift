@@ -13,7 +13,7 @@ import GrowthBook
 ///   does not win and one made now never leaks into another choice;
 ///   `minBucketVersion` stays, since raising it would *exclude* users who hold
 ///   an older sticky bucket instead of moving them.
-/// - A force or rollout rule forced to `Forced` becomes a plain force of its
+/// - A force or rollout rule forced to `RuleValue` becomes a plain force of its
 ///   value; forced to `Default`, a plain force of the feature's default value.
 /// - A forced rule moves to the front of its feature, as a forced variant wins
 ///   over the other experiments that assign the key; forcing `Inactive` removes

@@ -99,7 +99,7 @@ struct GrowthBookExperiments: Sendable {
     /// The variant of a force or rollout rule's experiment that stands for the feature's default value.
     static let defaultVariant = "Default"
     /// The variant of a force or rollout rule's experiment that stands for the rule's value.
-    static let ruleVariant = "Forced"
+    static let ruleVariant = "RuleValue"
 
     /// The Laboratory name of the experiment a rule runs: its key, as the SDK
     /// tracks it (`rule.key || feature key`).
@@ -107,7 +107,7 @@ struct GrowthBookExperiments: Sendable {
         experiment.key.isEmpty ? feature : experiment.key
     }
 
-    /// Force and rollout rules as experiments of two variants, `Forced` (the
+    /// Force and rollout rules as experiments of two variants, `RuleValue` (the
     /// rule's value) and `Default` (the feature's default, the baseline), so the
     /// console lists them as such and QA can force either; their weights are
     /// the share of users the rule gives its value (all for a force rule).

@@ -36,9 +36,9 @@ public final class GrowthBookSource: TargetedSource, ExplainingSource, SharingSo
         var etag: String?
         var fetchedAt: Date?
         /// The payload kept at stabilization, decoded once.
-        var frozen: GrowthBookExperiments?
-        /// Why the stored payload was set aside at start, until a good one arrives.
-        var quarantine: String?
+        var stabilized: GrowthBookExperiments?
+        /// Why the stored payload was refused at start, until a good one arrives.
+        var refusal: String?
         /// The attributes the payload's targeting reads, found on first use.
         var targeting: [String: [String]]?
     }
@@ -106,7 +106,7 @@ public final class GrowthBookSource: TargetedSource, ExplainingSource, SharingSo
         self.clock = clock
         // The last good payload, if any: served before any fetch. One that no
         // longer loads (a state file from an older release, a damaged row) is
-        // set aside, never trusted: the app gets its baselines until a good
+        // refused, never trusted: the app gets its baselines until a good
         // payload arrives, and the status says why.
         guard let stored = try? store.payload(source: name) else { return }
         do {
@@ -121,14 +121,14 @@ public final class GrowthBookSource: TargetedSource, ExplainingSource, SharingSo
             }
         } catch {
             loaded.withLock {
-                $0.quarantine =
-                    "the stored payload was set aside (\(error)); the app uses its baselines until a good one arrives"
+                $0.refusal =
+                    "the stored payload was refused (\(error)); the app uses its baselines until a good one arrives"
             }
         }
     }
 
-    /// Why the stored payload was set aside at start, if it was and no good one arrived since.
-    public var quarantine: String? { loaded.withLock({ $0 }).quarantine }
+    /// Why the stored payload was refused at start, if it was and no good one arrived since.
+    public var refusal: String? { loaded.withLock({ $0 }).refusal }
 
     public var experiments: [Experiment] {
         loaded.withLock({ $0 }).experiments.sorted { $0.name < $1.name }
@@ -137,11 +137,11 @@ public final class GrowthBookSource: TargetedSource, ExplainingSource, SharingSo
     public func activeVariants() throws -> [ActiveVariant] {
         let current = loaded.withLock({ $0 })
         guard let latest = current.payload else { return [] }
-        let stabilized = try store.stabilization(source: name) != nil
+        let isStabilized = try store.stabilization(source: name) != nil
         var evaluated = latest
-        if stabilized {
-            guard let frozen = try frozenPayload() else { return [] }
-            evaluated = frozen
+        if isStabilized {
+            guard let stabilized = try stabilizedExperiments() else { return [] }
+            evaluated = stabilized
         }
         let storedSticky = try storedStickyDocuments()
         var evaluator = evaluator(for: evaluated.payload, sticky: storedSticky)
@@ -153,7 +153,7 @@ public final class GrowthBookSource: TargetedSource, ExplainingSource, SharingSo
                 let experiment = evaluated.experiment(at: RulePosition(feature: key, index: index))
             else { continue }
             if result.source == .force {
-                chosen[experiment.name] = 1  // the Forced variant
+                chosen[experiment.name] = 1  // the RuleValue variant
                 continue
             }
             guard result.source == .experiment, let outcome = result.experimentResult, outcome.inExperiment
@@ -176,9 +176,9 @@ public final class GrowthBookSource: TargetedSource, ExplainingSource, SharingSo
             guard let index = chosen[experiment.name], index < experiment.variants.count else { return nil }
             var variant = experiment.variants[index]
             var served = experiment
-            if stabilized, let fresh = latestDefinitions[experiment.name], index < fresh.variants.count {
+            if isStabilized, let fresh = latestDefinitions[experiment.name], index < fresh.variants.count {
                 // Keys listed in __Override_<experiment> follow updates even when stabilized.
-                for key in overrideKeys(for: experiment.name, in: latest) where fresh.keys.contains(key) {
+                for key in followingKeys(for: experiment.name, in: latest) where fresh.keys.contains(key) {
                     variant.assignments[key] = fresh.variants[index].assignments[key]
                 }
                 served.variants[index] = variant
@@ -187,8 +187,10 @@ public final class GrowthBookSource: TargetedSource, ExplainingSource, SharingSo
         }
     }
 
-    /// The keys of `__Override_<experiment>`'s default value (a JSON array, or its text).
-    private func overrideKeys(for experiment: String, in experiments: GrowthBookExperiments) -> [String] {
+    /// The keys that follow updates even when the source is stabilized: the
+    /// default value (a JSON array, or its text) of the payload's feature
+    /// `__Override_<experiment>`, a name payloads already use.
+    private func followingKeys(for experiment: String, in experiments: GrowthBookExperiments) -> [String] {
         guard let value = experiments.payload.decodedFeatures["__Override_\(experiment)"]?.defaultValue else {
             return []
         }
@@ -213,7 +215,7 @@ public final class GrowthBookSource: TargetedSource, ExplainingSource, SharingSo
                 experiments: payload.all,
                 etag: etag,
                 fetchedAt: now,
-                frozen: loaded.frozen
+                stabilized: loaded.stabilized
             )
         }
     }
@@ -230,7 +232,7 @@ public final class GrowthBookSource: TargetedSource, ExplainingSource, SharingSo
 
     public func stabilize() throws {
         if try store.stabilization(source: name) == nil {
-            loaded.withLock { $0.frozen = nil }  // stabilized again after an undo: the new payload
+            loaded.withLock { $0.stabilized = nil }  // stabilized again after an undo: the new payload
         }
         try store.stabilize(source: name, at: clock.now(), keeping: try store.payload(source: name)?.data)
     }
@@ -240,13 +242,13 @@ public final class GrowthBookSource: TargetedSource, ExplainingSource, SharingSo
     }
 
     /// The payload kept at stabilization, read and decoded on first use only.
-    private func frozenPayload() throws -> GrowthBookExperiments? {
-        if let frozen = loaded.withLock({ $0 }).frozen { return frozen }
+    private func stabilizedExperiments() throws -> GrowthBookExperiments? {
+        if let stabilized = loaded.withLock({ $0 }).stabilized { return stabilized }
         guard let stored = try store.stabilizedPayload(source: name),
-            let frozen = (try? GrowthBookPayload(stored, decrypt: decrypt)).map(GrowthBookExperiments.init)
+            let stabilized = (try? GrowthBookPayload(stored, decrypt: decrypt)).map(GrowthBookExperiments.init)
         else { return nil }
-        loaded.withLock { $0.frozen = frozen }
-        return frozen
+        loaded.withLock { $0.stabilized = stabilized }
+        return stabilized
     }
 
     /// The stored sticky bucket documents, by `attribute||value`; a document
@@ -357,7 +359,7 @@ public final class GrowthBookSource: TargetedSource, ExplainingSource, SharingSo
     public var summary: String {
         let current = loaded.withLock({ $0 })
         guard let payload = current.payload else {
-            return current.quarantine ?? "no payload yet: the app uses its baselines"
+            return current.refusal ?? "no payload yet: the app uses its baselines"
         }
         var parts = [
             "\(payload.payload.features.count) features", "\(current.experiments.count) experiments",

@@ -64,7 +64,7 @@ public struct SharedFeatures: Sendable {
         public var value: AssignmentValue
         /// The deciding experiment's name (a rule key, or `<feature>: force`), if a rule decided.
         public var experiment: String?
-        /// The variant's name: a variation's meta name, `Forced` or `Default`.
+        /// The variant's name: a variation's meta name, `RuleValue` or `Default`.
         public var variant: String
         public var decision: Decision
         /// Whether a person forced the deciding rule's variant.

@@ -21,8 +21,8 @@ public protocol ForcedVariantStore: WatchableStore {
 
     /// Attributes (such as `userId`) stored by an overrides import, used where
     /// the command line gives none.
-    func attributeOverrides() throws -> [String: String]
+    func storedAttributes() throws -> [String: String]
 
     /// Replaces the stored attribute overrides.
-    func setAttributeOverrides(_ attributes: [String: String]) throws
+    func setStoredAttributes(_ attributes: [String: String]) throws
 }

@@ -119,10 +119,10 @@ public final class Steering: Sendable {
     public func setAttribute(_ name: String, to value: String?) throws -> Outcome {
         try DeviceAttribute.check(name: name, value: value)
         let before = try manager.refresh()
-        var stored = try store.attributeOverrides()
+        var stored = try store.storedAttributes()
         let removed = value == nil && stored[name] == nil && debug.runAttributes[name] == nil
         stored[name] = value
-        try store.setAttributeOverrides(stored)
+        try store.setStoredAttributes(stored)
         var run = debug.runAttributes
         if run.removeValue(forKey: name) != nil { debug.useAttributes(run) }
         let after = try manager.refresh()

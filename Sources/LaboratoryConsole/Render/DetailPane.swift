@@ -154,7 +154,7 @@ enum DetailPane {
         // The variant described: the highlighted choice, or the current one.
         let name: String? = showing ?? current
         guard let name, let variant = experiment.variant(named: name) else {
-            lines.append(Line("Inactive: the app uses its baseline", .header))
+            lines.append(Line("\(DebugSource.inactiveChoice): the app uses its baseline", .header))
             if let baseline = experiment.variant(named: experiment.baseline) {
                 lines += assignments(of: baseline)
             }

@@ -66,7 +66,7 @@ extension ListRow.Target {
     var name: String? {
         switch self {
         case .experiment(_, let name): return name
-        case .choice(let variant): return variant ?? "Inactive"
+        case .choice(let variant): return variant ?? DebugSource.inactiveChoice
         case .assignment(let key): return key
         case .event(let id): return "Event \(id)"
         case .attribute(let name): return name

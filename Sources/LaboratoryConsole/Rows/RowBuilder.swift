@@ -245,7 +245,8 @@ public enum RowBuilder {
         guard !all.isEmpty else { return [] }
         let rows = all.map { entry, forced -> (row: ListRow, names: [String]) in
             var detail = forced.experiment + " → "
-            detail += forced.variant.map { VariantName.shown($0, under: forced.experiment) } ?? "Inactive"
+            detail +=
+                forced.variant.map { VariantName.shown($0, under: forced.experiment) } ?? DebugSource.inactiveChoice
             detail += forced.scope.isEveryone ? " for everyone" : " for \(forced.scope)"
             if let tester = forced.tester { detail += " · by \(tester)" }
             if let time = forced.forcedAt { detail += " at \(TimeText.clock(time, timeZone: state.timeZone))" }
@@ -257,7 +258,7 @@ public enum RowBuilder {
                 role: entry.isStale(forced) ? .error : applies ? .forced : .plain,
                 hiddenNames: forced.tester.map { [ListRow.HiddenName("tester", $0)] } ?? []
             )
-            return (row, [forced.experiment, forced.variant ?? "Inactive", forced.scope.description])
+            return (row, [forced.experiment, forced.variant ?? DebugSource.inactiveChoice, forced.scope.description])
         }
         return [
             RowSection(

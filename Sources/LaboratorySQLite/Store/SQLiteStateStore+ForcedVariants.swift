@@ -61,22 +61,22 @@ extension SQLiteStateStore {
 
     // MARK: - Attribute overrides
 
-    public func attributeOverrides() throws -> [String: String] {
-        try read(Self.attributeOverrides)
+    public func storedAttributes() throws -> [String: String] {
+        try read(Self.storedAttributes)
     }
 
-    private static func attributeOverrides(_ db: Database) throws -> [String: String] {
+    private static func storedAttributes(_ db: Database) throws -> [String: String] {
         Dictionary(
-            try AttributeOverrideRecord.fetchAll(db).map { ($0.name, $0.value) },
+            try StoredAttributeRecord.fetchAll(db).map { ($0.name, $0.value) },
             uniquingKeysWith: { first, _ in first }
         )
     }
 
-    public func setAttributeOverrides(_ attributes: [String: String]) throws {
+    public func setStoredAttributes(_ attributes: [String: String]) throws {
         try write { db in
-            if try Self.attributeOverrides(db) == attributes { return }
-            try AttributeOverrideRecord.deleteAll(db)
-            for (name, value) in attributes { try AttributeOverrideRecord(name: name, value: value).insert(db) }
+            if try Self.storedAttributes(db) == attributes { return }
+            try StoredAttributeRecord.deleteAll(db)
+            for (name, value) in attributes { try StoredAttributeRecord(name: name, value: value).insert(db) }
             try Self.bumpRevision(db)
         }
     }

@@ -120,7 +120,7 @@ extension LabServer {
             await steer(request) { _, _ in
                 SteeringDocuments.Attributes(
                     device: hub.steering.debug.deviceAttributes,
-                    stored: try hub.laboratory.store.attributeOverrides(),
+                    stored: try hub.laboratory.store.storedAttributes(),
                     list: try hub.steering.debug.attributeList()
                 )
             }

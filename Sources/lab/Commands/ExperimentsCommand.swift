@@ -42,7 +42,7 @@ struct ExperimentsCommand: ParsableCommand {
                     } ?? "")
             )
             let rows = reports.filter { $0.source == source }.map { report in
-                [" ", report.name, report.variant ?? "Inactive", report.notes(token: token)]
+                [" ", report.name, report.variant ?? DebugSource.inactiveChoice, report.notes(token: token)]
             }
             printLines(TextTable.lines(header: [" ", "EXPERIMENT", "VARIANT", "NOTES"], rows: rows))
         }

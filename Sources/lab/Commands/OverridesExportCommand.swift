@@ -23,7 +23,7 @@ struct OverridesExportCommand: ParsableCommand {
             // The stored attributes, with this run's `--attribute`s over them.
             file = try session.run {
                 try session.debug.exportOverrides(
-                    attributes: try session.store.attributeOverrides().merging(session.attributes) { _, given in given }
+                    attributes: try session.store.storedAttributes().merging(session.attributes) { _, given in given }
                 )
             }
         }

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// `lab stabilize`: freeze the user experience on this device.
+/// `lab stabilize`: stabilize every source on this device, so its assignments stay as they are.
 struct StabilizeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stabilize",

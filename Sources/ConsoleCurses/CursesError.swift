@@ -1,5 +1,5 @@
 /// Why the console could not take over the terminal.
-public enum CursesError: Error, CustomStringConvertible, Equatable {
+package enum CursesError: Error, CustomStringConvertible, Equatable {
     /// `TERM` is not set.
     case noTerminalType
     /// ncurses has no description for `TERM`.
@@ -9,7 +9,7 @@ public enum CursesError: Error, CustomStringConvertible, Equatable {
     /// The terminal cannot move its cursor (`TERM=dumb`, a printing terminal).
     case cannotAddressCursor(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noTerminalType:
             return "TERM is not set: run lab console in a terminal, or set TERM (for example TERM=xterm-256color)"

@@ -12,7 +12,7 @@ import Glibc
 /// Keys are read with `get_wch` after `poll()` says standard input (or the
 /// self-pipe that background work and signal handlers write to) is ready,
 /// so a background result or SIGTERM wakes the loop at once.
-public final class CursesTerminal: Terminal {
+package final class CursesTerminal: Terminal {
     private var screen: OpaquePointer?
     private let pipe = SignalPipe()
     private let palette: CursesPalette
@@ -24,12 +24,12 @@ public final class CursesTerminal: Terminal {
     private var asksForSGRMouseReports = false
     /// The signal (SIGTERM, SIGHUP, SIGINT, SIGQUIT) that ended the console, if one did;
     /// the caller exits with 128 + its number once the terminal is given back.
-    public private(set) var endingSignal: Int32?
+    package private(set) var endingSignal: Int32?
 
     /// Takes over the process's terminal.
     ///
     /// - Parameter colors: `false` draws with bold and reverse only (for `NO_COLOR`).
-    public convenience init(colors: Bool) throws(CursesError) {
+    package convenience init(colors: Bool) throws(CursesError) {
         guard isatty(0) == 1, isatty(1) == 1 else { throw .notATerminal }
         guard let type = ProcessInfo.processInfo.environment["TERM"], !type.isEmpty else { throw .noTerminalType }
         CrashGuard.saveModes()
@@ -42,7 +42,7 @@ public final class CursesTerminal: Terminal {
 
     /// A terminal with no screen behind it, for tests: ncurses draws into
     /// /dev/null and tests read its virtual screen back.
-    public static func headless(size: TerminalSize, colors: Bool = false) throws(CursesError) -> CursesTerminal {
+    package static func headless(size: TerminalSize, colors: Bool = false) throws(CursesError) -> CursesTerminal {
         let terminal = try CursesTerminal(
             type: "xterm-256color",
             input: fopen("/dev/null", "r"),
@@ -140,7 +140,7 @@ public final class CursesTerminal: Terminal {
     deinit { close() }
 
     /// Gives the terminal back: the modes from before start, the cursor, the screen.
-    public func close() {
+    package func close() {
         guard isOpen else { return }
         isOpen = false
         // The terminal gets its modes back even from the background (a job
@@ -163,15 +163,15 @@ public final class CursesTerminal: Terminal {
         }
     }
 
-    public var size: TerminalSize {
+    package var size: TerminalSize {
         TerminalSize(columns: Int(lab_max_x()), rows: Int(lab_max_y()))
     }
 
-    public var waker: any TerminalWaker { PipeWaker(pipe: pipe) }
+    package var waker: any TerminalWaker { PipeWaker(pipe: pipe) }
 
     // MARK: - Drawing
 
-    public func draw(_ buffer: ScreenBuffer) {
+    package func draw(_ buffer: ScreenBuffer) {
         let rows = min(buffer.height, Int(lab_max_y()))
         let columns = min(buffer.width, Int(lab_max_x()))
         var current: CellStyle?
@@ -206,7 +206,7 @@ public final class CursesTerminal: Terminal {
     }
 
     /// The text ncurses holds for one row of its screen, for tests.
-    public func text(ofRow row: Int) -> String {
+    package func text(ofRow row: Int) -> String {
         var characters = [wchar_t](repeating: 0, count: Int(lab_max_x()) + 1)
         let count = mvinnwstr(Int32(row), 0, &characters, Int32(characters.count - 1))
         guard count > 0 else { return "" }
@@ -218,7 +218,7 @@ public final class CursesTerminal: Terminal {
 
     // MARK: - Input
 
-    public func nextInput(timeout: Duration) -> TerminalInput? {
+    package func nextInput(timeout: Duration) -> TerminalInput? {
         // ncurses may already hold bytes it read ahead (the rest of an escape sequence).
         if let input = readInput() { return input }
         var fds = [

@@ -75,7 +75,7 @@ enum GrowthBookPayloadWriter {
 
     /// The `id` of the rules that give a forced variant: an SDK reports it as
     /// the result's `ruleId`, so an app (the demo page) can say "forced by QA".
-    public static let forcedRuleID = "laboratory-forced"
+    package static let forcedRuleID = "laboratory-forced"
 
     /// A scoped forced variant of a catalog experiment, with the experiment.
     struct ScopedChoice: Sendable, Equatable {

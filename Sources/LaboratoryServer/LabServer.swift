@@ -25,26 +25,26 @@ import NIOCore
 /// keys every endpoint needs one, `Host` must name the server, pages from
 /// other origins may read but not write, and ``ServerLimits`` bounds what
 /// any one peer costs.
-public struct LabServer: Sendable {
-    public var host: String
-    public var port: Int
+package struct LabServer: Sendable {
+    package var host: String
+    package var port: Int
     /// Client keys that may read and report; empty lets any key through.
-    public var clientKeys: Set<String>
+    package var clientKeys: Set<String>
     /// Gets one line per request when set (`--verbose`).
-    public var log: (@Sendable (String) -> Void)?
+    package var log: (@Sendable (String) -> Void)?
     /// The page `GET /demo` serves (HTML), if any.
-    public var demoPage: Data?
+    package var demoPage: Data?
     /// Which hosts and origins may reach the server.
-    public var access: AccessPolicy
+    package var access: AccessPolicy
     /// The testers who may steer, by token (`--tokens`); `nil` lets only a
     /// loopback server steer without one.
-    public var tokens: SteeringTokens?
-    public var limits: ServerLimits
+    package var tokens: SteeringTokens?
+    package var limits: ServerLimits
     /// Gets a line for each failure a client cannot be told of in full (a write that failed).
-    public var report: @Sendable (String) -> Void
+    package var report: @Sendable (String) -> Void
     let hub: ServedStateHub
 
-    public init(
+    package init(
         hub: ServedStateHub,
         host: String = "127.0.0.1",
         port: Int = 3100,
@@ -70,7 +70,7 @@ public struct LabServer: Sendable {
 
     /// What a server listening on `host` answers to: its own address, and
     /// on every interface, each interface's address and the machine's name.
-    public static func access(listening host: String, hosts: [String] = [], origins: [String] = []) -> AccessPolicy {
+    package static func access(listening host: String, hosts: [String] = [], origins: [String] = []) -> AccessPolicy {
         AccessPolicy(
             listening: host,
             interfaces: MachineAddresses.interfaces(),
@@ -82,7 +82,7 @@ public struct LabServer: Sendable {
 
     /// Serves until the task is cancelled; `onRunning` gets the port bound
     /// (useful with port 0). Keeps the served state current meanwhile.
-    public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    package func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         var logger = Logger(label: "laboratory.server")
         logger.logLevel = .critical  // lab prints its own lines
         let registry = ConnectionRegistry(threshold: limits.sheddingThreshold)

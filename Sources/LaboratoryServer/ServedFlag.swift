@@ -4,9 +4,9 @@ import Laboratory
 /// What one assignment key gives this device, as `lab serve` answers for it:
 /// the value the manager serves, or the baseline's when no experiment with the
 /// key is active, and why (in OpenFeature's reason names).
-public struct ServedFlag: Sendable, Hashable {
+package struct ServedFlag: Sendable, Hashable {
     /// OpenFeature's evaluation reasons, the ones OFREP clients accept.
-    public enum Reason: String, Sendable, Hashable, Encodable {
+    package enum Reason: String, Sendable, Hashable, Encodable {
         /// A person forced the variant (console, `lab force`, overrides file).
         case `static` = "STATIC"
         /// Drawn by weight or hashed into a variant.
@@ -19,16 +19,16 @@ public struct ServedFlag: Sendable, Hashable {
         case disabled = "DISABLED"
     }
 
-    public var key: String
-    public var value: AssignmentValue
-    public var variant: String
+    package var key: String
+    package var value: AssignmentValue
+    package var variant: String
     /// The experiment that decides, if one does (a feature with no rule that applies has none).
-    public var experiment: String?
-    public var source: String
-    public var forced: Bool
-    public var reason: Reason
+    package var experiment: String?
+    package var source: String
+    package var forced: Bool
+    package var reason: Reason
 
-    public init(
+    package init(
         key: String,
         value: AssignmentValue,
         variant: String,

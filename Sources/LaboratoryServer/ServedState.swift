@@ -8,22 +8,22 @@ import NIOCore
 /// payload and its ETag, and the shared features an OFREP request's context
 /// is evaluated against. Every client without a context sees the same thing,
 /// so most requests cost a lookup, not an evaluation.
-public struct ServedState: Sendable {
+package struct ServedState: Sendable {
     /// Flags by assignment key, as this device gets them.
-    public let flags: [String: ServedFlag]
+    package let flags: [String: ServedFlag]
     /// Keys in order, for bulk answers.
-    public let keys: [String]
+    package let keys: [String]
     /// The GrowthBook SDK payload (`GET /api/features/…`, `features` events).
-    public let payload: Data
+    package let payload: Data
     /// The payload as a server-sent `features` event, built once and shared
     /// by every stream: a buffer written to many connections is not copied.
-    public let featuresEvent: ByteBuffer
+    package let featuresEvent: ByteBuffer
     /// The payload's ETag, quoted; it does not depend on `dateUpdated`.
-    public let payloadTag: String
+    package let payloadTag: String
     /// The payload's `dateUpdated` (ISO 8601), as written into it.
     let dateUpdated: String
     /// The bulk OFREP answer's ETag for a request without a context, quoted.
-    public let flagsTag: String
+    package let flagsTag: String
     /// Experiment name → the source and the experiment, for events that apps post.
     let experiments: [String: (source: String, experiment: Experiment)]
     /// The experiments a person forced, for anyone, by name: an exposure
@@ -69,7 +69,7 @@ public struct ServedState: Sendable {
     ///     forced variants written in, in source priority order.
     ///   - previous: the state this one replaces; when the content is the
     ///     same, its payload (and `dateUpdated`) is kept.
-    public init(
+    package init(
         entries: [DebugEntry],
         snapshot: AssignmentsSnapshot,
         shared: [SharedFeatures] = [],
@@ -203,7 +203,7 @@ public struct ServedState: Sendable {
     /// (`targetingKey` as `id`, the rest as attributes); this device's flag
     /// when the context is empty or the key belongs to a catalog, whose
     /// variants are this device's.
-    public func flag(_ key: String, context: JSONValue?) -> ServedFlag? {
+    package func flag(_ key: String, context: JSONValue?) -> ServedFlag? {
         guard let attributes = Self.attributes(of: context) else { return flags[key] }
         guard let source = sharedByKey[key] else {
             return scopedFlag(key, attributes: attributes) ?? flags[key]

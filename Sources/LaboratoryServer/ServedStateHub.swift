@@ -11,7 +11,7 @@ import Synchronization
 /// when its store signals a change (as the manager and the console do) and
 /// rebuilds the ``ServedState`` only when it moved, so requests never
 /// evaluate anything.
-public final class ServedStateHub: Sendable {
+package final class ServedStateHub: Sendable {
     let laboratory: LocalLaboratory
     private let debug: DebugSource
     private let served: Mutex<ServedState>
@@ -25,22 +25,22 @@ public final class ServedStateHub: Sendable {
 
     /// What goes down a `/sub/…` stream: a new payload (its `features`
     /// event, shared by every stream), or a keep-alive comment.
-    public enum StreamMessage: Sendable {
+    package enum StreamMessage: Sendable {
         case payload(ByteBuffer)
         case ping
     }
 
     /// Traffic, for the status line: open streams, recent requests, the last client.
-    public struct Activity: Sendable {
-        public var lastClient: String?
+    package struct Activity: Sendable {
+        package var lastClient: String?
         /// The `/sub/…` streams open when the summary was read.
-        public var openStreams = 0
+        package var openStreams = 0
         /// Requests per second over the last minute, a ring indexed by the second.
         private var perSecond = [Int](repeating: 0, count: 60)
         private var newestSecond = 0
 
         /// Requests in the last 60 seconds.
-        public var requestsLastMinute: Int { perSecond.reduce(0, +) }
+        package var requestsLastMinute: Int { perSecond.reduce(0, +) }
 
         mutating func count(at time: Date) {
             advance(to: time)
@@ -65,7 +65,7 @@ public final class ServedStateHub: Sendable {
 
     /// Serves `laboratory`, which must have a debug source: serving forced
     /// variants to other apps is what the hub is for.
-    public init(laboratory: LocalLaboratory, report: @escaping @Sendable (String) -> Void = { _ in }) throws {
+    package init(laboratory: LocalLaboratory, report: @escaping @Sendable (String) -> Void = { _ in }) throws {
         guard let debug = laboratory.debug, let steering = laboratory.steering else { throw NoDebugSource() }
         self.laboratory = laboratory
         self.steering = steering
@@ -76,18 +76,18 @@ public final class ServedStateHub: Sendable {
     }
 
     /// The error of a hub over a wiring without a debug source.
-    public struct NoDebugSource: Error, CustomStringConvertible {
-        public var description: String {
+    package struct NoDebugSource: Error, CustomStringConvertible {
+        package var description: String {
             "serving needs a wiring with a debug source (LocalLaboratory(debugSource: true))"
         }
     }
 
     /// What is served now.
-    public var current: ServedState { served.withLock { $0 } }
+    package var current: ServedState { served.withLock { $0 } }
 
     /// Rebuilds from the state file now; streams hear of a changed payload
     /// or changed answers for this device.
-    public func rebuild() throws {
+    package func rebuild() throws {
         let next = try Self.build(laboratory, debug: debug, previous: current)
         let changed = served.withLock { state in
             defer { state = next }
@@ -118,7 +118,7 @@ public final class ServedStateHub: Sendable {
     /// then is the file read) or a catalog file is edited (looked at every
     /// `catalogInterval`), until the task is cancelled; pings every stream
     /// every `ping` so proxies keep it open.
-    public func watch(
+    package func watch(
         every interval: Duration = .milliseconds(50),
         catalogInterval: Duration = .milliseconds(250),
         ping: Duration = .seconds(20)
@@ -210,7 +210,7 @@ public final class ServedStateHub: Sendable {
     }
 
     /// Open streams, requests in the last minute and the last client seen.
-    public var activitySummary: Activity {
+    package var activitySummary: Activity {
         let open = streams.count
         return activity.withLock { activity in
             activity.advance(to: Date())

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// How a console connected to `lab serve` stands with it.
-public enum ConnectionState: Sendable, Equatable {
+package enum ConnectionState: Sendable, Equatable {
     /// Connecting for the first time.
     case connecting
     /// The change stream is open: changes show as they happen.
@@ -11,7 +11,7 @@ public enum ConnectionState: Sendable, Equatable {
     /// tries again by itself at `retryAt`.
     case lost(reason: String, retryAt: Date)
 
-    public var isLost: Bool {
+    package var isLost: Bool {
         if case .lost = self { true } else { false }
     }
 }
@@ -19,7 +19,7 @@ public enum ConnectionState: Sendable, Equatable {
 /// What the follower of the steering API's change stream tells the console:
 /// the connection's state, and a number that moves with every change, so
 /// ``RemoteConsoleEnvironment/hasChanged()`` costs no request.
-public final class ChangeMonitor: Sendable {
+package final class ChangeMonitor: Sendable {
     private struct Seen {
         var state = ConnectionState.connecting
         var generation = 0
@@ -27,20 +27,20 @@ public final class ChangeMonitor: Sendable {
 
     private let seen = Mutex(Seen())
 
-    public init() {}
+    package init() {}
 
-    public var state: ConnectionState { seen.withLock { $0.state } }
+    package var state: ConnectionState { seen.withLock { $0.state } }
     /// Moves with every change and every change of state.
-    public var generation: Int { seen.withLock { $0.generation } }
+    package var generation: Int { seen.withLock { $0.generation } }
 
     /// The stream opened (or opened again).
-    public func connected() { update { $0.state = .live } }
+    package func connected() { update { $0.state = .live } }
 
     /// Something changed on the server: a force, an update, new events.
-    public func changed() { update { _ in } }
+    package func changed() { update { _ in } }
 
     /// The stream ended or could not open; the follower tries again at `retryAt`.
-    public func lost(_ reason: String, retryAt: Date) { update { $0.state = .lost(reason: reason, retryAt: retryAt) } }
+    package func lost(_ reason: String, retryAt: Date) { update { $0.state = .lost(reason: reason, retryAt: retryAt) } }
 
     private func update(_ change: (inout Seen) -> Void) {
         seen.withLock {

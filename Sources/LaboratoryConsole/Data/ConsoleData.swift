@@ -3,19 +3,19 @@ import Laboratory
 
 /// Everything the console shows, read at one moment from the manager, the
 /// debug source and the event log. The reducer and renderer see only this.
-public struct ConsoleData: Sendable, Equatable {
+package struct ConsoleData: Sendable, Equatable {
     /// One source as the Settings screen shows it.
-    public struct SourceInfo: Sendable, Equatable {
-        public var name: String
-        public var status: SourceStatus
-        public var stabilizedAt: Date?
-        public var experimentCount: Int
+    package struct SourceInfo: Sendable, Equatable {
+        package var name: String
+        package var status: SourceStatus
+        package var stabilizedAt: Date?
+        package var experimentCount: Int
         /// More about the source's data: a payload's ETag, counts, transport and age.
-        public var detail: String?
+        package var detail: String?
         /// When it fetches next, for a source that fetches on a timer.
-        public var schedule: FetchSchedule?
+        package var schedule: FetchSchedule?
 
-        public init(
+        package init(
             name: String,
             status: SourceStatus,
             stabilizedAt: Date?,
@@ -33,14 +33,14 @@ public struct ConsoleData: Sendable, Equatable {
     }
 
     /// The server `lab console --serve` runs, as the Settings screen shows it.
-    public struct ServerInfo: Sendable, Equatable {
+    package struct ServerInfo: Sendable, Equatable {
         /// The base URL: a GrowthBook SDK's apiHost, an OFREP provider's base URL.
-        public var url: String
-        public var openStreams: Int
-        public var requestsLastMinute: Int
-        public var lastClient: String?
+        package var url: String
+        package var openStreams: Int
+        package var requestsLastMinute: Int
+        package var lastClient: String?
 
-        public init(url: String, openStreams: Int, requestsLastMinute: Int, lastClient: String?) {
+        package init(url: String, openStreams: Int, requestsLastMinute: Int, lastClient: String?) {
             self.url = url
             self.openStreams = openStreams
             self.requestsLastMinute = requestsLastMinute
@@ -48,40 +48,40 @@ public struct ConsoleData: Sendable, Equatable {
         }
     }
 
-    public var sources: [SourceInfo]
+    package var sources: [SourceInfo]
     /// The server, when the console runs one.
-    public var server: ServerInfo?
+    package var server: ServerInfo?
     /// Every experiment of every source, in source order then by name.
-    public var entries: [DebugEntry]
-    public var snapshot: AssignmentsSnapshot
-    public var token: ActiveExperimentsToken
-    public var staleForcedVariants: [StaleForcedVariant]
+    package var entries: [DebugEntry]
+    package var snapshot: AssignmentsSnapshot
+    package var token: ActiveExperimentsToken
+    package var staleForcedVariants: [StaleForcedVariant]
     /// The newest events, newest first.
-    public var events: [RecordedEvent]
+    package var events: [RecordedEvent]
     /// Stored draws by source, then experiment, for the detail pane.
-    public var draws: [String: [String: Draw]]
+    package var draws: [String: [String: Draw]]
     /// Where the data comes from, for the title bar (e.g. the state file).
-    public var origin: String
+    package var origin: String
     /// This device, for explanations (whitelists, hashes).
-    public var device: Device
+    package var device: Device
     /// The logged-in user, for user-level experiments.
-    public var userID: String?
+    package var userID: String?
     /// How each app that opened the state file is wired: whether forcing reaches it.
-    public var appWirings: [AppWiring] = []
+    package var appWirings: [AppWiring] = []
     /// Whom this console forces for (`--as`): shown in the title bar.
-    public var scope: Scope = .everyone
+    package var scope: Scope = .everyone
     /// How a console connected to `lab serve` stands with it; `nil` on a state file.
-    public var connection: ConnectionState?
+    package var connection: ConnectionState?
     /// How sources that explain themselves (GrowthBook) decide each
     /// experiment, step by step, by source then experiment.
-    public var decisionSteps: [String: [String: [Explanation.Step]]] = [:]
+    package var decisionSteps: [String: [String: [Explanation.Step]]] = [:]
     /// Sources whose decision steps came without the data: the console asks
     /// for the shown experiment's steps (``ConsoleEnvironment/decisionSteps(source:experiment:)``).
-    public var stepsOnRequest: Set<String> = []
+    package var stepsOnRequest: Set<String> = []
     /// The device's attributes and those targeting reads unset, for the Attributes screen.
-    public var attributes: [DeviceAttribute] = []
+    package var attributes: [DeviceAttribute] = []
 
-    public init(
+    package init(
         sources: [SourceInfo] = [],
         entries: [DebugEntry] = [],
         snapshot: AssignmentsSnapshot = AssignmentsSnapshot(),
@@ -110,7 +110,7 @@ public struct ConsoleData: Sendable, Equatable {
     /// - Parameters:
     ///   - origin: what the console works on: a state file's path, or a server's address.
     ///   - scope: whom this console forces for.
-    public init(_ snapshot: SteeringSnapshot, origin: String, scope: Scope) {
+    package init(_ snapshot: SteeringSnapshot, origin: String, scope: Scope) {
         self.init(
             sources: snapshot.sources.map {
                 SourceInfo(
@@ -137,13 +137,13 @@ public struct ConsoleData: Sendable, Equatable {
         self.scope = scope
     }
 
-    public func entry(source: String, experiment: String) -> DebugEntry? {
+    package func entry(source: String, experiment: String) -> DebugEntry? {
         entries.first { $0.source == source && $0.experiment.name == experiment }
     }
 
     /// The id of the newest event: ids start at 1 and only grow, and rows are
     /// never deleted, so it is also how many events the table holds.
-    public var newestEventID: Int64 { events.first?.id ?? 0 }
+    package var newestEventID: Int64 { events.first?.id ?? 0 }
 }
 
 extension DebugEntry {

@@ -1,5 +1,5 @@
 /// Work the console asks for; the runner performs it off the key loop.
-public enum ConsoleEffect: Sendable, Hashable {
+package enum ConsoleEffect: Sendable, Hashable {
     /// Force a variant, or force the experiment inactive when `variant` is `nil`.
     case force(source: String, experiment: String, variant: String?)
     /// Drop the forced variant of one experiment.

@@ -1,7 +1,7 @@
 import Laboratory
 
 /// What the console reads and changes: the live framework, or a fake in tests.
-public protocol ConsoleEnvironment: Sendable {
+package protocol ConsoleEnvironment: Sendable {
     /// Reads everything the console shows.
     func load() throws -> ConsoleData
 
@@ -26,8 +26,8 @@ public protocol ConsoleEnvironment: Sendable {
 }
 
 extension ConsoleEnvironment {
-    public func reloadEditedCatalogs() async -> (reloaded: Bool, problems: [String]) { (false, []) }
+    package func reloadEditedCatalogs() async -> (reloaded: Bool, problems: [String]) { (false, []) }
 
     /// None: an environment whose ``load()`` reads every experiment's steps has no more to say.
-    public func decisionSteps(source: String, experiment: String) throws -> [Explanation.Step] { [] }
+    package func decisionSteps(source: String, experiment: String) throws -> [Explanation.Step] { [] }
 }

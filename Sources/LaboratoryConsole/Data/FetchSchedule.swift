@@ -1,12 +1,12 @@
 import Foundation
 
 /// When a source that fetches on a timer fetches next, for Settings.
-public struct FetchSchedule: Sendable, Equatable {
-    public var next: Date
+package struct FetchSchedule: Sendable, Equatable {
+    package var next: Date
     /// Seconds between timed fetches.
-    public var interval: Int
+    package var interval: Int
 
-    public init(next: Date, interval: Int) {
+    package init(next: Date, interval: Int) {
         self.next = next
         self.interval = interval
     }

@@ -4,7 +4,7 @@ import Synchronization
 
 /// The console's view of a running framework: a manager over a debug source,
 /// the state store and the event log.
-public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
+package final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
     private let manager: AssignmentsManager
     private let debug: DebugSource
     private let steering: Steering
@@ -51,7 +51,7 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
     ///   - scope: whom forcing applies to (`--as`); the debug source should
     ///     have taken its attributes, so the screens show what those users get.
     ///   - tester: who the changes are recorded as.
-    public init(
+    package init(
         manager: AssignmentsManager,
         debug: DebugSource,
         store: any ActiveSetStore & ForcedVariantStore,
@@ -92,7 +92,7 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
         signals.map { $0.reduce(0) { $0 + $1.count } }
     }
 
-    public func load() throws -> ConsoleData {
+    package func load() throws -> ConsoleData {
         let signalled = signalCount
         let read = try SteeringSnapshot.read(
             manager: manager,
@@ -120,12 +120,12 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
         return data
     }
 
-    public func decisionSteps(source: String, experiment: String) throws -> [Explanation.Step] {
+    package func decisionSteps(source: String, experiment: String) throws -> [Explanation.Step] {
         guard let owner = debug.sources.first(where: { $0.name == source }) else { return [] }
         return owner.explaining?.decisionSteps(for: [experiment])[experiment] ?? []
     }
 
-    public func hasChanged() throws -> Bool {
+    package func hasChanged() throws -> Bool {
         let signalled = signalCount
         let statuses = manager.statuses
         let server = server?()
@@ -143,13 +143,13 @@ public final class LiveConsoleEnvironment: ConsoleEnvironment, Sendable {
         return changed
     }
 
-    public func reloadEditedCatalogs() async -> (reloaded: Bool, problems: [String]) {
+    package func reloadEditedCatalogs() async -> (reloaded: Bool, problems: [String]) {
         guard let catalogs else { return (false, []) }
         let (reloaded, problems) = await catalogs()
         return (reloaded > 0, problems)
     }
 
-    public func perform(_ effect: ConsoleEffect) async throws -> String {
+    package func perform(_ effect: ConsoleEffect) async throws -> String {
         switch effect {
         case .force(let source, let experiment, let variant):
             return try steering.force(

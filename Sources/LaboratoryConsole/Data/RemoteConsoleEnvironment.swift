@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// A lost connection keeps the last good data on screen with the loss in
 /// the status line, until the follower reconnects by itself.
-public final class RemoteConsoleEnvironment: ConsoleEnvironment, Sendable {
+package final class RemoteConsoleEnvironment: ConsoleEnvironment, Sendable {
     private let connection: any SteeringConnection
     private let monitor: ChangeMonitor
     private let scope: Scope
@@ -23,7 +23,7 @@ public final class RemoteConsoleEnvironment: ConsoleEnvironment, Sendable {
 
     private let seen = Mutex(Seen())
 
-    public init(
+    package init(
         connection: any SteeringConnection,
         monitor: ChangeMonitor,
         scope: Scope = .everyone,
@@ -37,7 +37,7 @@ public final class RemoteConsoleEnvironment: ConsoleEnvironment, Sendable {
         self.eventLimit = eventLimit
     }
 
-    public func load() throws -> ConsoleData {
+    package func load() throws -> ConsoleData {
         let generation = monitor.generation
         let state = monitor.state
         do {
@@ -58,12 +58,12 @@ public final class RemoteConsoleEnvironment: ConsoleEnvironment, Sendable {
         }
     }
 
-    public func hasChanged() throws -> Bool {
+    package func hasChanged() throws -> Bool {
         let generation = monitor.generation
         return seen.withLock { $0.generation != generation }
     }
 
-    public func perform(_ effect: ConsoleEffect) async throws -> String {
+    package func perform(_ effect: ConsoleEffect) async throws -> String {
         switch effect {
         case .force(let source, let experiment, let variant):
             return try connection.force(variant ?? DebugSource.inactiveChoice, of: experiment, in: source, scope: scope)

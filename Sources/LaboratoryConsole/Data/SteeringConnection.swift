@@ -3,7 +3,7 @@ import Laboratory
 
 /// What a console connected to `lab serve` asks of it, through the
 /// steering API; calls block, as the console makes them off its key loop.
-public protocol SteeringConnection: Sendable {
+package protocol SteeringConnection: Sendable {
     /// The server's address, as the title bar shows it.
     var address: String { get }
     /// Everything the console shows, forced variants matched for `scope`.

@@ -1,5 +1,5 @@
 /// A key press, as the console core understands it.
-public enum Key: Sendable, Hashable {
+package enum Key: Sendable, Hashable {
     case character(Character)
     case up, down, left, right
     case pageUp, pageDown, home, end
@@ -13,7 +13,7 @@ public enum Key: Sendable, Hashable {
 }
 
 /// Something the terminal reports to the console.
-public enum TerminalInput: Sendable, Hashable {
+package enum TerminalInput: Sendable, Hashable {
     case key(Key)
     /// The terminal now has this size.
     case resize(TerminalSize)
@@ -26,19 +26,19 @@ public enum TerminalInput: Sendable, Hashable {
 }
 
 /// Columns and rows of a terminal.
-public struct TerminalSize: Sendable, Hashable, CustomStringConvertible {
-    public var columns: Int
-    public var rows: Int
+package struct TerminalSize: Sendable, Hashable, CustomStringConvertible {
+    package var columns: Int
+    package var rows: Int
 
-    public init(columns: Int, rows: Int) {
+    package init(columns: Int, rows: Int) {
         self.columns = columns
         self.rows = rows
     }
 
     /// The smallest size the console lays out for.
-    public static let minimum = TerminalSize(columns: 80, rows: 24)
+    package static let minimum = TerminalSize(columns: 80, rows: 24)
 
-    public var isBigEnough: Bool { columns >= Self.minimum.columns && rows >= Self.minimum.rows }
+    package var isBigEnough: Bool { columns >= Self.minimum.columns && rows >= Self.minimum.rows }
 
-    public var description: String { "\(columns)×\(rows)" }
+    package var description: String { "\(columns)×\(rows)" }
 }

@@ -6,11 +6,11 @@
 /// decodes SGR itself only where the terminal description says the terminal
 /// speaks it (xterm's does, tmux's and screen's do not), so the terminal
 /// layer asks for SGR itself and hands the rest of each report here.
-public enum SGRMouseReport {
+package enum SGRMouseReport {
     /// The input a report stands for, from what follows `ESC [ <`
     /// (`0;250;5M`): a left-button press is a click, buttons 64 and 65 the
     /// wheel; releases, motion, other buttons and malformed reports are `nil`.
-    public static func input(from report: String) -> TerminalInput? {
+    package static func input(from report: String) -> TerminalInput? {
         guard let final = report.last, final == "M" || final == "m" else { return nil }
         let numbers = report.dropLast().split(separator: ";", omittingEmptySubsequences: false)
         guard numbers.count == 3, numbers.allSatisfy({ !$0.isEmpty && $0.count <= 5 && $0.allSatisfy(\.isASCII) }),

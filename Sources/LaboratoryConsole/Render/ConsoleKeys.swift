@@ -1,15 +1,15 @@
 /// Every key the console takes, once: the help overlay, the README's key
 /// table and `lab(1)` are all written from (or checked against) this list.
-public enum ConsoleKeys {
+package enum ConsoleKeys {
     /// Keys that do one thing, and what.
-    public struct Binding: Sendable, Equatable {
+    package struct Binding: Sendable, Equatable {
         /// The keys as people name them: `↑`, `PgDn`, `Ctrl-U`, `click`.
-        public var keys: [String]
+        package var keys: [String]
         /// What they do, in a few words.
-        public var action: String
+        package var action: String
     }
 
-    public static let bindings: [Binding] = [
+    package static let bindings: [Binding] = [
         Binding(keys: ["↑", "↓", "j", "k"], action: "move"),
         Binding(keys: ["PgUp", "PgDn", "Home", "End", "g", "G"], action: "move a page; first / last row"),
         Binding(keys: ["Enter", "→", "l"], action: "open; choose (forces the variant); edit an attribute"),

@@ -2,8 +2,8 @@ import Foundation
 import Laboratory
 
 /// Draws a ``ConsoleState`` into a ``ScreenBuffer``: state → screen, nothing else.
-public enum ConsoleRenderer {
-    public static func render(_ state: ConsoleState) -> ScreenBuffer {
+package enum ConsoleRenderer {
+    package static func render(_ state: ConsoleState) -> ScreenBuffer {
         var screen = ScreenBuffer(width: state.size.columns, height: state.size.rows)
         guard state.size.isBigEnough else {
             drawTooSmall(state.size, &screen)

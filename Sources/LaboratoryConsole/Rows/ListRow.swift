@@ -1,9 +1,9 @@
 import Laboratory
 
 /// One line of a list: what it leads to and the text of its columns.
-public struct ListRow: Sendable, Equatable {
+package struct ListRow: Sendable, Equatable {
     /// What choosing the row does.
-    public enum Target: Sendable, Hashable {
+    package enum Target: Sendable, Hashable {
         /// A section title (a Tweaks collection); not selectable.
         case header
         case category(Route)
@@ -29,24 +29,24 @@ public struct ListRow: Sendable, Equatable {
     }
 
     /// A name the filter searches that the row's columns do not show in full.
-    public struct HiddenName: Sendable, Equatable {
+    package struct HiddenName: Sendable, Equatable {
         /// What it is: `variant`, `key`.
-        public var kind: String
-        public var text: String
+        package var kind: String
+        package var text: String
 
-        public init(_ kind: String, _ text: String) {
+        package init(_ kind: String, _ text: String) {
             self.kind = kind
             self.text = text
         }
     }
 
-    public var target: Target
-    public var columns: [String]
-    public var role: CellStyle.Role
+    package var target: Target
+    package var columns: [String]
+    package var role: CellStyle.Role
     /// Names the filter finds here besides the columns, so a match can say why.
-    public var hiddenNames: [HiddenName]
+    package var hiddenNames: [HiddenName]
 
-    public init(
+    package init(
         _ target: Target,
         _ columns: [String],
         role: CellStyle.Role = .plain,
@@ -58,7 +58,7 @@ public struct ListRow: Sendable, Equatable {
         self.hiddenNames = hiddenNames
     }
 
-    public var isSelectable: Bool { target != .header }
+    package var isSelectable: Bool { target != .header }
 }
 
 extension ListRow.Target {

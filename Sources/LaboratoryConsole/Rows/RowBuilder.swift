@@ -1,8 +1,8 @@
 import Laboratory
 
 /// Builds the sections of each screen from the data; ``RowSection`` applies the filter.
-public enum RowBuilder {
-    public static func sections(for route: Route, state: ConsoleState) -> [RowSection] {
+package enum RowBuilder {
+    package static func sections(for route: Route, state: ConsoleState) -> [RowSection] {
         let data = state.data
         switch route {
         case .main: return main(state)

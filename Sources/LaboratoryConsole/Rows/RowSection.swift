@@ -3,9 +3,9 @@
 ///
 /// Sections are built once per data change and screen; typing in the filter
 /// only scans the search bytes, which keeps each keystroke cheap on large catalogs.
-public struct RowSection: Sendable, Equatable {
-    public var header: ListRow?
-    public var items: [ListRow]
+package struct RowSection: Sendable, Equatable {
+    package var header: ListRow?
+    package var items: [ListRow]
     /// Lowercased UTF-8 of the names the filter matches, one per item.
     var search: [[UInt8]]
     /// Whether the header's second column counts the items shown.

@@ -12,7 +12,7 @@ import Synchronization
 /// the screen live. ``run()`` is ``start()`` then ``step(_:)`` for each input
 /// until the user quits; tests call those two themselves with an
 /// ``EmbeddedConsoleScheduler`` and step time by hand.
-public final class ConsoleRunner {
+package final class ConsoleRunner {
     private let terminal: any Terminal
     private let environment: any ConsoleEnvironment
     private let scheduler: any ConsoleScheduler
@@ -21,9 +21,9 @@ public final class ConsoleRunner {
     private let loader: Loader
     private var poller: ScheduledRepetition?
     /// What is on screen now.
-    public private(set) var state: ConsoleState
+    package private(set) var state: ConsoleState
 
-    public init(
+    package init(
         terminal: any Terminal,
         environment: any ConsoleEnvironment,
         scheduler: any ConsoleScheduler = LiveConsoleScheduler(),
@@ -40,7 +40,7 @@ public final class ConsoleRunner {
 
     /// Runs until the user quits (or a signal asks to end); returns the last state.
     @discardableResult
-    public func run() -> ConsoleState {
+    package func run() -> ConsoleState {
         start()
         defer { stop() }
         while !state.shouldQuit { step(terminal.nextInput(timeout: .milliseconds(500))) }
@@ -48,20 +48,20 @@ public final class ConsoleRunner {
     }
 
     /// Loads the first data, draws it and starts polling for changes.
-    public func start() {
+    package func start() {
         apply(loader.load())
         terminal.draw(ConsoleRenderer.render(state))
         poller = startPoller()
     }
 
     /// Stops polling.
-    public func stop() {
+    package func stop() {
         poller?.cancel()
         poller = nil
     }
 
     /// Takes what background work posted, then `input`, and redraws if anything changed.
-    public func step(_ input: TerminalInput?) {
+    package func step(_ input: TerminalInput?) {
         var changed = false
         for action in inbox.drain() {
             apply(action)

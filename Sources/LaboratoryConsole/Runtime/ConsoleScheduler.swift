@@ -4,7 +4,7 @@
 /// system clock; ``EmbeddedConsoleScheduler`` runs nothing until a test says
 /// so and moves its clock only when advanced, as swift-nio's embedded event
 /// loop does, so runner tests neither sleep nor race.
-public protocol ConsoleScheduler: Sendable {
+package protocol ConsoleScheduler: Sendable {
     /// Runs `work` in the background.
     func execute(_ work: @escaping @Sendable () async -> Void)
 
@@ -13,12 +13,12 @@ public protocol ConsoleScheduler: Sendable {
 }
 
 /// A repetition started by ``ConsoleScheduler/repeatEvery(_:_:)``.
-public struct ScheduledRepetition: Sendable {
+package struct ScheduledRepetition: Sendable {
     private let stop: @Sendable () -> Void
 
-    public init(cancel: @escaping @Sendable () -> Void) {
+    package init(cancel: @escaping @Sendable () -> Void) {
         stop = cancel
     }
 
-    public func cancel() { stop() }
+    package func cancel() { stop() }
 }

@@ -9,7 +9,7 @@ import Synchronization
 /// runner.step(nil)                        // their results reach the screen
 /// await scheduler.advance(by: .milliseconds(250))   // one poll
 /// ```
-public final class EmbeddedConsoleScheduler: ConsoleScheduler, Sendable {
+package final class EmbeddedConsoleScheduler: ConsoleScheduler, Sendable {
     private struct Repetition {
         var id: Int
         var interval: Duration
@@ -26,19 +26,19 @@ public final class EmbeddedConsoleScheduler: ConsoleScheduler, Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
     /// How far the clock has been advanced.
-    public var now: Duration { state.withLock { $0.now } }
+    package var now: Duration { state.withLock { $0.now } }
 
     /// How many pieces of work wait to run.
-    public var pendingWork: Int { state.withLock { $0.work.count } }
+    package var pendingWork: Int { state.withLock { $0.work.count } }
 
-    public func execute(_ work: @escaping @Sendable () async -> Void) {
+    package func execute(_ work: @escaping @Sendable () async -> Void) {
         state.withLock { $0.work.append(work) }
     }
 
-    public func repeatEvery(_ interval: Duration, _ tick: @escaping @Sendable () async -> Void) -> ScheduledRepetition {
+    package func repeatEvery(_ interval: Duration, _ tick: @escaping @Sendable () async -> Void) -> ScheduledRepetition {
         let id = state.withLock { state in
             state.nextID += 1
             state.repetitions.append(
@@ -52,7 +52,7 @@ public final class EmbeddedConsoleScheduler: ConsoleScheduler, Sendable {
     }
 
     /// Runs the waiting work, in the order it was asked for, and the work it asks for in turn.
-    public func runPendingWork() async {
+    package func runPendingWork() async {
         while let work = state.withLock({ state in state.work.isEmpty ? nil : state.work.removeFirst() }) {
             await work()
         }
@@ -60,7 +60,7 @@ public final class EmbeddedConsoleScheduler: ConsoleScheduler, Sendable {
 
     /// Moves the clock by `duration`, running each repetition as often as it
     /// comes due on the way, and the work they ask for, in time order.
-    public func advance(by duration: Duration) async {
+    package func advance(by duration: Duration) async {
         let end = state.withLock { $0.now + duration }
         while true {
             let due = state.withLock { state -> Repetition? in

@@ -1,15 +1,15 @@
 /// Background work on a dispatch queue of the console's own, and polls on
 /// the system clock: what `lab console` runs with.
-public struct LiveConsoleScheduler: ConsoleScheduler {
+package struct LiveConsoleScheduler: ConsoleScheduler {
     private let executor = QueueTaskExecutor(label: "laboratory.console.background")
 
-    public init() {}
+    package init() {}
 
-    public func execute(_ work: @escaping @Sendable () async -> Void) {
+    package func execute(_ work: @escaping @Sendable () async -> Void) {
         Task.detached(executorPreference: executor) { await work() }
     }
 
-    public func repeatEvery(_ interval: Duration, _ tick: @escaping @Sendable () async -> Void) -> ScheduledRepetition {
+    package func repeatEvery(_ interval: Duration, _ tick: @escaping @Sendable () async -> Void) -> ScheduledRepetition {
         let task = Task.detached(executorPreference: executor) {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)

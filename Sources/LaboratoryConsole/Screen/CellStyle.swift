@@ -1,8 +1,8 @@
 /// How a cell looks: a colour role and a few attributes. Roles, not colours,
 /// so the terminal decides the palette and `NO_COLOR` can drop colour alone.
-public struct CellStyle: Sendable, Hashable {
+package struct CellStyle: Sendable, Hashable {
     /// What a coloured cell means.
-    public enum Role: Sendable, Hashable, CaseIterable {
+    package enum Role: Sendable, Hashable, CaseIterable {
         case plain
         case title
         case header
@@ -15,22 +15,22 @@ public struct CellStyle: Sendable, Hashable {
         case muted
     }
 
-    public var role: Role
-    public var bold: Bool
-    public var reverse: Bool
+    package var role: Role
+    package var bold: Bool
+    package var reverse: Bool
     /// Marks the text a filter matched.
-    public var underline: Bool
+    package var underline: Bool
 
-    public init(role: Role = .plain, bold: Bool = false, reverse: Bool = false, underline: Bool = false) {
+    package init(role: Role = .plain, bold: Bool = false, reverse: Bool = false, underline: Bool = false) {
         self.role = role
         self.bold = bold
         self.reverse = reverse
         self.underline = underline
     }
 
-    public static let plain = CellStyle()
-    public static let title = CellStyle(role: .title, bold: true, reverse: true)
-    public static let header = CellStyle(role: .header, bold: true)
-    public static let selected = CellStyle(role: .accent, reverse: true)
-    public static let muted = CellStyle(role: .muted)
+    package static let plain = CellStyle()
+    package static let title = CellStyle(role: .title, bold: true, reverse: true)
+    package static let header = CellStyle(role: .header, bold: true)
+    package static let selected = CellStyle(role: .accent, reverse: true)
+    package static let muted = CellStyle(role: .muted)
 }

@@ -3,8 +3,8 @@
 /// Control characters and escape sequences in a name or value would move the
 /// cursor or change the terminal's state; they are shown escaped instead
 /// (`\e`, `\n`, `\x07`, `\u{202E}`), so what a person sees is what the data holds.
-public enum DisplayText {
-    public static func sanitize(_ text: String) -> String {
+package enum DisplayText {
+    package static func sanitize(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
@@ -38,7 +38,7 @@ public enum DisplayText {
 
     /// `text` cut to at most `width` columns, ending in `…` when cut, never
     /// splitting a wide character.
-    public static func truncate(_ text: String, to width: Int) -> String {
+    package static func truncate(_ text: String, to width: Int) -> String {
         guard width > 0 else { return "" }
         if TextWidth.of(text) <= width { return text }
         return head(of: text, fitting: width - 1).text + "…"
@@ -46,7 +46,7 @@ public enum DisplayText {
 
     /// The end of `text` in at most `width` columns, starting with `…` when
     /// cut: where a person types, the end is what they look at.
-    public static func tail(_ text: String, width: Int) -> String {
+    package static func tail(_ text: String, width: Int) -> String {
         guard width > 0 else { return "" }
         if TextWidth.of(text) <= width { return text }
         return "…" + end(of: text, fitting: width - 1).text
@@ -55,7 +55,7 @@ public enum DisplayText {
     /// `text` cut to at most `width` columns by taking characters out of its
     /// middle (`ExperimentalSi…thoutSearch`), for names that differ at their
     /// end: cut at the end, two such names would look the same.
-    public static func truncateMiddle(_ text: String, to width: Int) -> String {
+    package static func truncateMiddle(_ text: String, to width: Int) -> String {
         guard width > 2 else { return truncate(text, to: width) }
         if TextWidth.of(text) <= width { return text }
         // The end gets half the room; it holds the part that tells names apart.
@@ -93,7 +93,7 @@ public enum DisplayText {
     /// different: cut at the end, as people read; where two end cuts come out
     /// alike, cut in the middle; where those are still alike, from just
     /// before the first character they differ in (`…AAAXFlow`).
-    public static func distinctCuts(_ names: [String], to width: Int) -> [String] {
+    package static func distinctCuts(_ names: [String], to width: Int) -> [String] {
         var cuts = names.map { truncate($0, to: width) }
         func collisions() -> [Int] {
             var seen: [String: [Int]] = [:]
@@ -119,7 +119,7 @@ public enum DisplayText {
     }
 
     /// `text` padded with spaces (or cut) to exactly `width` columns.
-    public static func fit(_ text: String, to width: Int) -> String {
+    package static func fit(_ text: String, to width: Int) -> String {
         let cut = truncate(text, to: width)
         return cut + String(repeating: " ", count: max(0, width - TextWidth.of(cut)))
     }
@@ -127,7 +127,7 @@ public enum DisplayText {
     /// Breaks `text` into lines of at most `width` columns, at spaces where it
     /// can and inside a word where it must; the first line keeps the text's
     /// leading spaces, continuation lines start with `indent` spaces.
-    public static func wrap(_ text: String, to width: Int, indent: Int = 2) -> [String] {
+    package static func wrap(_ text: String, to width: Int, indent: Int = 2) -> [String] {
         guard width > indent + 1, TextWidth.of(text) > width else { return [text] }
         let leading = text.prefix { $0 == " " }
         var lines: [String] = []

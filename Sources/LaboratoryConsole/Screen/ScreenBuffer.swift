@@ -1,29 +1,29 @@
 /// An in-memory screen: rows of cells that the console core draws into and a
 /// terminal copies out. Tests read it back as lines of text.
-public struct ScreenBuffer: Sendable, Equatable {
+package struct ScreenBuffer: Sendable, Equatable {
     /// One column of the screen.
-    public struct Cell: Sendable, Equatable {
+    package struct Cell: Sendable, Equatable {
         /// The character shown, or `""` for the right half of a wide character.
-        public var text: String
-        public var style: CellStyle
+        package var text: String
+        package var style: CellStyle
 
-        public static let blank = Cell(text: " ", style: .plain)
+        package static let blank = Cell(text: " ", style: .plain)
 
         /// Whether this cell is covered by a wide character to its left.
-        public var isContinuation: Bool { text.isEmpty }
+        package var isContinuation: Bool { text.isEmpty }
     }
 
-    public let width: Int
-    public let height: Int
-    public private(set) var cells: [Cell]
+    package let width: Int
+    package let height: Int
+    package private(set) var cells: [Cell]
 
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
         cells = Array(repeating: .blank, count: self.width * self.height)
     }
 
-    public subscript(row: Int, column: Int) -> Cell {
+    package subscript(row: Int, column: Int) -> Cell {
         cells[row * width + column]
     }
 
@@ -31,7 +31,7 @@ public struct ScreenBuffer: Sendable, Equatable {
     /// (to the right edge by default) with `…`.
     /// - Returns: the columns used.
     @discardableResult
-    public mutating func write(
+    package mutating func write(
         _ text: String,
         row: Int,
         column: Int,
@@ -56,7 +56,7 @@ public struct ScreenBuffer: Sendable, Equatable {
     }
 
     /// Paints `count` cells (to the right edge by default) with spaces in `style`.
-    public mutating func fill(row: Int, column: Int = 0, count: Int? = nil, style: CellStyle) {
+    package mutating func fill(row: Int, column: Int = 0, count: Int? = nil, style: CellStyle) {
         guard row >= 0, row < height else { return }
         let end = min(width, column + (count ?? width))
         for x in max(0, column)..<max(max(0, column), end) {
@@ -65,7 +65,7 @@ public struct ScreenBuffer: Sendable, Equatable {
     }
 
     /// Changes the style of cells without changing their text (for a highlight bar).
-    public mutating func restyle(row: Int, column: Int = 0, count: Int? = nil, _ change: (inout CellStyle) -> Void) {
+    package mutating func restyle(row: Int, column: Int = 0, count: Int? = nil, _ change: (inout CellStyle) -> Void) {
         guard row >= 0, row < height else { return }
         let end = min(width, column + (count ?? width))
         for x in max(0, column)..<max(max(0, column), end) { change(&cells[row * width + x].style) }
@@ -96,7 +96,7 @@ public struct ScreenBuffer: Sendable, Equatable {
     }
 
     /// The text of one row, with trailing spaces removed.
-    public func line(_ row: Int) -> String {
+    package func line(_ row: Int) -> String {
         var text = ""
         for column in 0..<width { text += self[row, column].text }
         while text.last == " " { text.removeLast() }
@@ -104,5 +104,5 @@ public struct ScreenBuffer: Sendable, Equatable {
     }
 
     /// Every row as text, for tests and captures.
-    public var lines: [String] { (0..<height).map(line) }
+    package var lines: [String] { (0..<height).map(line) }
 }

@@ -9,24 +9,24 @@ import Synchronization
 /// columns and `❤️` in one, kitty in two each), so they follow
 /// ``ClusterRules``, which the terminal layer measures at start-up. Kept in
 /// the pure core so layout is decided before anything reaches the terminal.
-public enum TextWidth {
+package enum TextWidth {
     /// How the terminal draws the clusters terminals disagree on.
-    public struct ClusterRules: Sendable, Hashable {
+    package struct ClusterRules: Sendable, Hashable {
         /// An emoji and a skin-tone modifier (`👍🏽`) share one glyph; else the modifier takes its own two columns.
-        public var modifiersJoin: Bool
+        package var modifiersJoin: Bool
         /// Emoji joined by ZWJ (`👨‍👩‍👧`) make one glyph; else each takes its own columns.
-        public var joinersJoin: Bool
+        package var joinersJoin: Bool
         /// VS16 (`❤️`) makes a narrow symbol an emoji two columns wide; else it stays one.
-        public var selectorWidens: Bool
+        package var selectorWidens: Bool
 
-        public init(modifiersJoin: Bool, joinersJoin: Bool, selectorWidens: Bool) {
+        package init(modifiersJoin: Bool, joinersJoin: Bool, selectorWidens: Bool) {
             self.modifiersJoin = modifiersJoin
             self.joinersJoin = joinersJoin
             self.selectorWidens = selectorWidens
         }
 
         /// What Unicode intends and modern terminals do: every emoji cluster is one glyph two columns wide.
-        public static let unicode = ClusterRules(modifiersJoin: true, joinersJoin: true, selectorWidens: true)
+        package static let unicode = ClusterRules(modifiersJoin: true, joinersJoin: true, selectorWidens: true)
 
         fileprivate var bits: UInt8 {
             (modifiersJoin ? 1 : 0) | (joinersJoin ? 2 : 0) | (selectorWidens ? 4 : 0)
@@ -39,19 +39,19 @@ public enum TextWidth {
 
     /// The rules of the terminal the console draws on: set once by the
     /// terminal layer after measuring; ``ClusterRules/unicode`` until then.
-    public static var terminalRules: ClusterRules {
+    package static var terminalRules: ClusterRules {
         get { ClusterRules(bits: rules.load(ordering: .relaxed)) }
         set { rules.store(newValue.bits, ordering: .relaxed) }
     }
 
     private static let rules = Atomic<UInt8>(ClusterRules.unicode.bits)
 
-    public static func of(_ character: Character) -> Int {
+    package static func of(_ character: Character) -> Int {
         of(character, rules: terminalRules)
     }
 
     /// The width of `character` on a terminal that follows `rules`.
-    public static func of(_ character: Character, rules: ClusterRules) -> Int {
+    package static func of(_ character: Character, rules: ClusterRules) -> Int {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
         // Other clusters (a letter and its marks, Hangul syllables in jamo) take their first scalar's width.
@@ -81,7 +81,7 @@ public enum TextWidth {
         return width
     }
 
-    public static func of(_ scalar: Unicode.Scalar) -> Int {
+    package static func of(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
         if value == 0 { return 0 }
         switch scalar.properties.generalCategory {
@@ -93,7 +93,7 @@ public enum TextWidth {
     }
 
     /// The width of a whole string.
-    public static func of(_ text: String) -> Int {
+    package static func of(_ text: String) -> Int {
         // Printable ASCII, most names and values: one column a byte, no clusters to form.
         let utf8 = text.utf8
         if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return utf8.count }

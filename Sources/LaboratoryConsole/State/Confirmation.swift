@@ -1,16 +1,16 @@
 import Foundation
 
 /// A question the console asks before doing something that cannot be undone.
-public struct Confirmation: Sendable, Equatable {
+package struct Confirmation: Sendable, Equatable {
     /// The question, e.g. "Drop all 3 forced variants?".
-    public var question: String
+    package var question: String
     /// What happens on yes.
-    public var effect: ConsoleEffect
+    package var effect: ConsoleEffect
 }
 
 /// A line of text the console asks for, such as a file path.
-public struct Prompt: Sendable, Equatable {
-    public enum Purpose: Sendable, Equatable {
+package struct Prompt: Sendable, Equatable {
+    package enum Purpose: Sendable, Equatable {
         case exportOverrides
         case importOverrides
         /// A new value for an attribute, typed in its row.
@@ -19,12 +19,12 @@ public struct Prompt: Sendable, Equatable {
         case newAttribute
     }
 
-    public var purpose: Purpose
-    public var title: String
-    public var text: String
+    package var purpose: Purpose
+    package var title: String
+    package var text: String
 
     /// Where exports go and imports come from unless the user types otherwise.
-    public static let defaultFile = "laboratory-overrides.json"
+    package static let defaultFile = "laboratory-overrides.json"
 
     /// Whether it is typed where its text goes (an attribute's row, the
     /// status line) rather than in a box over the screen.
@@ -63,13 +63,13 @@ public struct Prompt: Sendable, Equatable {
 }
 
 /// A line for the status bar.
-public struct StatusMessage: Sendable, Equatable {
-    public var text: String
-    public var isError: Bool
+package struct StatusMessage: Sendable, Equatable {
+    package var text: String
+    package var isError: Bool
     /// Whether it reports a catalog that no longer loads: it goes when the catalog loads again.
-    public var isCatalogProblem = false
+    package var isCatalogProblem = false
 
-    public init(_ text: String, isError: Bool = false) {
+    package init(_ text: String, isError: Bool = false) {
         self.text = text
         self.isError = isError
     }

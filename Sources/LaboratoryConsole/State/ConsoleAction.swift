@@ -1,7 +1,7 @@
 import Laboratory
 
 /// Something that happens to the console: input, fresh data, finished work.
-public enum ConsoleAction: Sendable, Equatable {
+package enum ConsoleAction: Sendable, Equatable {
     case input(TerminalInput)
     /// The environment was read again.
     case dataLoaded(ConsoleData)

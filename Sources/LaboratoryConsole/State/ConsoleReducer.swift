@@ -1,8 +1,8 @@
 import Laboratory
 
 /// The console's logic: state + action → new state and the effects to run.
-public enum ConsoleReducer {
-    public static func reduce(_ state: inout ConsoleState, _ action: ConsoleAction) -> [ConsoleEffect] {
+package enum ConsoleReducer {
+    package static func reduce(_ state: inout ConsoleState, _ action: ConsoleAction) -> [ConsoleEffect] {
         var effects: [ConsoleEffect] = []
         switch action {
         case .input(let input):

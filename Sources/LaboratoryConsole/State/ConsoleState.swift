@@ -3,40 +3,40 @@ import Laboratory
 
 /// Everything the console shows, in one value: the reducer changes it, the
 /// renderer draws it.
-public struct ConsoleState: Sendable, Equatable {
-    public var size: TerminalSize
-    public private(set) var data: ConsoleData
+package struct ConsoleState: Sendable, Equatable {
+    package var size: TerminalSize
+    package private(set) var data: ConsoleData
     /// The navigation stack; the last frame is on screen.
-    public var stack: [Frame] = [Frame(route: .main)]
+    package var stack: [Frame] = [Frame(route: .main)]
     /// Whether keys go to the filter of the current screen.
-    public var isEditingFilter = false
-    public var showsHelp = false
+    package var isEditingFilter = false
+    package var showsHelp = false
     /// How wide the detail pane of the Experiments and variant screens is.
-    public var experimentPane: DetailPaneWidth = .normal
+    package var experimentPane: DetailPaneWidth = .normal
     /// How wide the Events screen's detail pane is: hidden until an event
     /// is opened, as the table needs its columns more than a pane.
-    public var eventPane: DetailPaneWidth = .hidden
+    package var eventPane: DetailPaneWidth = .hidden
     /// The first line of the detail pane shown, when it is longer than the screen.
-    public var paneScroll = 0
+    package var paneScroll = 0
     /// Whether ↑↓ scroll the detail pane (Tab) instead of moving in the list.
-    public var isPaneFocused = false
-    public var confirmation: Confirmation?
+    package var isPaneFocused = false
+    package var confirmation: Confirmation?
     /// A question waiting for typed text (a file path).
-    public var prompt: Prompt?
-    public var message: StatusMessage?
+    package var prompt: Prompt?
+    package var message: StatusMessage?
     /// The Events screen shows only this reason, when set.
-    public var eventReason: String?
+    package var eventReason: String?
     /// Each screen's last filter, given back when the screen is opened again.
-    public var filters: [Route: String] = [:]
+    package var filters: [Route: String] = [:]
     /// Effects started and not finished yet.
-    public var pendingEffects = 0
+    package var pendingEffects = 0
     /// The last request for an experiment's decision steps, so that it is asked for once.
     var explanationRequested: ConsoleEffect?
-    public var shouldQuit = false
+    package var shouldQuit = false
     /// Time zone for times on screen (tests pin it).
-    public var timeZone: TimeZone
+    package var timeZone: TimeZone
 
-    public init(size: TerminalSize, data: ConsoleData = ConsoleData(), timeZone: TimeZone = .current) {
+    package init(size: TerminalSize, data: ConsoleData = ConsoleData(), timeZone: TimeZone = .current) {
         self.size = size
         self.data = data
         self.timeZone = timeZone
@@ -44,15 +44,15 @@ public struct ConsoleState: Sendable, Equatable {
     }
 
     /// The frame on screen.
-    public var frame: Frame {
+    package var frame: Frame {
         get { stack[stack.count - 1] }
         set { stack[stack.count - 1] = newValue }
     }
 
-    public var route: Route { frame.route }
+    package var route: Route { frame.route }
 
     /// How wide the detail pane of the screen on top is (`p` switches it).
-    public var pane: DetailPaneWidth {
+    package var pane: DetailPaneWidth {
         get { route == .events ? eventPane : experimentPane }
         set {
             if route == .events { eventPane = newValue } else { experimentPane = newValue }
@@ -60,19 +60,19 @@ public struct ConsoleState: Sendable, Equatable {
     }
 
     /// Where things go on screen at this size and pane width.
-    public var layout: Layout {
+    package var layout: Layout {
         let shown = ListColumns.visible(for: route, pane: pane).filter { $0 < columnNeeds.count }
         return Layout(size, pane: pane, listNeed: ListColumns.listNeed(shown.map { columnNeeds[$0] }))
     }
 
     /// The rows of the screen on top, as built from the data and its filter;
     /// kept current by ``refreshRows()`` so moving the cursor costs nothing.
-    public private(set) var rows: [ListRow] = []
+    package private(set) var rows: [ListRow] = []
     /// The columns each list column's content needs, over every row of the
     /// screen (not only those the filter keeps, so columns hold still as you type).
-    public private(set) var columnNeeds: [Int] = []
+    package private(set) var columnNeeds: [Int] = []
     /// Counts data loads, so cached sections know when they are stale.
-    public private(set) var dataGeneration = 0
+    package private(set) var dataGeneration = 0
     private var sections: [RowSection] = []
     private var sectionsKey: SectionsKey?
     private var rowsFilter: String?
@@ -84,7 +84,7 @@ public struct ConsoleState: Sendable, Equatable {
     }
 
     /// Replaces the data (a load finished).
-    public mutating func replaceData(_ data: ConsoleData) {
+    package mutating func replaceData(_ data: ConsoleData) {
         self.data = data
         dataGeneration += 1
     }
@@ -105,7 +105,7 @@ public struct ConsoleState: Sendable, Equatable {
 
     /// Rebuilds the sections when the data, the screen or the reason filter
     /// changed, and the rows when the sections or the text filter changed.
-    public mutating func refreshRows() {
+    package mutating func refreshRows() {
         let key = SectionsKey(route: route, generation: dataGeneration, reason: eventReason)
         if key != sectionsKey {
             sections = RowBuilder.sections(for: route, state: self)

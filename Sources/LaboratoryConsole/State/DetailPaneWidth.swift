@@ -1,5 +1,5 @@
 /// How much of the screen the detail pane takes, switched with `p`.
-public enum DetailPaneWidth: Sendable, Equatable {
+package enum DetailPaneWidth: Sendable, Equatable {
     /// Beside the list, which keeps a little over half the width.
     case normal
     /// Beside the list, which keeps two fifths: for long values and explanations.

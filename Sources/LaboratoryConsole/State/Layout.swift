@@ -1,26 +1,26 @@
 /// Where things go on screen; shared by the reducer (scrolling, clicks) and the renderer.
-public struct Layout: Sendable, Equatable {
-    public let size: TerminalSize
-    public let pane: DetailPaneWidth
+package struct Layout: Sendable, Equatable {
+    package let size: TerminalSize
+    package let pane: DetailPaneWidth
     /// The columns the list needs to show every row whole; the pane gets what it leaves.
-    public let listNeed: Int
+    package let listNeed: Int
 
-    public init(_ size: TerminalSize, pane: DetailPaneWidth = .normal, listNeed: Int = .max) {
+    package init(_ size: TerminalSize, pane: DetailPaneWidth = .normal, listNeed: Int = .max) {
         self.size = size
         self.pane = pane
         self.listNeed = listNeed
     }
 
     /// Row 0 is the title bar, row 1 the column headings.
-    public var listTop: Int { 2 }
+    package var listTop: Int { 2 }
     /// The status line, above the key bar.
-    public var statusRow: Int { size.rows - 2 }
-    public var keyBarRow: Int { size.rows - 1 }
+    package var statusRow: Int { size.rows - 2 }
+    package var keyBarRow: Int { size.rows - 1 }
     /// How many list rows fit.
-    public var listHeight: Int { max(1, statusRow - listTop) }
+    package var listHeight: Int { max(1, statusRow - listTop) }
 
     /// Whether a screen has a detail pane beside its list (shown or not).
-    public static func hasDetail(_ route: Route) -> Bool {
+    package static func hasDetail(_ route: Route) -> Bool {
         switch route {
         case .experiments, .variants, .events: return true
         default: return false
@@ -28,16 +28,16 @@ public struct Layout: Sendable, Equatable {
     }
 
     /// The column the detail pane's text starts at, and how wide it is.
-    public func paneColumns(for route: Route) -> (left: Int, width: Int) {
+    package func paneColumns(for route: Route) -> (left: Int, width: Int) {
         let left = listWidth(for: route)
         return (left + 2, size.columns - left - 3)
     }
 
     /// How many rows the detail pane has: from below the title bar to above the status line.
-    public var paneHeight: Int { max(1, statusRow - 1) }
+    package var paneHeight: Int { max(1, statusRow - 1) }
 
     /// Whether a screen shows its detail pane now.
-    public func showsDetail(_ route: Route) -> Bool {
+    package func showsDetail(_ route: Route) -> Bool {
         Self.hasDetail(route) && pane != .hidden
     }
 
@@ -46,7 +46,7 @@ public struct Layout: Sendable, Equatable {
     /// Beside the list, the list takes what it needs, from 40 columns to a
     /// little over half the screen; a wide pane leaves the list a third (at
     /// least 30 columns, and always less than beside).
-    public func listWidth(for route: Route) -> Int {
+    package func listWidth(for route: Route) -> Int {
         guard showsDetail(route) else { return size.columns }
         let normal = min(max(40, listNeed), max(40, size.columns * 11 / 20))
         switch pane {

@@ -1,5 +1,5 @@
 /// A screen of the console, as in the Tweaks navigation stack.
-public enum Route: Sendable, Hashable {
+package enum Route: Sendable, Hashable {
     /// The categories and the reset-all action.
     case main
     /// One section per source, one row per experiment.
@@ -16,7 +16,7 @@ public enum Route: Sendable, Hashable {
     case settings
 
     /// The name in the title bar.
-    public var title: String {
+    package var title: String {
         switch self {
         case .main: return "Laboratory"
         case .experiments: return "Experiments"
@@ -30,19 +30,19 @@ public enum Route: Sendable, Hashable {
 }
 
 /// One screen on the stack, with where its cursor and scroll are and its filter.
-public struct Frame: Sendable, Equatable {
-    public var route: Route
+package struct Frame: Sendable, Equatable {
+    package var route: Route
     /// Index of the highlighted row in the screen's rows.
-    public var cursor: Int = 0
+    package var cursor: Int = 0
     /// What the highlight is on, by identity: when rows move (a catalog
     /// edit, an update, another process), the cursor follows it.
-    public var selection: ListRow.Target?
+    package var selection: ListRow.Target?
     /// Index of the first row shown.
-    public var scroll: Int = 0
+    package var scroll: Int = 0
     /// Case-insensitive filter over names; empty shows everything.
-    public var filter: String = ""
+    package var filter: String = ""
 
-    public init(route: Route) {
+    package init(route: Route) {
         self.route = route
     }
 }

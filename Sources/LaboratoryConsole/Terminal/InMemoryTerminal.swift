@@ -1,24 +1,24 @@
 import Foundation
 
 /// A ``Terminal`` for tests: scripted input, and every drawn frame kept.
-public final class InMemoryTerminal: Terminal, @unchecked Sendable {
-    public private(set) var size: TerminalSize
+package final class InMemoryTerminal: Terminal, @unchecked Sendable {
+    package private(set) var size: TerminalSize
     /// The last frame drawn.
-    public private(set) var screen: ScreenBuffer
+    package private(set) var screen: ScreenBuffer
     /// How many frames were drawn.
-    public private(set) var frames = 0
+    package private(set) var frames = 0
 
     private let lock = NSCondition()
     private var pending: [TerminalInput] = []
     private var woken = false
 
-    public init(size: TerminalSize = TerminalSize(columns: 100, rows: 30)) {
+    package init(size: TerminalSize = TerminalSize(columns: 100, rows: 30)) {
         self.size = size
         screen = ScreenBuffer(width: size.columns, height: size.rows)
     }
 
     /// Queues input for the console to read; a resize also changes ``size``.
-    public func send(_ inputs: TerminalInput...) {
+    package func send(_ inputs: TerminalInput...) {
         lock.lock()
         pending.append(contentsOf: inputs)
         lock.signal()
@@ -26,18 +26,18 @@ public final class InMemoryTerminal: Terminal, @unchecked Sendable {
     }
 
     /// Queues key presses.
-    public func type(_ keys: Key...) {
+    package func type(_ keys: Key...) {
         for key in keys { send(.key(key)) }
     }
 
-    public func draw(_ buffer: ScreenBuffer) {
+    package func draw(_ buffer: ScreenBuffer) {
         lock.lock()
         screen = buffer
         frames += 1
         lock.unlock()
     }
 
-    public func nextInput(timeout: Duration) -> TerminalInput? {
+    package func nextInput(timeout: Duration) -> TerminalInput? {
         lock.lock()
         defer { lock.unlock() }
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
@@ -52,7 +52,7 @@ public final class InMemoryTerminal: Terminal, @unchecked Sendable {
         return input
     }
 
-    public var waker: any TerminalWaker { Waker(terminal: self) }
+    package var waker: any TerminalWaker { Waker(terminal: self) }
 
     private struct Waker: TerminalWaker {
         let terminal: InMemoryTerminal

@@ -1,6 +1,6 @@
 /// A screen to draw on and a source of input: ncurses in `lab console`,
 /// ``InMemoryTerminal`` in tests.
-public protocol Terminal: AnyObject {
+package protocol Terminal: AnyObject {
     /// The current size.
     var size: TerminalSize { get }
 
@@ -16,6 +16,6 @@ public protocol Terminal: AnyObject {
 }
 
 /// Wakes a terminal that is waiting for input. Safe from any thread.
-public protocol TerminalWaker: Sendable {
+package protocol TerminalWaker: Sendable {
     func wake()
 }

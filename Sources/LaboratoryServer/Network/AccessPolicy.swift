@@ -6,11 +6,11 @@ import Foundation
 /// A page a tester visits runs in their browser on their network: without
 /// these checks it could read every flag through a DNS name that resolves to
 /// the server (rebinding) and post made-up exposures without a preflight.
-public struct AccessPolicy: Sendable {
+package struct AccessPolicy: Sendable {
     /// Host names and addresses a request may name, lowercased, without port.
-    public var hosts: Set<String>
+    package var hosts: Set<String>
     /// Origins (`scheme://host[:port]`) whose pages may write, lowercased.
-    public var origins: Set<String>
+    package var origins: Set<String>
 
     /// - Parameters:
     ///   - listening: the address the server listens on.
@@ -18,7 +18,7 @@ public struct AccessPolicy: Sendable {
     ///   - hostName: this machine's name, which a LAN's DNS may give it.
     ///   - extraHosts: names a proxy or the LAN's DNS gives the server (`--allow-host`).
     ///   - origins: pages that may write besides the server's own (`--allow-origin`).
-    public init(
+    package init(
         listening: String,
         interfaces: [String] = [],
         hostName: String? = nil,
@@ -42,7 +42,7 @@ public struct AccessPolicy: Sendable {
 
     /// Whether a request's `Host` header names this server. HTTP/1.1 requires
     /// the header; a request without one is refused as well.
-    public func allows(host header: String?) -> Bool {
+    package func allows(host header: String?) -> Bool {
         guard let header, let name = Self.hostName(of: header) else { return false }
         return hosts.contains(name)
     }
@@ -50,7 +50,7 @@ public struct AccessPolicy: Sendable {
     /// Whether a page from `origin` may write to a server reached as `host`:
     /// no `Origin` (a native SDK, curl) may, the server's own pages may, and
     /// so may the configured origins.
-    public func allowsWrite(origin: String?, host: String?) -> Bool {
+    package func allowsWrite(origin: String?, host: String?) -> Bool {
         guard let origin else { return true }
         let trimmed = Self.trimmedOrigin(origin)
         if origins.contains(trimmed) { return true }

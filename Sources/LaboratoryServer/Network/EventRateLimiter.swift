@@ -7,9 +7,9 @@ import Synchronization
 /// Time is passed in, so tests advance it by hand. The table of clients is
 /// bounded: past `maximumClients`, the buckets that are full again (their
 /// clients have been quiet long enough to be forgotten) are dropped first.
-public final class EventRateLimiter: Sendable {
-    public let rate: Double
-    public let burst: Double
+package final class EventRateLimiter: Sendable {
+    package let rate: Double
+    package let burst: Double
     private let maximumClients: Int
     private let buckets = Mutex<[String: Bucket]>([:])
 
@@ -18,7 +18,7 @@ public final class EventRateLimiter: Sendable {
         var updated: Double
     }
 
-    public init(rate: Double, burst: Double, maximumClients: Int = 10_000) {
+    package init(rate: Double, burst: Double, maximumClients: Int = 10_000) {
         self.rate = max(rate, 0.001)
         self.burst = max(burst, 1)
         self.maximumClients = maximumClients
@@ -27,7 +27,7 @@ public final class EventRateLimiter: Sendable {
     /// Takes `count` tokens from `client`'s bucket at `now` (seconds).
     /// - Returns: `nil` when taken, else the seconds until they would be there
     ///   (a request larger than the burst is never taken: `.infinity`).
-    public func take(_ count: Int, for client: String, now: Double) -> Double? {
+    package func take(_ count: Int, for client: String, now: Double) -> Double? {
         let cost = Double(max(count, 1))
         guard cost <= burst else { return .infinity }
         return buckets.withLock { buckets in
@@ -46,7 +46,7 @@ public final class EventRateLimiter: Sendable {
     }
 
     /// Clients being tracked now.
-    public var clientCount: Int { buckets.withLock { $0.count } }
+    package var clientCount: Int { buckets.withLock { $0.count } }
 
     private func forgetQuiet(_ buckets: inout [String: Bucket], now: Double) {
         let refill = burst / rate

@@ -5,35 +5,35 @@ import NIOCore
 /// A phone on a LAN, a web page a tester visits or a misbehaving script may
 /// each cost bounded time and memory, never another client's service. The
 /// defaults suit a staging box; tests shrink them to see each bound act.
-public struct ServerLimits: Sendable {
+package struct ServerLimits: Sendable {
     /// How long a connection may sit without a request, or with a request
     /// whose head or body has stopped arriving, before it is closed. Long
     /// enough that a client's pool seldom reuses a connection the server has
     /// just closed (a POST on one fails: 15 s did, in a test under load);
     /// crowds of idle peers are the shedding's to bound, not this timeout's.
-    public var idleTimeout: Duration = .seconds(60)
+    package var idleTimeout: Duration = .seconds(60)
     /// How long a request's body may take to arrive after its head, however
     /// steadily it trickles in.
-    public var bodyDeadline: Duration = .seconds(30)
+    package var bodyDeadline: Duration = .seconds(30)
     /// Connections open at once; past it new ones wait in the listen backlog.
-    public var maximumConnections: Int = ServerLimits.connectionsBelowDescriptorLimit()
+    package var maximumConnections: Int = ServerLimits.connectionsBelowDescriptorLimit()
     /// Above this many connections, each new one closes the connection that
     /// has been idle the longest, so a crowd of idle peers never locks out a
     /// client that comes to ask something.
-    public var idleSheddingThreshold: Int? = nil
+    package var idleSheddingThreshold: Int? = nil
     /// How long a stream may take to accept one write before it is closed:
     /// a reader that stopped reading holds at most one payload until then.
-    public var streamWriteDeadline: Duration = .seconds(10)
+    package var streamWriteDeadline: Duration = .seconds(10)
     /// The largest request body.
-    public var maximumBodyBytes: Int = 1 << 20
+    package var maximumBodyBytes: Int = 1 << 20
     /// Exposures one client may post per second, on average.
-    public var eventsPerSecond: Double = 50
+    package var eventsPerSecond: Double = 50
     /// Exposures one client may post at once after a quiet spell.
-    public var eventBurst: Double = 500
+    package var eventBurst: Double = 500
     /// Writes waiting for the state file at once; past it a write answers 503.
-    public var pendingWrites: Int = 64
+    package var pendingWrites: Int = 64
 
-    public init() {}
+    package init() {}
 
     /// The connections at which new ones start to close idle ones.
     var sheddingThreshold: Int { idleSheddingThreshold ?? max(1, maximumConnections - maximumConnections / 8) }

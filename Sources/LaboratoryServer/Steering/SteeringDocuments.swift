@@ -3,16 +3,16 @@ import Laboratory
 
 /// The bodies the steering API takes and gives, as `share/openapi/steering-v1.json`
 /// describes them: the server reads the requests, `lab … --connect` writes them.
-public enum SteeringDocuments {
+package enum SteeringDocuments {
     /// `POST …/force`.
-    public struct Force: Codable, Sendable {
-        public var experiment: String
-        public var variant: String
-        public var source: String?
+    package struct Force: Codable, Sendable {
+        package var experiment: String
+        package var variant: String
+        package var source: String?
         /// Attribute → value; absent or empty for everyone.
-        public var scope: [String: String]?
+        package var scope: [String: String]?
 
-        public init(experiment: String, variant: String, source: String?, scope: [String: String]?) {
+        package init(experiment: String, variant: String, source: String?, scope: [String: String]?) {
             self.experiment = experiment
             self.variant = variant
             self.source = source
@@ -21,12 +21,12 @@ public enum SteeringDocuments {
     }
 
     /// `POST …/unforce`.
-    public struct Unforce: Codable, Sendable {
-        public var experiment: String
-        public var source: String?
-        public var scope: [String: String]?
+    package struct Unforce: Codable, Sendable {
+        package var experiment: String
+        package var source: String?
+        package var scope: [String: String]?
 
-        public init(experiment: String, source: String?, scope: [String: String]?) {
+        package init(experiment: String, source: String?, scope: [String: String]?) {
             self.experiment = experiment
             self.source = source
             self.scope = scope
@@ -34,22 +34,22 @@ public enum SteeringDocuments {
     }
 
     /// `POST …/reset`: every forced variant, or those of a source, a scope, or both.
-    public struct Reset: Codable, Sendable {
-        public var source: String?
-        public var scope: [String: String]?
+    package struct Reset: Codable, Sendable {
+        package var source: String?
+        package var scope: [String: String]?
 
-        public init(source: String?, scope: [String: String]?) {
+        package init(source: String?, scope: [String: String]?) {
             self.source = source
             self.scope = scope
         }
     }
 
     /// `POST …/attributes`: store an attribute, or remove it with no value.
-    public struct SetAttribute: Codable, Sendable {
-        public var name: String
-        public var value: String?
+    package struct SetAttribute: Codable, Sendable {
+        package var name: String
+        package var value: String?
 
-        public init(name: String, value: String?) {
+        package init(name: String, value: String?) {
             self.name = name
             self.value = value
         }

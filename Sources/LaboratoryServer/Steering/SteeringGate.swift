@@ -9,14 +9,14 @@ import HTTPTypes
 ///   configured lets a request steer (one person on one machine, as before).
 /// - A request from a web page of a foreign origin is refused with 403,
 ///   token or not, so a page a tester visits cannot steer through their browser.
-public struct SteeringGate: Sendable {
-    public var tokens: SteeringTokens?
-    public var clientKeys: Set<String>
+package struct SteeringGate: Sendable {
+    package var tokens: SteeringTokens?
+    package var clientKeys: Set<String>
     /// Whether the server listens on loopback only.
-    public var loopbackOnly: Bool
-    public var access: AccessPolicy
+    package var loopbackOnly: Bool
+    package var access: AccessPolicy
 
-    public init(tokens: SteeringTokens?, clientKeys: Set<String>, loopbackOnly: Bool, access: AccessPolicy) {
+    package init(tokens: SteeringTokens?, clientKeys: Set<String>, loopbackOnly: Bool, access: AccessPolicy) {
         self.tokens = tokens
         self.clientKeys = clientKeys
         self.loopbackOnly = loopbackOnly
@@ -24,14 +24,14 @@ public struct SteeringGate: Sendable {
     }
 
     /// What the gate decided.
-    public enum Decision: Equatable, Sendable {
+    package enum Decision: Equatable, Sendable {
         /// Steer, recorded as this tester (`nil`: the loopback server's one person).
         case allowed(tester: String?)
         case refused(HTTPResponse.Status, String)
     }
 
     /// Decides for a request with these headers, sent to `authority` (its `Host`).
-    public func decide(_ headers: HTTPFields, authority: String?) -> Decision {
+    package func decide(_ headers: HTTPFields, authority: String?) -> Decision {
         if let origin = headers[.origin], !access.allowsWrite(origin: origin, host: authority) {
             return .refused(.forbidden, "a web page of origin \(origin) may not steer (--allow-origin lets one)")
         }

@@ -12,7 +12,7 @@ import NIOCore
 /// the ``SteeringGate`` first; changes are recorded as its tester's.
 extension LabServer {
     /// Every steering path starts with it; a new version gets a new prefix.
-    public static let steeringPrefix = "/api/steering/v1"
+    package static let steeringPrefix = "/api/steering/v1"
 
     func addSteering(to router: Router<ServerRequestContext>) {
         let hub = hub

@@ -4,27 +4,27 @@ import Laboratory
 /// The testers who may steer a shared `lab serve`, each with a token: a
 /// JSON object from tester name to token (`{"ana": "9f2c…", "bo": "41d7…"}`),
 /// given with `--tokens FILE`. The name is what forced variants record.
-public struct SteeringTokens: Sendable, Equatable {
+package struct SteeringTokens: Sendable, Equatable {
     /// Tester by token.
-    public let testers: [String: String]
+    package let testers: [String: String]
 
     /// The shortest token taken: a guessable one would let anyone on the LAN steer.
-    public static let minimumLength = 16
+    package static let minimumLength = 16
 
-    public init(testers byToken: [String: String]) {
+    package init(testers byToken: [String: String]) {
         testers = byToken
     }
 
     /// The tester a token belongs to, if any.
-    public func tester(for token: String) -> String? {
+    package func tester(for token: String) -> String? {
         testers[token]
     }
 
     /// Why a tokens file was refused, with where: `file:line:col: message`.
-    public typealias Invalid = InvalidFile
+    package typealias Invalid = InvalidFile
 
     /// Reads a tokens file: every mistake is named with its line and column.
-    public init(decoding data: Data, file: String) throws(Invalid) {
+    package init(decoding data: Data, file: String) throws(Invalid) {
         let members = try Invalid.strings(
             in: try Invalid.json(data, file: file),
             file: file,

@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// It runs inside apps, so an upstream that sends faster than the app can
 /// decode costs bounded memory: the socket is read only as fast as events
-/// are parsed (``EventStreamConnection``), a line or event past the parser's
+/// are parsed (`EventStreamConnection`), a line or event past the parser's
 /// cap drops the connection, a `features` event superseded before it was
 /// handled is dropped undecoded, and `features-updated` storms cost at most
 /// one fetch in flight and one per ``minimumRefetchInterval``.

@@ -49,7 +49,7 @@ public struct HTTPPayloadFetcher: PayloadFetcher {
         host.appendingPathComponent("api").appendingPathComponent("features").appendingPathComponent(clientKey)
     }
 
-    /// Fetches the payload, `If-None-Match: etag` when given: a 304 is ``PayloadResponse/notModified``.
+    /// Fetches the payload, `If-None-Match: etag` when given: a 304 is `PayloadResponse/notModified`.
     public func fetch(etag: String?) async throws -> PayloadResponse {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: idleTimeout)
         if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }

@@ -8,7 +8,9 @@ import _CryptoExtras
 public enum PayloadDecryption {
     /// Why a payload could not be decrypted.
     public enum Failure: Error, Equatable, CustomStringConvertible {
+        /// The text is not `<iv base64>.<ciphertext base64>`, or the key is not base64; says which.
         case malformed(String)
+        /// The padding did not check out: the key is not this payload's, or the ciphertext is damaged.
         case wrongKeyOrCorrupt
 
         public var description: String {

@@ -6,6 +6,7 @@ public struct ReconnectBackoff: Sendable, Equatable {
     public let first: Duration
     /// The longest wait.
     public let cap: Duration
+    /// The wait before the next connection.
     public private(set) var next: Duration
 
     /// A backoff from `first` doubling up to `cap`.

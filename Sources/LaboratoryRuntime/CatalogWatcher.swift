@@ -3,7 +3,7 @@ import Laboratory
 import Synchronization
 
 /// Notices edited catalog files and reloads them into their local sources,
-/// and edited payload files into theirs (``FetchingSource/watchedFile``),
+/// and edited payload files into theirs (`FetchingSource/watchedFile`),
 /// so a running process (`lab serve`, the console) serves what the files say now.
 ///
 /// A file counts as changed when its modification time, size or inode
@@ -26,6 +26,7 @@ public final class CatalogWatcher: Sendable {
         }
     }
 
+    /// Watches the catalog files `laboratory` was built from, and the files its sources read.
     public init(laboratory: LocalLaboratory) {
         catalogs =
             Array(zip(laboratory.catalogPaths, laboratory.locals)).map { (path: $0, source: $1) }

@@ -15,7 +15,7 @@ import LaboratorySQLite
 ///
 /// With a GrowthBook payload, the laboratory adds a GrowthBook source and
 /// keeps it current (``updater``): a changed payload reaches
-/// ``AssignmentsManager/changes()`` within the refresh interval, or at once
+/// `AssignmentsManager/changes()` within the refresh interval, or at once
 /// when the server streams.
 ///
 /// ```swift
@@ -30,8 +30,11 @@ import LaboratorySQLite
 /// a process that can write the state file cannot change what it runs. Pass
 /// `debugSource: true` to let QA force variants in a build of your choosing.
 public struct LocalLaboratory: Sendable {
+    /// The state file, opened once and shared by every part below.
     public let store: SQLiteStateStore
+    /// This device's identity and active experiments token, as the state file keeps them.
     public let device: Device
+    /// One local source per catalog, in the order the catalogs were given.
     public let locals: [LocalSource]
     /// The catalog file each of ``locals`` is read from, in the same order.
     public let catalogPaths: [String]
@@ -46,22 +49,28 @@ public struct LocalLaboratory: Sendable {
     /// Wraps ``sources`` so QA can force variants (from `lab console` too);
     /// `nil` when the wiring has no debug source, as in release builds.
     public let debug: DebugSource?
+    /// The manager the app asks for values: every source, wrapped in the debug source when there is one.
     public let manager: AssignmentsManager
     /// Forces, unforces, resets and imports through ``debug``: `nil` with it.
     public let steering: Steering?
 
     /// Opens the state file and builds the sources; each catalog is read
-    /// again from its path on ``AssignmentsManager/update()``.
+    /// again from its path on `AssignmentsManager/update()`.
     ///
-    /// - Parameter userID: the logged-in user, for user-level experiments
-    ///   (change it later with ``LocalSource/setUserID(_:)`` on each of ``locals``).
-    /// - Parameter growthBook: a GrowthBook payload to add as a source and keep current.
-    /// - Parameter remotes: builds other remote sources over the same state and device.
-    /// - Parameter debugSource: whether forced variants apply; by default in
-    ///   debug builds only.
-    /// - Parameter app: the name under which the wiring is recorded in the
-    ///   state file, so the console and `lab force` warn when forcing would
-    ///   change nothing here; `nil` records nothing (tools such as `lab`).
+    /// - Parameters:
+    ///   - catalogs: the catalogs, each with the path it is read again from.
+    ///   - statePath: the state file, created with its folder when missing.
+    ///   - userID: the logged-in user, for user-level experiments
+    ///     (change it later with `LocalSource/setUserID(_:)` on each of ``locals``).
+    ///   - debugSource: whether forced variants apply; by default in
+    ///     debug builds only.
+    ///   - app: the name under which the wiring is recorded in the
+    ///     state file, so the console and `lab force` warn when forcing would
+    ///     change nothing here; `nil` records nothing (tools such as `lab`).
+    ///   - random: what draws the token and variants by weight.
+    ///   - clock: the time draws and events are stamped with.
+    ///   - connection: a GrowthBook payload to add as a source and keep current.
+    ///   - remotes: builds other remote sources over the same state and device.
     public init(
         catalogs: [(path: String, catalog: Catalog)],
         statePath: String,

@@ -2,11 +2,12 @@ import Foundation
 import Laboratory
 import Synchronization
 
-/// An ``EventSink`` and ``EventLog`` in memory, for tests.
+/// An `EventSink` and `EventLog` in memory, for tests.
 public final class InMemoryEventSink: EventSink, EventLog, Sendable {
     private let rows = Mutex<[RecordedEvent]>([])
     private let signal = ChangeSignal()
 
+    /// An empty log.
     public init() {}
 
     /// Announces every event recorded, as it is.

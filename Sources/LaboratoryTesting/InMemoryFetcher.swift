@@ -6,6 +6,7 @@ import Synchronization
 public final class InMemoryFetcher: Fetcher, Sendable {
     private let next = Mutex<Result<Data, any Error>>(.success(Data()))
 
+    /// A fetcher that answers `data` until the test sets something else.
     public init(_ data: Data = Data()) {
         next.withLock { $0 = .success(data) }
     }

@@ -2,7 +2,7 @@ import Foundation
 import Laboratory
 import Synchronization
 
-/// A ``StateStore`` in memory: one device, gone when released. For tests,
+/// A `StateStore` in memory: one device, gone when released. For tests,
 /// and for apps that want no persistence.
 public final class InMemoryStateStore: StateStore, Sendable {
     private struct State {
@@ -21,6 +21,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
     private let state = Mutex(State())
     private let signal = ChangeSignal()
 
+    /// An empty store: no device, no draws, nothing forced.
     public init() {}
 
     /// Announces every call that changed something, as it returns.

@@ -8,6 +8,7 @@ public final class ManualSleeper: Sendable {
     private let requests: AsyncStream<Duration>
     private let requested: AsyncStream<Duration>.Continuation
 
+    /// A sleeper with nobody asleep.
     public init() {
         (requests, requested) = AsyncStream.makeStream(of: Duration.self)
     }

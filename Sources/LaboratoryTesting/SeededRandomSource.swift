@@ -6,6 +6,7 @@ public final class SeededRandomSource: RandomSource, Sendable {
     /// Draws may come from any thread.
     private let state: Mutex<UInt64>
 
+    /// A generator whose numbers follow from `seed` alone: the same seed, the same draws.
     public init(seed: UInt64) {
         state = Mutex(seed)
     }

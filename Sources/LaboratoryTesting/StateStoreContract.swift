@@ -2,7 +2,7 @@ import Foundation
 import Laboratory
 import Synchronization
 
-/// The rules every ``StateStore`` keeps, as its documentation states them:
+/// The rules every `StateStore` keeps, as its documentation states them:
 /// run them on your own store to know it can stand in for the state file.
 /// `Tests/StateStoreContractTests` runs them on the in-memory twin and on the
 /// SQLite state file.
@@ -98,7 +98,7 @@ public enum StateStoreContract {
         return true
     }
 
-    /// Every rule, in the order the documentation of ``StateStore`` gives them.
+    /// Every rule, in the order the documentation of `StateStore` gives them.
     public static let rules: [Rule] = [
         Rule("theFirstDeviceStoredIsTheDeviceForEver") { check, open in
             let (store, other) = try open()

@@ -135,8 +135,10 @@ public final class GrowthBookClient: Sendable {
     /// One user of this client, for as many evaluations as a request or a
     /// screen needs: their attributes over the client's, the current payload
     /// and options taken once (later replacements reach later users).
-    /// - Parameter url: the page the user is on, whose query string may force
-    ///   a variation (`?experiment-key=1`), as in GrowthBook's browser SDKs.
+    /// - Parameters:
+    ///   - attributes: the user's attributes; they win over the client's.
+    ///   - url: the page the user is on, whose query string may force
+    ///     a variation (`?experiment-key=1`), as in GrowthBook's browser SDKs.
     public func user(_ attributes: GrowthBookAttributes = [:], url: String? = nil) -> GrowthBookUser {
         let (payload, options) = state.withLock { ($0.payload, $0.options) }
         return GrowthBookUser(

@@ -2,10 +2,10 @@
 ///
 /// A `Dictionary` hashes a key with seeded SipHash: an eighth of the
 /// instructions of an average evaluation in `lab-bench growthbook`. This
-/// table hashes the key with FNV-1a (``GrowthBookHash/fnv32a(_:)``) and
+/// table hashes the key with FNV-1a (`GrowthBookHash/fnv32a(_:)`) and
 /// probes linearly from there, at about half the cost. FNV-1a has no seed, so
 /// a payload's keys can be made to collide: a key that lands further than
-/// ``maximumProbes`` slots from its own turns the table off, and the features
+/// `maximumProbes` slots from its own turns the table off, and the features
 /// go into a dictionary instead, costing what they cost before the table.
 public struct FeatureTable: Sendable {
     private let storage: Storage

@@ -10,7 +10,7 @@ public final class GrowthBookFeature: Sendable {
 
     /// Decodes features by key; the first of a repeated key wins, as in a
     /// JavaScript object. Many features are decoded in batches on every
-    /// core (``FeatureStreamDecoder``, as a payload is while it is parsed).
+    /// core (`FeatureStreamDecoder`, as a payload is while it is parsed).
     public static func index(_ features: [JSONValue.Member]) -> FeatureTable {
         let decoder = FeatureStreamDecoder()
         for member in features { decoder.add(member) }

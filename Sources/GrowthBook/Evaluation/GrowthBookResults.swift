@@ -48,7 +48,18 @@ public struct ExperimentResult: Sendable, Hashable {
 public struct FeatureResult: Sendable, Hashable {
     /// Why the feature has its value.
     public enum Source: String, Sendable, Hashable {
-        case unknownFeature, defaultValue, force, experiment, prerequisite, cyclicPrerequisite
+        /// The payload has no feature of this key: the value is `null`.
+        case unknownFeature
+        /// No rule applied: the feature's default value.
+        case defaultValue
+        /// A force or rollout rule gave its value.
+        case force
+        /// An experiment rule put the user in a variation.
+        case experiment
+        /// A prerequisite feature was not what the feature needs: the value is `null`.
+        case prerequisite
+        /// The prerequisites lead back to the feature itself: the value is `null`.
+        case cyclicPrerequisite
         /// A value the app forced (``GrowthBookContext/forcedFeatures``).
         case override
     }

@@ -2,6 +2,7 @@ import Foundation
 
 /// Gets a remote source's payload, revalidating with the last ETag.
 public protocol PayloadFetcher: Sendable {
+    /// Fetches the payload, sending `etag` (the last one received) so an unchanged payload comes back as not modified.
     func fetch(etag: String?) async throws -> PayloadResponse
 }
 

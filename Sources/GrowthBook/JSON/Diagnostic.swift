@@ -3,7 +3,9 @@
 public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// How bad the problem is.
     public enum Severity: String, Sendable, Hashable, Codable {
+        /// The input cannot be used as it is.
         case error
+        /// The input is used, but probably not as its author meant.
         case warning
     }
 

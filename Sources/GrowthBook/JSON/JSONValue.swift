@@ -1,11 +1,17 @@
 /// Any JSON value, objects keeping their member order (GrowthBook compares
 /// some values as JavaScript's `JSON.stringify` prints them, which is ordered).
 public enum JSONValue: Sendable, Hashable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number; JSON has one kind, read as a `Double` as JavaScript does.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array, in order.
     case array([JSONValue])
+    /// An object: its members in the order they were written.
     case object([Member])
 
     /// One `"key": value` pair of an object.

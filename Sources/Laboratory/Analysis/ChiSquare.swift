@@ -1,9 +1,9 @@
 import Foundation
 
 /// Pearson's chi-square goodness-of-fit test.
-public enum ChiSquare {
+package enum ChiSquare {
     /// The statistic for observed counts against expected shares (which are normalised).
-    public static func statistic(observed: [Int], expectedShares: [Double]) -> Double {
+    package static func statistic(observed: [Int], expectedShares: [Double]) -> Double {
         let total = Double(observed.reduce(0, +))
         let shares = expectedShares.reduce(0, +)
         guard total > 0, shares > 0 else { return 0 }
@@ -17,7 +17,7 @@ public enum ChiSquare {
 
     /// The probability of a statistic at least this large with `degrees` degrees
     /// of freedom: the upper regularized incomplete gamma function Q(k/2, x/2).
-    public static func pValue(_ statistic: Double, degrees: Int) -> Double {
+    package static func pValue(_ statistic: Double, degrees: Int) -> Double {
         guard degrees > 0, statistic > 0 else { return 1 }
         return upperRegularizedGamma(Double(degrees) / 2, statistic / 2)
     }

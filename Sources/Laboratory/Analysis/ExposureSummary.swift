@@ -6,44 +6,44 @@
 /// (chi-square, p < 0.001), assignment or logging is broken somewhere.
 /// Exposures of variants a person forced are not experiment data: they are
 /// counted apart and left out of the check.
-public struct ExposureSummary: Sendable, Hashable {
+package struct ExposureSummary: Sendable, Hashable {
     /// One variant's exposures against its configured share.
-    public struct Row: Sendable, Hashable {
-        public var variant: String
-        public var exposures: Int
+    package struct Row: Sendable, Hashable {
+        package var variant: String
+        package var exposures: Int
         /// The configured share of the variant, 0 to 1.
-        public var expectedShare: Double
+        package var expectedShare: Double
         /// The observed share, 0 to 1.
-        public var observedShare: Double
+        package var observedShare: Double
     }
 
-    public var source: String
-    public var experiment: String
-    public var rows: [Row]
-    public var total: Int
+    package var source: String
+    package var experiment: String
+    package var rows: [Row]
+    package var total: Int
     /// Exposures left out of the check because a person had forced the variant.
-    public var forcedExposures: Int
-    public var chiSquare: Double
-    public var pValue: Double
+    package var forcedExposures: Int
+    package var chiSquare: Double
+    package var pValue: Double
 
     /// The threshold below which the split counts as a mismatch.
-    public static let threshold = 0.001
+    package static let threshold = 0.001
     /// The chi-square check needs at least this many expected exposures of every variant.
-    public static let minimumExpected = 5.0
+    package static let minimumExpected = 5.0
 
     /// Whether there are enough exposures for the check to say anything:
     /// every variant with weight expects at least ``minimumExpected``.
-    public var canJudge: Bool {
+    package var canJudge: Bool {
         rows.filter { $0.expectedShare > 0 }.count > 1
             && rows.allSatisfy { $0.expectedShare == 0 || Double(total) * $0.expectedShare >= Self.minimumExpected }
     }
 
     /// Whether the observed split is too unlikely under the configured weights.
-    public var isSampleRatioMismatch: Bool { canJudge && pValue < Self.threshold }
+    package var isSampleRatioMismatch: Bool { canJudge && pValue < Self.threshold }
 
     /// Summaries for every experiment with exposures; variants the catalog no
     /// longer has are shown with an expected share of 0.
-    public static func summaries(
+    package static func summaries(
         counts: [ExposureCount],
         experiments: [(source: String, experiment: Experiment)]
     ) -> [ExposureSummary] {

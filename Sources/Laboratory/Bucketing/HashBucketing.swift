@@ -4,7 +4,7 @@ import GrowthBook
 /// Deterministic bucketing: a subject's variant is a function of its id, so a
 /// user gets the same variant on every device and nothing needs storing.
 ///
-/// The hash is ``GrowthBookHash`` (version 2), so it agrees with GrowthBook's SDKs. Variants are chosen by
+/// The hash is `GrowthBookHash` (version 2), so it agrees with GrowthBook's SDKs. Variants are chosen by
 /// weighted rendezvous hashing: each variant scores `-ln(u) / weight`, where
 /// `u` is the subject's hash for that variant, and the lowest score wins.
 /// Each variant then gets its weight's share of subjects at any precision, and

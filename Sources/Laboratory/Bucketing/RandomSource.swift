@@ -6,6 +6,7 @@ public protocol RandomSource: Sendable {
 
 /// Randomness from the system generator, for real devices.
 public struct SystemRandomSource: RandomSource {
+    /// The system's generator.
     public init() {}
 
     public func nextUnit() -> Double {

@@ -5,6 +5,7 @@ public struct Catalog: Sendable, Hashable {
     /// The experiments, in file order.
     public var experiments: [Experiment]
 
+    /// A catalog of `source` holding `experiments`.
     public init(source: String, experiments: [Experiment]) {
         self.source = source
         self.experiments = experiments

@@ -9,6 +9,7 @@ import GrowthBook
 /// field is unknown (a misspelt `wieght` would otherwise be silently ignored).
 /// All problems are collected, not only the first, each with its line and column.
 public struct CatalogDecoder: Sendable {
+    /// A decoder; it keeps nothing between catalogs.
     public init() {}
 
     /// Decodes catalog JSON; `file` names it in diagnostics.

@@ -8,6 +8,7 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
     /// Whether the file could not be read at all (as opposed to read and found wrong).
     public var isUnreadable: Bool
 
+    /// An error of these diagnostics; `isUnreadable` when the file could not be read at all.
     public init(diagnostics: [Diagnostic], isUnreadable: Bool = false) {
         self.diagnostics = diagnostics
         self.isUnreadable = isUnreadable

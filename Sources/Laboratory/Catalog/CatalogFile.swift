@@ -7,8 +7,10 @@ import GrowthBook
 public struct CatalogFile: Sendable {
     /// How diagnostics name the file (its path).
     public var name: String
+    /// The file's bytes, or why they could not be read.
     public var contents: Result<Data, CatalogError>
 
+    /// A file named `name` (as diagnostics print it) with its contents.
     public init(name: String, contents: Result<Data, CatalogError>) {
         self.name = name
         self.contents = contents

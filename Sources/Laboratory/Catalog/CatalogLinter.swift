@@ -9,16 +9,21 @@ import GrowthBook
 /// variants with identical assignments, unless one is named as an A/A check
 /// (its name contains `Check`); a token range that can never be active.
 public struct CatalogLinter: Sendable {
+    /// A linter; it keeps nothing between checks.
     public init() {}
 
     /// The outcome for a set of files.
     public struct Report: Sendable {
+        /// Every problem found, in the order of the files and their lines.
         public var diagnostics: [Diagnostic]
         /// Files that could not be read at all.
         public var unreadable: [String]
+        /// How many files were checked.
         public var files: Int
 
+        /// How many problems are errors.
         public var errors: Int { diagnostics.filter { $0.severity == .error }.count }
+        /// How many problems are warnings.
         public var warnings: Int { diagnostics.filter { $0.severity == .warning }.count }
     }
 

@@ -3,6 +3,7 @@ import GrowthBook
 /// Where an experiment and its parts are in its catalog file, for diagnostics
 /// about a catalog that decoded (conventions, overlaps).
 public struct ExperimentLocation: Sendable, Hashable {
+    /// Where the experiment's object begins.
     public var position: SourcePosition
     /// Each key's string in `"keys"`.
     public var keys: [String: SourcePosition]
@@ -36,8 +37,11 @@ public struct ExperimentLocation: Sendable, Hashable {
 
 /// A decoded catalog and where its experiments are.
 public struct LocatedCatalog: Sendable {
+    /// The file's name, as diagnostics print it.
     public var file: String
+    /// The catalog the file holds.
     public var catalog: Catalog
+    /// Where each experiment is written, by name.
     public var locations: [String: ExperimentLocation]
     /// Experiments with errors of their own (a broken variant) whose keys and
     /// token range are sound: left out of the other checks, but where they

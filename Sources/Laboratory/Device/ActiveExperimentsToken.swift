@@ -4,6 +4,7 @@
 /// the token falls inside it, so experiments with disjoint ranges never run
 /// on the same device and may share keys.
 public struct ActiveExperimentsToken: Sendable, Hashable, Codable {
+    /// The token, in [0, 1).
     public var value: Double
 
     /// Makes a token; values outside [0, 1) are clamped into it.

@@ -5,6 +5,7 @@ public struct Device: Sendable, Hashable, Codable {
     /// The active experiments token.
     public var token: ActiveExperimentsToken
 
+    /// A device with this id and token.
     public init(id: String, token: ActiveExperimentsToken) {
         self.id = id
         self.token = token

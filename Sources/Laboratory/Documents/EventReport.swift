@@ -1,22 +1,22 @@
 import Foundation
 
 /// One event row in JSON: `lab events --json` and the steering API.
-public struct EventReport: Codable, Sendable {
-    public var id: Int64
-    public var time: Date
-    public var device: String
-    public var source: String
-    public var experiment: String
-    public var variant: String
-    public var key: String
-    public var value: AssignmentValue
-    public var reason: String
+package struct EventReport: Codable, Sendable {
+    package var id: Int64
+    package var time: Date
+    package var device: String
+    package var source: String
+    package var experiment: String
+    package var variant: String
+    package var key: String
+    package var value: AssignmentValue
+    package var reason: String
     /// Whether a person had forced the variant.
-    public var forced: Bool
+    package var forced: Bool
     /// Who had forced it, when known.
-    public var tester: String?
+    package var tester: String?
 
-    public init(_ row: RecordedEvent) {
+    package init(_ row: RecordedEvent) {
         id = row.id
         time = row.event.time
         device = row.event.device
@@ -33,7 +33,7 @@ public struct EventReport: Codable, Sendable {
 
 extension RecordedEvent {
     /// The row a report describes.
-    public init(_ report: EventReport) {
+    package init(_ report: EventReport) {
         self.init(
             id: report.id,
             event: Event(

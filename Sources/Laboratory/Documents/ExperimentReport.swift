@@ -2,37 +2,37 @@ import Foundation
 import GrowthBook
 
 /// One experiment in `lab experiments`.
-public struct ExperimentReport: Codable, Sendable {
-    public struct ConflictReport: Codable, Sendable {
-        public var keys: [String]
-        public var source: String
-        public var experiment: String
+package struct ExperimentReport: Codable, Sendable {
+    package struct ConflictReport: Codable, Sendable {
+        package var keys: [String]
+        package var source: String
+        package var experiment: String
         /// Whether this experiment is the one the app gets.
-        public var wins: Bool
+        package var wins: Bool
     }
 
-    public var source: String
-    public var name: String
-    public var active: Bool
-    public var variant: String?
-    public var forced: Bool
+    package var source: String
+    package var name: String
+    package var active: Bool
+    package var variant: String?
+    package var forced: Bool
     /// Every forced variant of the experiment, for any scope, with who set it
     /// and when, the one that would win first.
-    public var forcedVariants: [ForcedVariant]
-    public var variants: [String]
-    public var tokenRange: HalfOpenRange?
-    public var conflicts: [ConflictReport]
+    package var forcedVariants: [ForcedVariant]
+    package var variants: [String]
+    package var tokenRange: HalfOpenRange?
+    package var conflicts: [ConflictReport]
     /// `device` or `user`.
-    public var subject: Subject
+    package var subject: Subject
     /// `random` or `hash`.
-    public var bucketing: Bucketing
+    package var bucketing: Bucketing
     /// Why the source runs its variant here: drawn, hashed, whitelisted, resolved.
-    public var basis: ActiveVariant.Basis?
+    package var basis: ActiveVariant.Basis?
     /// `running` or `resolved`.
-    public var status: String
-    public var winner: String?
+    package var status: String
+    package var winner: String?
 
-    public init(entry: DebugEntry, snapshot: AssignmentsSnapshot) {
+    package init(entry: DebugEntry, snapshot: AssignmentsSnapshot) {
         source = entry.source
         name = entry.experiment.name
         let effective = entry.effective
@@ -55,7 +55,7 @@ public struct ExperimentReport: Codable, Sendable {
     }
 
     /// Short remarks for the text table: forced, range, conflicts.
-    public func notes(token: ActiveExperimentsToken) -> String {
+    package func notes(token: ActiveExperimentsToken) -> String {
         var notes: [String] = []
         if subject == .user { notes.append("user-level") }
         if bucketing == .hash { notes.append("hash") }

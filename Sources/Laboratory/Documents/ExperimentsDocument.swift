@@ -1,17 +1,17 @@
 import Foundation
 
 /// The `--json` shape of `lab experiments`.
-public struct ExperimentsDocument: Codable, Sendable {
-    public var token: Double
+package struct ExperimentsDocument: Codable, Sendable {
+    package var token: Double
     /// Source → since when it is stabilized on this device; absent when not.
-    public var stabilized: [String: Date]
-    public var experiments: [ExperimentReport]
-    public var staleForcedVariants: [StaleReport]
+    package var stabilized: [String: Date]
+    package var experiments: [ExperimentReport]
+    package var staleForcedVariants: [StaleReport]
 }
 
 extension ExperimentsDocument {
     /// Every experiment the debug source lists, as the manager's `snapshot` has them on this device.
-    public init(debug: DebugSource, snapshot: AssignmentsSnapshot, token: ActiveExperimentsToken) throws {
+    package init(debug: DebugSource, snapshot: AssignmentsSnapshot, token: ActiveExperimentsToken) throws {
         var stabilized: [String: Date] = [:]
         for source in debug.sources {
             if let date = try source.stabilization() { stabilized[source.name] = date }

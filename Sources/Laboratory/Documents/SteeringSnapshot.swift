@@ -5,34 +5,34 @@ import Foundation
 /// events and how each source decides. The console on a state file reads it
 /// from the framework; a console connected to `lab serve` gets it from the
 /// steering API (`GET …/snapshot`), so both show the same thing.
-public struct SteeringSnapshot: Sendable, Codable, Equatable {
+package struct SteeringSnapshot: Sendable, Codable, Equatable {
     /// A source as Settings shows it.
-    public struct Source: Sendable, Codable, Equatable {
-        public var name: String
-        public var status: SourceStatus
-        public var stabilizedAt: Date?
-        public var experimentCount: Int
+    package struct Source: Sendable, Codable, Equatable {
+        package var name: String
+        package var status: SourceStatus
+        package var stabilizedAt: Date?
+        package var experimentCount: Int
         /// A line on how the source is doing beyond its status, if it has one.
-        public var detail: String?
+        package var detail: String?
     }
 
-    public var sources: [Source]
-    public var entries: [DebugEntry]
-    public var snapshot: AssignmentsSnapshot
-    public var staleForcedVariants: [StaleForcedVariant]
+    package var sources: [Source]
+    package var entries: [DebugEntry]
+    package var snapshot: AssignmentsSnapshot
+    package var staleForcedVariants: [StaleForcedVariant]
     /// The newest events first.
-    public var events: [RecordedEvent]
+    package var events: [RecordedEvent]
     /// Each source's draws, by experiment.
-    public var draws: [String: [String: Draw]]
-    public var device: Device
-    public var userID: String?
-    public var appWirings: [AppWiring]
+    package var draws: [String: [String: Draw]]
+    package var device: Device
+    package var userID: String?
+    package var appWirings: [AppWiring]
     /// How each source decides its experiments, by source and experiment, where it says so itself.
-    public var decisionSteps: [String: [String: [Explanation.Step]]]
+    package var decisionSteps: [String: [String: [Explanation.Step]]]
     /// The state file's revision when this was read.
-    public var revision: Int64
+    package var revision: Int64
     /// The device's attributes and those its targeting reads, for the Attributes screen.
-    public var attributes: [DeviceAttribute]
+    package var attributes: [DeviceAttribute]
 
     /// Reads it from the framework.
     ///
@@ -42,7 +42,7 @@ public struct SteeringSnapshot: Sendable, Codable, Equatable {
     ///   experiment's steps (a client of the steering API reads them all
     ///   from here), or none: the console on the framework asks for the
     ///   highlighted experiment's alone, when it is shown.
-    public static func read(
+    package static func read(
         manager: AssignmentsManager,
         debug: DebugSource,
         store: any ActiveSetStore,

@@ -2,13 +2,21 @@ import Foundation
 
 /// One analytics row: what happened to which assignment on which device.
 public struct Event: Sendable, Hashable, Codable {
+    /// When it happened.
     public var time: Date
+    /// The device's id.
     public var device: String
+    /// The source of the experiment.
     public var source: String
+    /// The experiment's name within its source.
     public var experiment: String
+    /// The variant the device had.
     public var variant: String
+    /// The assignment key the event is about.
     public var key: String
+    /// The key's value in that variant.
     public var value: AssignmentValue
+    /// What happened: `activated`, `deactivated`, `displayed`, `initiated` or an app's own.
     public var reason: EventReason
     /// Whether a person forced the variant (QA): such exposures are not
     /// experiment data, and the sample-ratio check leaves them out.
@@ -16,6 +24,7 @@ public struct Event: Sendable, Hashable, Codable {
     /// Who forced it, when the forced variant says (a tester's name).
     public var tester: String?
 
+    /// An event; `forced` and `tester` say whether a person had forced the variant, and who.
     public init(
         time: Date,
         device: String,
@@ -68,8 +77,10 @@ public struct Event: Sendable, Hashable, Codable {
 public struct RecordedEvent: Sendable, Hashable, Codable {
     /// Increases with every row; later rows have larger ids.
     public var id: Int64
+    /// The event as recorded.
     public var event: Event
 
+    /// The event recorded as row `id`.
     public init(id: Int64, event: Event) {
         self.id = id
         self.event = event

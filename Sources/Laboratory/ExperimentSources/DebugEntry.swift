@@ -1,6 +1,8 @@
 /// One experiment as the debug source sees it.
 public struct DebugEntry: Sendable, Hashable, Codable {
+    /// The source the experiment belongs to.
     public var source: String
+    /// The experiment, as its source has it.
     public var experiment: Experiment
     /// What the source itself runs on this device, forced or not.
     public var natural: ActiveVariant?
@@ -22,6 +24,7 @@ public struct DebugEntry: Sendable, Hashable, Codable {
         return matching.first { !Self.isStale($0, in: self.experiment) } ?? matching.first
     }
 
+    /// An entry; its forced variants are kept in precedence order, whatever order they come in.
     public init(
         source: String,
         experiment: Experiment,

@@ -6,6 +6,10 @@ extension DebugSource {
     /// experiment found as ``locate(experiment:in:)`` finds it, explained by
     /// the source that owns it.
     /// - Parameters:
+    ///   - name: the experiment, as a person typed it.
+    ///   - source: the source it is in, when the person said.
+    ///   - snapshot: what the manager serves now.
+    ///   - device: this device, whose token and id decide a catalog's experiments.
     ///   - attributes: whose scoped forced variants apply (a user the
     ///     explanation is for); the device's own attributes when `nil`.
     ///   - time: how the steps write a time.

@@ -50,9 +50,12 @@ public final class DebugSource: TargetedSource, Sendable {
 
     private let memo = Mutex<Memo?>(nil)
 
-    /// - Parameter attributes: the device's own attributes (a user id, what a
-    ///   GrowthBook connection sends); those stored in the state file win
-    ///   over them, and they decide the scoped forced variants it gets.
+    /// - Parameters:
+    ///   - sources: the sources it wraps, in priority order.
+    ///   - store: where forced variants and stored attributes are kept.
+    ///   - attributes: the device's own attributes (a user id, what a
+    ///     GrowthBook connection sends); those stored in the state file win
+    ///     over them, and they decide the scoped forced variants it gets.
     public init(
         sources: [any ExperimentSource],
         store: any DeviceStore & ForcedVariantStore,
@@ -249,8 +252,13 @@ public final class DebugSource: TargetedSource, Sendable {
     /// Forces `variant` of `experiment` for `scope`; `Inactive` deactivates it instead.
     /// Names that differ only in case from one variant (or `Inactive`) are
     /// taken as it, and so is the short name the console shows for one
-    /// variant (``VariantName/shown(_:under:)``).
+    /// variant (`VariantName/shown(_:under:)`).
     /// - Parameters:
+    ///   - variant: the variant, or `Inactive`.
+    ///   - experiment: the experiment, as a person typed it.
+    ///   - source: the source it is in, when the person said; needed only
+    ///     when two sources have an experiment of that name.
+    ///   - scope: whom it applies to.
     ///   - tester: who forces it, recorded with it.
     ///   - time: when, recorded with it: the newest wins among equal scopes.
     /// - Returns: the forced variant stored, with the names as the catalog spells them.
@@ -383,8 +391,10 @@ public final class DebugSource: TargetedSource, Sendable {
 
     /// The name of the wrapped source a person meant: the name, or the one
     /// that differs only in case; others are refused with the nearest names.
-    /// - Parameter others: names that count too (a forced variant's source
-    ///   that is no longer loaded can still be unforced).
+    /// - Parameters:
+    ///   - source: the name as a person typed it.
+    ///   - others: names that count too (a forced variant's source
+    ///     that is no longer loaded can still be unforced).
     public func resolve(source: String, alsoAmong others: [String] = []) throws -> String {
         var names = sources.map(\.name)
         for name in others where !names.contains(name) { names.append(name) }

@@ -1,8 +1,12 @@
 /// Why the debug source refused to force a variant.
 public enum DebugSourceError: Error, Equatable, CustomStringConvertible {
+    /// No source has this name; the known ones, and the names close to it.
     case unknownSource(String, known: [String], suggestions: [String] = [])
+    /// No experiment has this name (in `source`, or in any); the names close to it.
     case unknownExperiment(String, source: String?, suggestions: [String] = [])
+    /// The experiment has no such variant; its variants, and the names close to it.
     case unknownVariant(String, experiment: String, known: [String], suggestions: [String] = [])
+    /// Several sources have an experiment of this name: the caller must say which.
     case ambiguous(experiment: String, sources: [String])
     /// Nothing forced for the experiment in that scope; `otherScopes` are the scopes it is forced for.
     case noRequest(experiment: String, source: String?, scope: Scope = .everyone, otherScopes: [Scope] = [])

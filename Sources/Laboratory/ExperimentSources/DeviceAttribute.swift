@@ -31,13 +31,16 @@ public struct DeviceAttribute: Sendable, Codable, Equatable {
         }
     }
 
+    /// The attribute's name, such as `userId`.
     public var name: String
     /// The value the device uses; `nil` when unset.
     public var value: String?
+    /// Where the value comes from.
     public var origin: Origin
     /// The experiments whose targeting reads it (conditions, hash attributes, scopes).
     public var readBy: [String]
 
+    /// An attribute, read by the experiments named in `readBy`.
     public init(name: String, value: String?, origin: Origin, readBy: [String] = []) {
         self.name = name
         self.value = value
@@ -78,6 +81,7 @@ public struct DeviceAttribute: Sendable, Codable, Equatable {
     /// The longest name and value stored: longer ones are typing accidents
     /// (a pasted file), and every app reads them on every refresh.
     public static let maximumNameLength = 64
+    /// The longest value stored (see ``maximumNameLength``).
     public static let maximumValueLength = 1_024
 
     /// Checks a name and value a person gives (the console, the steering

@@ -46,8 +46,13 @@ public final class LocalSource: TargetedSource, DrawingSource, Sendable {
 
     /// - Parameters:
     ///   - catalog: the catalog as loaded at start-up.
+    ///   - store: where the draws and the stabilization are kept.
+    ///   - device: this device, whose token decides token ranges.
+    ///   - random: what draws variants by weight.
+    ///   - clock: the time draws are stamped with.
     ///   - fetcher: where ``update()`` reads the catalog again; `nil` keeps it fixed.
     ///   - file: how diagnostics of a reloaded catalog name it.
+    ///   - userID: the logged-in user, for experiments assigned per user.
     public init(
         catalog: Catalog,
         store: any DeviceStore,
@@ -209,6 +214,7 @@ public final class LocalSource: TargetedSource, DrawingSource, Sendable {
 
 /// Why a local source refused a reloaded catalog.
 public enum LocalSourceError: Error, CustomStringConvertible {
+    /// The catalog at `file` names its source `to`, where the state file knows it as `from`: its draws would be lost.
     case renamed(file: String, from: String, to: String)
 
     public var description: String {

@@ -15,14 +15,19 @@ import GrowthBook
 /// of earlier releases read as they did. Version 1 files, written by
 /// releases up to 0.5, name the list `requests`; they are still read.
 public struct OverridesFile: Codable, Sendable, Hashable {
+    /// The version this release writes.
     public static let currentVersion = 2
     /// The versions this release reads.
     public static let readableVersions = 1...2
 
+    /// The version the file was written in.
     public var version: Int
+    /// Attributes to store (such as `userId`).
     public var attributes: [String: String]
+    /// The forced variants, with their scopes.
     public var forcedVariants: [ForcedVariant]
 
+    /// A file of the current version.
     public init(attributes: [String: String] = [:], forcedVariants: [ForcedVariant]) {
         version = Self.currentVersion
         self.attributes = attributes
@@ -64,7 +69,9 @@ extension OverridesFile {
 
     /// Reads an overrides file a person wrote or handed on: every mistake is
     /// named with its line and column, in plain words.
-    /// - Parameter file: how messages name the file.
+    /// - Parameters:
+    ///   - data: the file's bytes.
+    ///   - file: how messages name the file.
     public init(decoding data: Data, file: String) throws(Invalid) {
         let root = try Invalid.json(data, file: file)
         func fail(_ node: JSONNode, _ message: String) -> Invalid {
@@ -187,7 +194,9 @@ extension DebugSource {
 
     /// Checks every forced variant against the loaded sources, then applies all of
     /// them, or none when one names an unknown source, experiment or variant.
-    /// - Parameter replacing: drop the forced variants and attributes the file does not name.
+    /// - Parameters:
+    ///   - file: the overrides file, read.
+    ///   - replacing: drop the forced variants and attributes the file does not name.
     public func importOverrides(_ file: OverridesFile, replacing: Bool) throws {
         var problems: [String] = []
         if !OverridesFile.readableVersions.contains(file.version) {

@@ -9,6 +9,7 @@ public struct OverridesFileAccess: Sendable {
     /// Writes data to a path, readable by its owner only.
     public var writePrivate: @Sendable (Data, String) throws -> Void
 
+    /// Access through these two functions (the disk's, or a test's).
     public init(
         read: @escaping @Sendable (String) throws -> Data,
         writePrivate: @escaping @Sendable (Data, String) throws -> Void

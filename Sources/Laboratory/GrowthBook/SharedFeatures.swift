@@ -61,11 +61,13 @@ public struct SharedFeatures: Sendable {
             case defaultValue
         }
 
+        /// The feature's value for the user.
         public var value: AssignmentValue
         /// The deciding experiment's name (a rule key, or `<feature>: force`), if a rule decided.
         public var experiment: String?
         /// The variant's name: a variation's meta name, `RuleValue` or `Default`.
         public var variant: String
+        /// What decided it: the default value, a rule, or an experiment.
         public var decision: Decision
         /// Whether a person forced the deciding rule's variant.
         public var forced: Bool

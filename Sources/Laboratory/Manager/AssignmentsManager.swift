@@ -10,10 +10,11 @@ import Synchronization
 /// assignments enter or leave the active set, and turns reports into events.
 ///
 /// It never blocks start-up on a fetch: it serves what the sources loaded
-/// (catalogs, last good payloads) at once, and ``update()`` fetches later.
+/// (catalogs, last good payloads) at once, and ``update(only:)`` fetches later.
 public final class AssignmentsManager: Sendable {
     /// The sources, in priority order.
     public let sources: [any ExperimentSource]
+    /// The device the manager assigns for.
     public let device: Device
     private let store: any ActiveSetStore
     private let events: any EventSink
@@ -34,6 +35,7 @@ public final class AssignmentsManager: Sendable {
 
     private let state = Mutex(State())
 
+    /// A manager over `sources`, in priority order (an earlier source wins a conflict over a later one when neither is forced), recording the active set in `store` and events in `events`.
     public init(
         sources: [any ExperimentSource],
         store: any ActiveSetStore,

@@ -10,6 +10,7 @@ public struct AssignmentsSnapshot: Sendable, Hashable {
     /// Position of each key in ``assignments``, so apps look keys up in constant time.
     private var index: [String: Int]
 
+    /// A snapshot of these assignments, active variants and conflicts.
     public init(assignments: [Assignment] = [], active: [ActiveVariant] = [], conflicts: [Conflict] = []) {
         self.assignments = assignments
         self.active = active

@@ -2,9 +2,13 @@
 public struct Conflict: Sendable, Hashable, Codable {
     /// An experiment of a source, with the variant it ran.
     public struct Party: Sendable, Hashable, Codable {
+        /// The source of the experiment.
         public var source: String
+        /// The experiment's name within its source.
         public var experiment: String
+        /// Its active variant.
         public var variant: String
+        /// Whether a person forced that variant.
         public var forced: Bool
     }
 

@@ -6,16 +6,21 @@ public struct Explanation: Sendable, Hashable, Codable {
     public struct Step: Sendable, Hashable, Codable {
         /// What the step looks at: `token`, `draw`, `forced`, `conflict`…
         public var label: String
+        /// What it found, in a sentence.
         public var detail: String
 
+        /// A step with this label and detail.
         public init(label: String, detail: String) {
             self.label = label
             self.detail = detail
         }
     }
 
+    /// The source of the experiment.
     public var source: String
+    /// The experiment's name within its source.
     public var experiment: String
+    /// The steps, in the order they decide.
     public var steps: [Step]
     /// This experiment's variant that the app gets, or `nil` when it gets
     /// none (inactive, or set aside in a conflict).
@@ -74,7 +79,12 @@ public struct Explanation: Sendable, Hashable, Codable {
     /// Explains one experiment from what the debug source and manager know.
     ///
     /// - Parameters:
+    ///   - entry: the experiment as the debug source sees it.
+    ///   - snapshot: what the manager serves now.
+    ///   - device: this device, whose token and id decide a catalog's experiments.
+    ///   - userID: the logged-in user, for experiments assigned per user.
     ///   - draw: the stored draw of the experiment on this device, if any.
+    ///   - stabilizedAt: when the experiment's source was stabilized, if it was.
     ///   - time: how times are written.
     ///   - decisionSteps: how the experiment's source decides it, when the
     ///     source says so itself (``ExplainingSource/decisionSteps(for:)``:

@@ -37,6 +37,7 @@ public struct ActiveVariant: Sendable, Hashable, Codable {
         }
     }
 
+    /// An active variant; `forced` and `forcedBy` say whether a person forced it and who, `basis` how it was decided.
     public init(
         source: String,
         experiment: Experiment,

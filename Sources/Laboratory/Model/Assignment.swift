@@ -11,6 +11,7 @@ public struct Assignment: Sendable, Hashable, Codable {
     /// The source the experiment comes from.
     public var source: String
 
+    /// An assignment of `key` to `value` by `variant` of `experiment` in `source`.
     public init(key: String, value: AssignmentValue, experiment: String, variant: String, source: String) {
         self.key = key
         self.value = value

@@ -8,8 +8,11 @@ import GrowthBook
 /// GrowthBook features may hold objects, arrays and `null`: they stay JSON
 /// (``json(_:)``) through outputs and events, never a JSON string in a string.
 public enum AssignmentValue: Sendable, Hashable {
+    /// A string.
     case string(String)
+    /// A number.
     case number(Double)
+    /// A boolean.
     case bool(Bool)
     /// An object, an array or `null`.
     case json(JSONValue)

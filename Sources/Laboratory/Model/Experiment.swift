@@ -98,6 +98,7 @@ public struct Experiment: Sendable, Hashable {
         set { change { $0.title = newValue } }
     }
 
+    /// An experiment; everything after `baseline` is optional, as in a catalog.
     public init(
         name: String,
         keys: [String],

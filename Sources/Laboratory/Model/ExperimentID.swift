@@ -7,6 +7,7 @@ public struct ExperimentID: Sendable, Hashable, CustomStringConvertible {
     /// The experiment's name within its source.
     public var name: String
 
+    /// The experiment `name` of `source`.
     public init(source: String, name: String) {
         self.source = source
         self.name = name

@@ -7,6 +7,7 @@ public struct Variant: Sendable, Hashable, Codable {
     /// Key → value, exactly the experiment's keys.
     public var assignments: [String: AssignmentValue]
 
+    /// A variant; `weight` is its share of the draws against its siblings' weights.
     public init(name: String, weight: Double = 1, assignments: [String: AssignmentValue]) {
         self.name = name
         self.weight = weight

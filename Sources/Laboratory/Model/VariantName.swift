@@ -1,12 +1,12 @@
 /// How a variant's name is shown beside or under its experiment, and read
 /// back when a person types what they saw.
-public enum VariantName {
+package enum VariantName {
     /// The name without the experiment's name in front (`ButtonColorRed` under
     /// `ButtonColor` is `Red`), which says nothing there and takes the room
     /// the rest needs. Only cut where a new word starts (a capital, a digit, a
     /// separator, which goes too, or a letter of a script without case, as
     /// in Chinese or Japanese), and never down to nothing.
-    public static func shown(_ variant: String, under experiment: String) -> String {
+    package static func shown(_ variant: String, under experiment: String) -> String {
         guard !experiment.isEmpty, variant.hasPrefix(experiment) else { return variant }
         var rest = variant.dropFirst(experiment.count)
         guard let first = rest.first,
@@ -21,7 +21,7 @@ public enum VariantName {
     /// The variant a person means by a short name they saw (`Blue` for
     /// `ButtonColorBlue`), or, when no short name is close, the short names
     /// that are: `.found` only when exactly one variant is shown that way.
-    public static func find(_ typed: String, among variants: [String], of experiment: String) -> NameMatch {
+    package static func find(_ typed: String, among variants: [String], of experiment: String) -> NameMatch {
         var byShortName: [String: [String]] = [:]
         for variant in variants {
             let short = shown(variant, under: experiment)

@@ -1,13 +1,17 @@
 /// What entered and what left the active set of assignments.
 public struct ActiveSetChange: Sendable, Hashable {
+    /// Assignments that are active now and were not before.
     public var entered: [Assignment]
+    /// Assignments that were active before and are not now.
     public var left: [Assignment]
 
+    /// A change of these assignments.
     public init(entered: [Assignment], left: [Assignment]) {
         self.entered = entered
         self.left = left
     }
 
+    /// Whether nothing entered or left.
     public var isEmpty: Bool { entered.isEmpty && left.isEmpty }
 
     /// Computes the change from `old` to `new`, sorted so events come in a stable order.

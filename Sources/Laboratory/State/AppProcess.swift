@@ -4,10 +4,12 @@ import Foundation
 /// started (in clock ticks after boot), which together tell it from a later
 /// process that was given the same id.
 public struct AppProcess: Sendable, Hashable, Codable {
+    /// The process id.
     public var pid: Int32
     /// Field 22 of `/proc/<pid>/stat`.
     public var startTicks: UInt64
 
+    /// The process `pid`, started `startTicks` after boot.
     public init(pid: Int32, startTicks: UInt64) {
         self.pid = pid
         self.startTicks = startTicks

@@ -17,6 +17,7 @@ public struct AppWiring: Sendable, Hashable, Codable {
     /// snapshot, as the process ids are the server's, and no screen reads `/proc`.
     public var isRunning: Bool
 
+    /// How `app` is wired, recorded by `process` when known.
     public init(app: String, hasDebugSource: Bool, process: AppProcess? = nil) {
         self.app = app
         self.hasDebugSource = hasDebugSource

@@ -20,6 +20,7 @@ public struct ForcedVariant: Sendable, Hashable {
     /// When it was set; `nil` in files of earlier releases (older than any other).
     public var forcedAt: Date?
 
+    /// A forced variant (`nil`: Inactive) of `experiment` for `scope`, set by `tester` at `forcedAt` when known.
     public init(
         source: String,
         experiment: String,

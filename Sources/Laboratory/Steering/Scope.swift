@@ -13,6 +13,7 @@ public struct Scope: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Everyone: the unscoped meaning forcing has always had.
     public static let everyone = Scope(attributes: [:])
 
+    /// The users whose attributes match all of `attributes`; none is everyone.
     public init(attributes: [String: String]) {
         self.attributes = attributes
     }

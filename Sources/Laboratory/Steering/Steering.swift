@@ -9,11 +9,14 @@ import Foundation
 /// and time, and the manager is refreshed so the outcome's assignments are
 /// what the app gets now.
 public final class Steering: Sendable {
+    /// The debug source the forced variants go through.
     public let debug: DebugSource
+    /// The manager refreshed after each change, so its answer reflects it.
     public let manager: AssignmentsManager
     private let store: any ActiveSetStore & ForcedVariantStore
     private let clock: any WallClock
 
+    /// A steering service over `debug` and `manager`, storing in `store` and stamping changes with `clock`.
     public init(
         debug: DebugSource,
         manager: AssignmentsManager,

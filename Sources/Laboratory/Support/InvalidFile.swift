@@ -4,10 +4,14 @@ import GrowthBook
 /// Why a JSON file a person wrote or handed on could not be read (an
 /// overrides file, a steering tokens file), with where: `file:line:col: message`.
 public struct InvalidFile: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The file's name, as the message prints it.
     public var file: String
+    /// Where in the file, when known.
     public var position: SourcePosition?
+    /// What is wrong.
     public var message: String
 
+    /// A problem in `file`, at `position` when known.
     public init(file: String, position: SourcePosition? = nil, message: String) {
         self.file = file
         self.position = position

@@ -1,12 +1,12 @@
 /// Finds what a person meant by a name they typed: the name itself, the one
 /// name that differs only in case, or the nearest few for "did you mean".
-public enum NameMatch: Equatable, Sendable {
+package enum NameMatch: Equatable, Sendable {
     /// The name, or the single name equal to it but for case.
     case found(String)
     /// No such name; these are close (nearest first), maybe none.
     case missing(suggestions: [String])
 
-    public static func find(_ typed: String, in names: [String]) -> NameMatch {
+    package static func find(_ typed: String, in names: [String]) -> NameMatch {
         if names.contains(typed) { return .found(typed) }
         let folded = typed.lowercased()
         let sameButCase = names.filter { $0.lowercased() == folded }
@@ -21,7 +21,7 @@ public enum NameMatch: Equatable, Sendable {
     }
 
     /// " (did you mean "A" or "B"?)", or nothing when there is no suggestion.
-    public static func hint(_ suggestions: [String]) -> String {
+    package static func hint(_ suggestions: [String]) -> String {
         guard !suggestions.isEmpty else { return "" }
         let quoted = suggestions.map { "\"\($0)\"" }
         let list = quoted.count == 1 ? quoted[0] : quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!

@@ -4,6 +4,7 @@ import Foundation
 /// in UTC with milliseconds (`2026-11-24T09:30:00.125Z`), read back with or
 /// without the fraction.
 public enum Timestamp {
+    /// `date` in ISO 8601, UTC, with milliseconds (`2026-11-24T09:30:00.125Z`).
     public static func iso8601(_ date: Date) -> String {
         Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
     }

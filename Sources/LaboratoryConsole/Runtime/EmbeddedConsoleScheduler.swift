@@ -38,7 +38,10 @@ package final class EmbeddedConsoleScheduler: ConsoleScheduler, Sendable {
         state.withLock { $0.work.append(work) }
     }
 
-    package func repeatEvery(_ interval: Duration, _ tick: @escaping @Sendable () async -> Void) -> ScheduledRepetition {
+    package func repeatEvery(
+        _ interval: Duration,
+        _ tick: @escaping @Sendable () async -> Void
+    ) -> ScheduledRepetition {
         let id = state.withLock { state in
             state.nextID += 1
             state.repetitions.append(

@@ -9,7 +9,10 @@ package struct LiveConsoleScheduler: ConsoleScheduler {
         Task.detached(executorPreference: executor) { await work() }
     }
 
-    package func repeatEvery(_ interval: Duration, _ tick: @escaping @Sendable () async -> Void) -> ScheduledRepetition {
+    package func repeatEvery(
+        _ interval: Duration,
+        _ tick: @escaping @Sendable () async -> Void
+    ) -> ScheduledRepetition {
         let task = Task.detached(executorPreference: executor) {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)

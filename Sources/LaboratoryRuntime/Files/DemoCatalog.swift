@@ -4,6 +4,7 @@ import Laboratory
 /// Finds `share/laboratory/demo.json`, the catalog `lab` and `lab-demo` use
 /// when no `--catalog` is given.
 public enum DemoCatalog {
+    /// Where the demo catalog lies, from the root of a checkout or an installed prefix.
     public static let relativePath = "share/laboratory/demo.json"
 
     /// Looks beside an installed binary (`bin/../share`), then up from the

@@ -9,12 +9,15 @@ import Laboratory
 public enum FileContents {
     /// Why a file could not be read.
     public struct Unreadable: Error, CustomStringConvertible, Sendable, Equatable {
+        /// The file that could not be read.
         public var path: String
+        /// Why, in the system's words (`no such file`, `permission denied`).
         public var reason: String
 
         public var description: String { "\(path): cannot read the file: \(reason)" }
     }
 
+    /// The bytes of the file at `path`, or why they cannot be read.
     public static func read(_ path: String) throws(Unreadable) -> Data {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {

@@ -5,10 +5,12 @@ import Foundation
 /// Overrides files and exports hold user ids: `lab overrides export` and the
 /// console's export both write through this.
 public enum PrivateFile {
+    /// Why a private file could not be written, in the system's words.
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
     }
 
+    /// Writes `data` to `path`, readable by its owner alone (0600), replacing the file whole or not at all.
     public static func write(_ data: Data, to path: String) throws {
         let folder = (path as NSString).deletingLastPathComponent
         var template = Array(((folder.isEmpty ? "." : folder) + "/.lab-XXXXXX").utf8CString)

@@ -4,7 +4,7 @@ import GrowthBook
 import Laboratory
 import Synchronization
 
-/// The state file: a ``StateStore``, ``EventSink`` and ``EventLog`` on SQLite.
+/// The state file: a `StateStore`, `EventSink` and `EventLog` on SQLite.
 ///
 /// The app and `lab console` open the same file at the same time. It is in
 /// WAL mode, so readers never wait for writers; every write is one immediate

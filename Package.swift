@@ -113,7 +113,7 @@ let package = Package(
             name: "lab-bench",
             dependencies: [
                 // `lab-bench server` drives the built `lab serve` over raw loopback connections.
-                "lab", "LabTestSupport",
+                "lab", "LabHarness",
                 "GrowthBook",
                 "Laboratory",
                 "LaboratoryRuntime",
@@ -162,8 +162,11 @@ let package = Package(
             name: "GrowthBookNetworkTests",
             dependencies: ["GrowthBookNetwork", "Laboratory", "LaboratoryTesting", "LabTestSupport"]
         ),
-        // A small HTTP server on 127.0.0.1 that the remote-source tests answer badly with, and a raw client.
-        .target(name: "LabTestSupport", path: "Tests/LabTestSupport"),
+        // A small HTTP server on 127.0.0.1 that the remote-source tests answer badly with, and what suites need.
+        .target(name: "LabTestSupport", dependencies: ["LabHarness"], path: "Tests/LabTestSupport"),
+        // What drives `lab` from outside, for the benchmarks and the end-to-end tests alike: raw loopback
+        // connections that may misbehave, and finding programs on PATH.
+        .target(name: "LabHarness"),
         // What each fuzz target does with an input; `Tests/Fuzz/run` builds them with libFuzzer.
         .target(
             name: "LabFuzzTargets",

@@ -2,7 +2,7 @@ import ArgumentParser
 import CAllocationCounter
 import Foundation
 import GrowthBook
-import LabTestSupport
+import LabHarness
 
 /// `lab-bench growthbook`: the GrowthBook library against GrowthBook's own
 /// Python SDK, on the same generated 1,000-feature payload and the same users.
@@ -150,7 +150,7 @@ struct GrowthBookBench: ParsableCommand {
         } else if python != nil {
             print("  Python: the SDK's rounds failed; no comparison")
         }
-        if Prerequisite.executable(named: "go") != nil {
+        if ExecutableSearch.find("go") != nil {
             print("  Go: not measured: this benchmark does not build GrowthBook's Go SDK yet")
         } else {
             print("  Go: not measured: no Go toolchain on this machine (`go` is not on PATH)")

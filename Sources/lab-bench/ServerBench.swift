@@ -1,7 +1,7 @@
 import ArgumentParser
 import ConsoleCurses
 import Foundation
-import LabTestSupport
+import LabHarness
 import Laboratory
 import LaboratoryConsole
 import LaboratoryRuntime
@@ -198,7 +198,7 @@ struct ServerBench: ParsableCommand {
     }
 
     /// `wrk` on PATH, if installed.
-    private static var wrk: String? { Prerequisite.executable(named: "wrk") }
+    private static var wrk: String? { ExecutableSearch.find("wrk") }
 
     private static func request(_ method: String, _ path: String, _ headers: [String: String]) -> String {
         var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"

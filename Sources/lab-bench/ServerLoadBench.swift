@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LabTestSupport
+import LabHarness
 import Laboratory
 import LaboratoryRuntime
 

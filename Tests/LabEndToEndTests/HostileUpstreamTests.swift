@@ -1,4 +1,5 @@
 import Foundation
+import LabHarness
 import LabTestSupport
 import Testing
 

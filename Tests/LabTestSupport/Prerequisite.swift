@@ -1,10 +1,6 @@
 import Foundation
-
-// Swift Testing is not in every toolchain's static SDK: `lab-bench`, which
-// shares this target, builds with `--static-swift-stdlib` without the trait.
-#if canImport(Testing)
+import LabHarness
 import Testing
-#endif
 
 /// Tools and references some suites need (tmux, Chromium, the Python
 /// clients, node, `../shared`), and what their absence means where.
@@ -22,8 +18,7 @@ public enum Prerequisite {
 
     /// The program `name` in the first folder of `PATH` that has it, if any.
     public static func executable(named name: String) -> String? {
-        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return folders.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        ExecutableSearch.find(name)
     }
 
     /// The path of the program `name` on `PATH`; throws, saying so, when
@@ -40,7 +35,6 @@ public enum Prerequisite {
     }
 }
 
-#if canImport(Testing)
 extension Trait where Self == ConditionTrait {
     /// Runs the test or suite when `available`; skips it with `missing` on a
     /// developer's machine, and runs it regardless under `CI=true`, where
@@ -49,4 +43,3 @@ extension Trait where Self == ConditionTrait {
         .enabled(if: available() || Prerequisite.isCI, missing)
     }
 }
-#endif

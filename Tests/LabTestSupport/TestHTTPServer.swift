@@ -1,4 +1,5 @@
 import Foundation
+import LabHarness
 
 #if canImport(Glibc)
 import Glibc

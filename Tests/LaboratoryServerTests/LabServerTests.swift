@@ -1,5 +1,6 @@
 import Foundation
 import GrowthBookNetwork
+import LabHarness
 import LabTestSupport
 import Laboratory
 import LaboratoryRuntime

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LabHarness
 import LabTestSupport
 import Laboratory
 import Synchronization

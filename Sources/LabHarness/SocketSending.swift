@@ -5,7 +5,7 @@ import Glibc
 /// Sends all of `bytes` on `socket`; `false` once the other end stopped
 /// taking them. With `MSG_NOSIGNAL`: a plain `write` to a closed connection
 /// raises SIGPIPE, which ends the whole test process.
-func sendAll(_ bytes: UnsafeRawBufferPointer, on socket: Int32) -> Bool {
+package func sendAll(_ bytes: UnsafeRawBufferPointer, on socket: Int32) -> Bool {
     var offset = 0
     while offset < bytes.count {
         let written = send(socket, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))

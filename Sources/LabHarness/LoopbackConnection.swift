@@ -7,26 +7,26 @@ import Glibc
 /// A TCP connection to 127.0.0.1 that writes raw HTTP and reads what comes
 /// back, for tests and benchmarks that must misbehave or go faster than
 /// URLSession: keep-alive exchanges, streams read byte by byte or not at all.
-public final class LoopbackConnection: @unchecked Sendable {
+package final class LoopbackConnection: @unchecked Sendable {
     private let socket: Int32
     private var buffer = [UInt8]()
 
     /// An answer's status (0 when the connection ended first) and head.
-    public struct Answer {
-        public var status = 0
-        public var head = ""
+    package struct Answer {
+        package var status = 0
+        package var head = ""
 
         /// A header's value, by lowercase name.
-        public func header(_ name: String) -> String? {
+        package func header(_ name: String) -> String? {
             head.split(separator: "\r\n").first { $0.lowercased().hasPrefix(name + ":") }
                 .map { String($0.dropFirst(name.count + 1)).trimmingCharacters(in: .whitespaces) }
         }
     }
 
-    public struct Refused: Error {}
+    package struct Refused: Error {}
 
     /// Connects; `receiveBuffer` shrinks the socket's buffer, for a reader that falls behind.
-    public init(port: Int, receiveBuffer: Int32? = nil) throws {
+    package init(port: Int, receiveBuffer: Int32? = nil) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         if var size = receiveBuffer {
             setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
@@ -46,22 +46,22 @@ public final class LoopbackConnection: @unchecked Sendable {
         }
     }
 
-    public func send(_ text: String) { _ = send(Array(text.utf8)) }
+    package func send(_ text: String) { _ = send(Array(text.utf8)) }
 
     /// Writes all of `bytes`; `false` once the server stopped taking them.
-    public func send(_ bytes: [UInt8]) -> Bool {
+    package func send(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { sendAll($0, on: socket) }
     }
 
     /// Sends a request and reads its whole answer (by `Content-Length`).
-    public func exchange(_ request: String) -> Answer {
+    package func exchange(_ request: String) -> Answer {
         send(request)
         return answer()
     }
 
     /// Reads the whole answer to a request sent before (by `Content-Length`;
     /// only its head for `HEAD`, whose answer has no body whatever its length says).
-    public func answer(toHead: Bool = false) -> Answer {
+    package func answer(toHead: Bool = false) -> Answer {
         guard let end = fill(until: Array("\r\n\r\n".utf8), timeout: 30) else { return Answer() }
         let head = String(decoding: buffer[..<end], as: UTF8.self)
         buffer.removeFirst(end + 4)
@@ -74,14 +74,14 @@ public final class LoopbackConnection: @unchecked Sendable {
     }
 
     /// Reads until `marker` arrives (and drops what came up to it), or `timeout` seconds pass.
-    public func read(until marker: String, timeout: TimeInterval = 30) -> Bool {
+    package func read(until marker: String, timeout: TimeInterval = 30) -> Bool {
         guard let start = fill(until: Array(marker.utf8), timeout: timeout) else { return false }
         buffer.removeFirst(start + marker.utf8.count)
         return true
     }
 
     /// What has arrived within `timeout` seconds, until the server closes.
-    public func readAvailable(timeout: TimeInterval) -> String {
+    package func readAvailable(timeout: TimeInterval) -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline, receive(timeout: deadline.timeIntervalSinceNow) {}
         defer { buffer.removeAll() }
@@ -97,7 +97,7 @@ public final class LoopbackConnection: @unchecked Sendable {
     }
 
     /// Whether an answer has begun to arrive within `timeout` seconds (it stays to be read).
-    public func hasBytes(within timeout: TimeInterval) -> Bool {
+    package func hasBytes(within timeout: TimeInterval) -> Bool {
         !buffer.isEmpty || receive(timeout: timeout)
     }
 
@@ -112,5 +112,5 @@ public final class LoopbackConnection: @unchecked Sendable {
         return true
     }
 
-    public func close() { Glibc.close(socket) }
+    package func close() { Glibc.close(socket) }
 }

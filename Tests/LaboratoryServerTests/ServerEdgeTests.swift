@@ -161,11 +161,9 @@ import Testing
         trickler.send(
             "POST /events/key HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
         )
-        let deadline = Date().addingTimeInterval(25)
-        var answered = false
-        while !answered && Date() < deadline {
-            guard trickler.send([UInt8(ascii: " ")]) else { break }
-            answered = trickler.hasBytes(within: 0.2)
+        // A byte at a time until the server answers (or stops taking them).
+        _ = await Poll.until(seconds: 25, every: .zero) {
+            !trickler.send([UInt8(ascii: " ")]) || trickler.hasBytes(within: 0.2)
         }
         let answer = trickler.readAvailable(timeout: 20)
         #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer)")
@@ -282,15 +280,17 @@ import Testing
         // Another process takes the write lock and keeps it until the reads are done.
         let other = try DatabaseQueue(path: served.folder + "/state.sqlite")
         let locked = Mutex(false)
-        let release = Mutex(false)
+        // The lock is held on a thread of its own, blocked until the test lets it go.
+        let release = DispatchSemaphore(value: 0)
         let locker = Task.detached {
             try other.inTransaction(.immediate) { _ in
                 locked.withLock { $0 = true }
-                while !release.withLock({ $0 }) { usleep(10_000) }
+                release.wait()
                 return .commit
             }
         }
-        while !locked.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        defer { release.signal() }  // on every way out: a second signal is harmless
+        #expect(await Poll.until(seconds: 30, every: .milliseconds(5)) { locked.withLock { $0 } })
         let event = #"[{"experiment": "ButtonColor", "variant": "Blue", "reason": "clicked"}]"#
         var posts: [LoopbackConnection] = []
         defer { for connection in posts { connection.close() } }
@@ -308,16 +308,16 @@ import Testing
         defer { reader.close() }
         var answered = 0
         var refusedEarly: Set<Int> = []
-        let deadline = Date().addingTimeInterval(30)
-        while refusedEarly.isEmpty && Date() < deadline {
+        _ = await Poll.until(seconds: 30, every: .zero) {
             if reader.exchange("GET /api/features/key HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").status == 200 {
                 answered += 1
             }
             for (index, post) in posts.enumerated() where post.hasBytes(within: 0.01) { refusedEarly.insert(index) }
+            return !refusedEarly.isEmpty
         }
         #expect(answered > 0)
         #expect(!refusedEarly.isEmpty, "no write was refused while the lock was held")
-        release.withLock { $0 = true }
+        release.signal()
         try await locker.value
         let statuses = posts.map { $0.answer().status }
         for index in refusedEarly { #expect(statuses[index] == 503, "\(statuses)") }

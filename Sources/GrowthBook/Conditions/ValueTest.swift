@@ -76,7 +76,7 @@ package enum ValueTest: Sendable {
     }
 
     /// Every operator name ``compile(_:_:)`` knows; any other never
-    /// matches, which `lab check` reports. Keep the two together.
+    /// matches, which the payload linter reports. Keep the two together.
     static let operatorNames: Set<String> = [
         "$veq", "$vne", "$vgt", "$vgte", "$vlt", "$vlte", "$eq", "$ne", "$lt", "$lte", "$gt", "$gte", "$exists",
         "$in", "$nin", "$ini", "$nini", "$not", "$size", "$elemMatch", "$all", "$alli", "$regex", "$regexi", "$type",

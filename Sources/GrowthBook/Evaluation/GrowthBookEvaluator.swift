@@ -11,7 +11,7 @@ public struct GrowthBookEvaluator: Sendable {
     /// Sticky bucket documents by `attribute||value`; `nil` turns sticky
     /// bucketing off. Running experiments adds to them; the caller stores them.
     var stickyDocuments: [String: StickyBucketDocument]?
-    /// When not `nil`, each step of the evaluation is written here, for `lab explain`.
+    /// When not `nil`, each step of the evaluation is written here, for a person asking why.
     public var trace: [String]?
     /// Called when a user is bucketed into an experiment, once per
     /// experiment, variation and user (GrowthBook's tracking callback).

@@ -1,6 +1,6 @@
 /// The checks of a targeting condition: every operator is one GrowthBook
 /// knows and every pattern compiles. The SDKs evaluate such a rule (it just
-/// never matches), so these are errors for `lab check` only: a typo such as
+/// never matches), so these are errors for the payload linter only: a typo such as
 /// `$regexx` would otherwise hide a rule that targets nobody.
 struct ConditionChecker {
     /// Where the condition is, and "rule 2 of feature \"cta\"", for messages.

@@ -91,7 +91,7 @@ public struct GrowthBookPayload: Sendable {
             let shown = errors.prefix(3).map(\.description).joined(separator: "; ")
             throw Invalid(
                 description: "the payload was refused: " + shown
-                    + (errors.count > 3 ? " (and \(errors.count - 3) more; lab check --growthbook lists them)" : ""),
+                    + (errors.count > 3 ? " (and \(errors.count - 3) more; PayloadLinter lists them all)" : ""),
                 diagnostics: errors
             )
         }

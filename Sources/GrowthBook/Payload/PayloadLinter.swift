@@ -3,7 +3,7 @@
 ///
 /// Its errors are exactly what the runtime refuses: ``GrowthBookPayload``
 /// runs the same checks before a payload may replace the last good one, so
-/// `lab check --growthbook` reports every payload an app would reject.
+/// a linter's errors are every reason an app would reject the payload.
 /// Warnings are what the SDK tolerates (it splits equally, skips the rule).
 public struct PayloadLinter: Sendable {
     /// The largest bucket version a rule may carry (GrowthBook's are small counters).

@@ -25,7 +25,7 @@ struct PayloadReport: Sendable {
         /// Whether the place is the last member's name rather than its value.
         var atName: Bool
         /// Whether an app refuses the payload for it; a rule that can never
-        /// match is an error to `lab check` but evaluates, as in every SDK.
+        /// match is an error to the linter but evaluates, as in every SDK.
         var refusesPayload = true
     }
 
@@ -36,7 +36,7 @@ struct PayloadReport: Sendable {
     }
 
     /// An error in a rule the SDKs still evaluate (it just never matches):
-    /// reported by `lab check --growthbook`, not a reason to refuse the payload.
+    /// reported by the linter, not a reason to refuse the payload.
     mutating func neverMatches(_ message: String, at path: [Int]) {
         var finding = Finding(severity: .error, message: message, part: .features, path: path, atName: false)
         finding.refusesPayload = false

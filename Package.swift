@@ -167,14 +167,21 @@ let package = Package(
         // What drives `lab` from outside, for the benchmarks and the end-to-end tests alike: raw loopback
         // connections that may misbehave, and finding programs on PATH.
         .target(name: "LabHarness"),
-        // What each fuzz target does with an input; `Tests/Fuzz/run` builds them with libFuzzer.
+        // What each fuzz target does with an input: the parsers that read bytes from outside. Pure modules
+        // and the state file only, so the sanitized fuzz build compiles no network or server stack.
         .target(
             name: "LabFuzzTargets",
-            dependencies: [
-                "GrowthBook", "GrowthBookNetwork", "Laboratory", "LaboratorySQLite", "LaboratoryServer",
-                "LaboratoryTesting",
-            ],
+            dependencies: ["GrowthBook", "Laboratory", "LaboratorySQLite", "LaboratoryTesting"],
             path: "Tests/FuzzTargets"
+        ),
+        // The fuzzing binary over every target: `Tests/Fuzz/run` builds it with SwiftPM, sanitized for
+        // libFuzzer and AddressSanitizer, and its main hands over to libFuzzer's driver (which the C
+        // target reaches weakly, so a plain build links and says what it lacks).
+        .target(name: "CFuzzerDriver", path: "Tests/Fuzz/Driver"),
+        .executableTarget(
+            name: "lab-fuzz",
+            dependencies: ["LabFuzzTargets", "CFuzzerDriver"],
+            path: "Tests/Fuzz/Main"
         ),
         // Replays every fuzz corpus file, crashes found once included, through its target.
         .testTarget(name: "FuzzCorpusTests", dependencies: ["LabFuzzTargets"]),

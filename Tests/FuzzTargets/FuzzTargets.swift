@@ -1,13 +1,8 @@
 import Foundation
-
-#if !FUZZING
 import GrowthBook
 import Laboratory
-import GrowthBookNetwork
 import LaboratorySQLite
-import LaboratoryServer
 import LaboratoryTesting
-#endif
 
 /// What each fuzz target does with one input: the parsers that read bytes
 /// from outside, and what runs on what they accept. Shared by the libFuzzer

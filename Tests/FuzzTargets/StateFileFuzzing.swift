@@ -1,9 +1,6 @@
 import Foundation
-
-#if !FUZZING
 import Laboratory
 import LaboratorySQLite
-#endif
 
 extension FuzzTargets {
     /// A state file: the bytes written as a file, opened as every command

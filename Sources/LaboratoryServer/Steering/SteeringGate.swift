@@ -1,4 +1,5 @@
 import HTTPTypes
+import Laboratory
 
 /// Who may steer a `lab serve`, and as whom: the one check every steering
 /// endpoint makes before it does anything.

@@ -1,4 +1,5 @@
 import Foundation
+import GrowthBook
 import GrowthBookNetwork
 import LaboratoryConsole
 

@@ -1,5 +1,4 @@
 import Foundation
-import Laboratory
 
 /// The testers who may steer a shared `lab serve`, each with a token: a
 /// JSON object from tester name to token (`{"ana": "9f2c…", "bo": "41d7…"}`),

@@ -1,14 +1,14 @@
 import Foundation
 
 /// One server-sent event: its type (`message` unless named) and data.
-public struct ServerSentEvent: Sendable, Equatable {
+package struct ServerSentEvent: Sendable, Equatable {
     /// The `event:` field, `message` when the event named none.
-    public var type: String
+    package var type: String
     /// The `data:` lines, joined by newlines.
-    public var data: String
+    package var data: String
 
     /// An event.
-    public init(type: String, data: String) {
+    package init(type: String, data: String) {
         self.type = type
         self.data = data
     }
@@ -22,20 +22,20 @@ public struct ServerSentEvent: Sendable, Equatable {
 /// looked at once. A line or an event's data longer than ``maximumLineBytes``
 /// is refused with ``LineTooLong`` rather than kept growing, so a stream that
 /// never sends a newline cannot fill memory; the caller drops the connection.
-public struct ServerSentEventParser: Sendable {
+package struct ServerSentEventParser: Sendable {
     /// The longest line and the most data one event may carry: a GrowthBook
     /// `features` event holds a whole payload, whose fetch is capped at 8 MiB.
-    public static let defaultMaximumLineBytes = 8 << 20
+    package static let defaultMaximumLineBytes = 8 << 20
 
     /// Thrown once a line or an event's data passes the cap.
-    public struct LineTooLong: Error, CustomStringConvertible, Sendable {
+    package struct LineTooLong: Error, CustomStringConvertible, Sendable {
         /// The cap passed, in bytes.
-        public var limit: Int
-        public var description: String { "the event stream sent a line or event longer than \(limit >> 20) MiB" }
+        package var limit: Int
+        package var description: String { "the event stream sent a line or event longer than \(limit >> 20) MiB" }
     }
 
     /// The longest line and the most data one event may carry.
-    public let maximumLineBytes: Int
+    package let maximumLineBytes: Int
     /// Bytes of the line being read (the part before its end has arrived).
     private var line: [UInt8] = []
     /// The previous chunk ended in CR: a LF that starts this one belongs to it.
@@ -45,12 +45,12 @@ public struct ServerSentEventParser: Sendable {
     private var dataBytes = 0
 
     /// A parser with a cap on lines and events.
-    public init(maximumLineBytes: Int = Self.defaultMaximumLineBytes) {
+    package init(maximumLineBytes: Int = Self.defaultMaximumLineBytes) {
         self.maximumLineBytes = maximumLineBytes
     }
 
     /// Feeds bytes; returns the events they completed.
-    public mutating func feed(_ bytes: Data) throws(LineTooLong) -> [ServerSentEvent] {
+    package mutating func feed(_ bytes: Data) throws(LineTooLong) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         var refused: LineTooLong?
         // Read in place: indexing `Data` byte by byte is several times slower,
@@ -67,7 +67,7 @@ public struct ServerSentEventParser: Sendable {
     }
 
     /// Feeds bytes read in place (a network buffer); returns the events they completed.
-    public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws(LineTooLong) -> [ServerSentEvent] {
+    package mutating func feed(_ bytes: UnsafeRawBufferPointer) throws(LineTooLong) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         try feed(bytes, into: &events)
         return events

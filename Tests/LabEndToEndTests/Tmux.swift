@@ -25,7 +25,9 @@ struct Tmux {
 
     @discardableResult
     func run(_ arguments: [String]) throws -> Subprocess.Result {
-        try Subprocess.run(Self.path!, ["-L", socket] + arguments, environment: ["TERM": "xterm-256color"])
+        // Under CI=true a suite runs without tmux, and fails here, saying why.
+        guard let path = Self.path else { throw Prerequisite.Missing(program: "tmux") }
+        return try Subprocess.run(path, ["-L", socket] + arguments, environment: ["TERM": "xterm-256color"])
     }
 
     /// The pane's text.

@@ -31,6 +31,11 @@ public enum Prerequisite {
     /// A program a test needs is not on `PATH`.
     public struct Missing: Error, CustomStringConvertible {
         public var program: String
+
+        public init(program: String) {
+            self.program = program
+        }
+
         public var description: String { "\(program) is not on PATH" }
     }
 }

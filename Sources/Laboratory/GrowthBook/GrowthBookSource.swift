@@ -82,9 +82,18 @@ public final class GrowthBookSource: TargetedSource, ExplainingSource, SharingSo
         transport.withLock { $0 = name }
     }
 
-    /// The key under which the stabilized payload is kept.
-    /// The key under which sticky bucket documents are kept.
-
+    /// A source over the payloads `fetcher` brings, serving the last good
+    /// one `store` kept (if it still loads) before any fetch.
+    /// - Parameters:
+    ///   - name: the source's name, unique among the manager's sources.
+    ///   - store: where the last good payload, the sticky buckets and the
+    ///     stabilization are kept.
+    ///   - device: this device; its id is the `id` attribute unless one is given.
+    ///   - attributes: the device's own attributes.
+    ///   - fetcher: where ``update()`` fetches the payload.
+    ///   - decrypt: turns an `encryptedFeatures` text into JSON, when the payload is encrypted.
+    ///   - clock: the time a fetch is stamped with.
+    ///   - file: the payload file this source reads, for watchers (``FetchingSource/watchedFile``).
     public init(
         name: String = "GrowthBook",
         store: any DeviceStore & PayloadCache,

@@ -154,6 +154,8 @@ let package = Package(
             dependencies: [
                 "LaboratoryServer", "GrowthBook", "GrowthBookNetwork", "LaboratoryRuntime", "LaboratoryTesting",
                 "LabTestSupport",
+                // What a request gets, through the router without a socket, where sockets are not the point.
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 // To hold the state file's write lock as another process would.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

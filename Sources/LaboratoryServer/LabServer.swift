@@ -83,13 +83,29 @@ package struct LabServer: Sendable {
     /// Serves until the task is cancelled; `onRunning` gets the port bound
     /// (useful with port 0). Keeps the served state current meanwhile.
     package func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let app = application(onRunning: onRunning)
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { await hub.watch() }
+            group.addTask {
+                try await app.run()
+                throw CancellationError()  // the server stopped: stop watching too
+            }
+        }
+    }
+
+    /// The application ``run(onRunning:)`` serves: the routes, and the
+    /// channel handlers and limits that bound connections. Tests of what a
+    /// request gets drive its router without a socket (HummingbirdTesting).
+    func application(
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> Application<RouterResponder<ServerRequestContext>> {
         var logger = Logger(label: "laboratory.server")
         logger.logLevel = .critical  // lab prints its own lines
         let registry = ConnectionRegistry(threshold: limits.sheddingThreshold)
         let maximumBodyBytes = limits.maximumBodyBytes
         let idleTimeout = limits.idleTimeout
         let bodyDeadline = limits.bodyDeadline
-        let app = Application(
+        return Application(
             router: router(),
             server: .http1(
                 configuration: .init(
@@ -108,13 +124,6 @@ package struct LabServer: Sendable {
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask { await hub.watch() }
-            group.addTask {
-                try await app.run()
-                throw CancellationError()  // the server stopped: stop watching too
-            }
-        }
     }
 
     func router() -> Router<ServerRequestContext> {

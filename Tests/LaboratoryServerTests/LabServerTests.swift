@@ -1,10 +1,14 @@
 import Foundation
 import GrowthBookNetwork
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
 import LabHarness
 import LabTestSupport
 import Laboratory
 import LaboratoryRuntime
 import LaboratoryTesting
+import NIOCore
 import Synchronization
 import Testing
 
@@ -31,7 +35,17 @@ import FoundationNetworking
         let base: URL
         let port: Int
         let hub: ServedStateHub
-        let task: Task<Void, any Error>
+        let task: Task<Void, any Error>?
+        /// The application, driven through its router, when no socket is opened.
+        let application: Application<RouterResponder<ServerRequestContext>>?
+
+        /// How requests reach the server.
+        enum Transport {
+            /// A real server on a loopback port: streams, connections, limits.
+            case socket
+            /// HummingbirdTesting's router, no socket: what a request gets.
+            case router
+        }
 
         /// - Parameter growthBook: an upstream GrowthBook payload beside the catalog.
         init(
@@ -40,7 +54,8 @@ import FoundationNetworking
             limits: ServerLimits = ServerLimits(),
             access: AccessPolicy? = nil,
             tokens: SteeringTokens? = nil,
-            catalog: String = LabServerTests.catalog
+            catalog: String = LabServerTests.catalog,
+            transport: Transport = .socket
         ) async throws {
             folder = NSTemporaryDirectory() + "lab-serve-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -58,6 +73,14 @@ import FoundationNetworking
                 tokens: tokens,
                 limits: limits
             )
+            guard transport == .socket else {
+                application = server.application()
+                task = nil
+                port = 0
+                base = URL(string: "http://localhost")!
+                return
+            }
+            application = nil
             let (ports, continuation) = AsyncStream<Int>.makeStream()
             task = Task(executorPreference: QueueExecutor()) {
                 try await server.run { port in continuation.yield(port) }
@@ -111,7 +134,7 @@ import FoundationNetworking
         /// The console in another process: its own laboratory on the same file.
         func console() throws -> LocalLaboratory { try Self.laboratory(folder) }
 
-        func stop() { task.cancel() }
+        func stop() { task?.cancel() }
 
         func request(
             _ path: String,
@@ -119,6 +142,20 @@ import FoundationNetworking
             body: Data? = nil,
             headers: [String: String] = [:]
         ) async throws -> (status: Int, headers: [String: String], body: Data) {
+            if let application {
+                var fields = HTTPFields()
+                if body != nil { fields[.contentType] = "application/json" }
+                for (name, value) in headers { fields[HTTPField.Name(name)!] = value }
+                let method = HTTPRequest.Method(method)!
+                let path = path.hasPrefix("/") ? path : "/" + path
+                let (head, payload) = (fields, body.map(ByteBuffer.init))
+                let answer = try await application.test(.router) { client in
+                    try await client.execute(uri: path, method: method, headers: head, body: payload)
+                }
+                var named: [String: String] = [:]
+                for field in answer.headers { named[field.name.canonicalName] = field.value }
+                return (Int(answer.status.code), named, Data(answer.body.readableBytesView))
+            }
             // A path with a query is taken as written; appending would escape its `?`.
             let url = path.contains("?") ? URL(string: base.absoluteString + path)! : base.appendingPathComponent(path)
             var request = URLRequest(url: url)
@@ -146,7 +183,7 @@ import FoundationNetworking
     }
 
     @Test func thePayloadHasAnETagCORSAndStreamingSupport() async throws {
-        let served = try await Served()
+        let served = try await Served(transport: .router)
         defer { served.stop() }
         let first = try await served.request("api/features/key", headers: ["Origin": "http://example.test"])
         #expect(first.status == 200)
@@ -208,7 +245,7 @@ import FoundationNetworking
     }
 
     @Test func ofrepAnswersEachKeyAndRefusesBadBodies() async throws {
-        let served = try await Served()
+        let served = try await Served(transport: .router)
         defer { served.stop() }
         let flag = try await served.json(
             "ofrep/v1/evaluate/flags/buttonColor",
@@ -249,7 +286,8 @@ import FoundationNetworking
     @Test func ofrepEvaluatesAContextAgainstUpstreamRulesAndTagsBulkAnswersByIt() async throws {
         let served = try await Served(
             growthBook:
-                #"{"features": {"headline": {"defaultValue": "Hello", "rules": [{"force": "Hoi", "condition": {"country": "NL"}}]}}}"#
+                #"{"features": {"headline": {"defaultValue": "Hello", "rules": [{"force": "Hoi", "condition": {"country": "NL"}}]}}}"#,
+            transport: .router
         )
         defer { served.stop() }
         let path = "ofrep/v1/evaluate/flags/headline"
@@ -285,7 +323,7 @@ import FoundationNetworking
     }
 
     @Test func exposuresAreRecordedOnceAndBadOnesNotAtAll() async throws {
-        let served = try await Served()
+        let served = try await Served(transport: .router)
         defer { served.stop() }
         let store = try served.console().store
         let before = try store.latestEvents(limit: 100).count
@@ -316,7 +354,7 @@ import FoundationNetworking
     }
 
     @Test func anUnknownClientKeyIsRefused() async throws {
-        let served = try await Served(clientKeys: ["sdk-good"])
+        let served = try await Served(clientKeys: ["sdk-good"], transport: .router)
         defer { served.stop() }
         #expect(try await served.request("api/features/sdk-good").status == 200)
         #expect(try await served.request("api/features/sdk-bad").status == 401)

@@ -208,16 +208,16 @@ extension DebugSource {
         for forcedVariant in file.forcedVariants {
             guard let source = sources.first(where: { $0.name == forcedVariant.source }) else {
                 problems.append(
-                    "\(forcedVariant.source)/\(forcedVariant.experiment): no source named \"\(forcedVariant.source)\""
+                    "\(forcedVariant.experimentID): no source named \"\(forcedVariant.source)\""
                 )
                 continue
             }
             guard let experiment = source.experiment(named: forcedVariant.experiment) else {
-                problems.append("\(forcedVariant.source)/\(forcedVariant.experiment): no such experiment")
+                problems.append("\(forcedVariant.experimentID): no such experiment")
                 continue
             }
             if let variant = forcedVariant.variant, experiment.variant(named: variant) == nil {
-                problems.append("\(forcedVariant.source)/\(forcedVariant.experiment): no variant \"\(variant)\"")
+                problems.append("\(forcedVariant.experimentID): no variant \"\(variant)\"")
             }
         }
         guard problems.isEmpty else { throw OverridesError(problems: problems) }

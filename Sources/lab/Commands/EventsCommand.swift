@@ -153,7 +153,7 @@ struct EventsCommand: AsyncParsableCommand {
         guard !summaries.isEmpty else { return printLine("No exposures yet (no displayed events).") }
         for summary in summaries {
             printLine(
-                "\(summary.source)/\(summary.experiment): \(summary.total) exposures"
+                "\(ExperimentID(source: summary.source, name: summary.experiment)): \(summary.total) exposures"
                     + (summary.forcedExposures > 0
                         ? " (and \(summary.forcedExposures) of forced variants, left out: QA, not experiment data)"
                         : "")

@@ -24,7 +24,7 @@ struct ExplainCommand: ParsableCommand {
                 }
             } ?? localExplanation()
         if json { return try JSONOutput.print(explanation) }
-        printLine("\(explanation.source)/\(explanation.experiment)")
+        printLine(ExperimentID(source: explanation.source, name: explanation.experiment).description)
         let width = explanation.steps.map(\.label.count).max() ?? 0
         for step in explanation.steps {
             printLine("  " + step.label.padding(toLength: width + 2, withPad: " ", startingAt: 0) + step.detail)

@@ -113,7 +113,7 @@ let package = Package(
             name: "lab-bench",
             dependencies: [
                 // `lab-bench server` drives the built `lab serve` over raw loopback connections.
-                "lab", "LabHarness",
+                "lab", "LabDrivers",
                 "GrowthBook",
                 "Laboratory",
                 "LaboratoryRuntime",
@@ -165,10 +165,10 @@ let package = Package(
             dependencies: ["GrowthBookNetwork", "Laboratory", "LaboratoryTesting", "LabTestSupport"]
         ),
         // A small HTTP server on 127.0.0.1 that the remote-source tests answer badly with, and what suites need.
-        .target(name: "LabTestSupport", dependencies: ["LabHarness"], path: "Tests/LabTestSupport"),
+        .target(name: "LabTestSupport", dependencies: ["LabDrivers"], path: "Tests/LabTestSupport"),
         // What drives `lab` from outside, for the benchmarks and the end-to-end tests alike: raw loopback
         // connections that may misbehave, and finding programs on PATH.
-        .target(name: "LabHarness"),
+        .target(name: "LabDrivers"),
         // What each fuzz target does with an input: the parsers that read bytes from outside. Pure modules
         // and the state file only, so the sanitized fuzz build compiles no network or server stack.
         .target(

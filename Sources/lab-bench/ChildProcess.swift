@@ -1,68 +1,51 @@
 import Foundation
+import LabDrivers
 
 /// Runs a program to its end and returns what it printed on standard output.
 enum ChildProcess {
+    /// Its standard output, or `nil` when it cannot be started.
     static func output(of program: String, _ arguments: [String]) -> String? {
-        let output = NSTemporaryDirectory() + "lab-bench-\(UUID().uuidString).out"
-        defer { unlink(output) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard let pid = spawn(program, arguments, &actions) else { return nil }
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-    }
-
-    /// Starts `program` with `arguments` and this process's environment; its pid, or `nil`.
-    static func spawn(
-        _ program: String,
-        _ arguments: [String],
-        _ actions: inout posix_spawn_file_actions_t
-    ) -> pid_t? {
-        let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        return posix_spawn(&pid, program, &actions, nil, argv, environ) == 0 ? pid : nil
+        (try? Subprocess.run(program, arguments))?.stdout
     }
 }
 
 /// A program kept running, spoken to a line at a time: a line written to
 /// its standard input, a line read back from its standard output.
 final class LineChild {
-    private let pid: pid_t
+    private let running: Subprocess.Running
     private let input: Int32
     private let output: Int32
     private var buffered: [UInt8] = []
 
     /// Starts `program`; `nil` when it cannot be started.
     init?(_ program: String, _ arguments: [String]) {
+        // Close-on-exec: the child keeps only the ends it is given, so closing ours ends its input.
         var toChild: [Int32] = [0, 0]
         var fromChild: [Int32] = [0, 0]
-        guard pipe(&toChild) == 0 else { return nil }
-        guard pipe(&fromChild) == 0 else {
+        guard Self.pipe(&toChild) else { return nil }
+        guard Self.pipe(&fromChild) else {
             close(toChild[0])
             close(toChild[1])
             return nil
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        for descriptor in toChild + fromChild { posix_spawn_file_actions_addclose(&actions, descriptor) }
-        let spawned = ChildProcess.spawn(program, arguments, &actions)
+        let started = try? Subprocess.start(program, arguments, standardInput: toChild[0], standardOutput: fromChild[1])
         close(toChild[0])
         close(fromChild[1])
-        guard let pid = spawned else {
+        guard let started else {
             close(toChild[1])
             close(fromChild[0])
             return nil
         }
-        self.pid = pid
+        running = started
         input = toChild[1]
         output = fromChild[0]
+    }
+
+    /// A pipe whose both ends close on exec (Glibc's overlay has no `pipe2`).
+    private static func pipe(_ ends: inout [Int32]) -> Bool {
+        guard Glibc.pipe(&ends) == 0 else { return false }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return true
     }
 
     /// Writes `line` and a newline; `false` when the program no longer reads.
@@ -98,7 +81,6 @@ final class LineChild {
     func finish() {
         close(input)
         close(output)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        _ = running.wait()
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import CAllocationCounter
 import Foundation
 import GrowthBook
-import LabHarness
+import LabDrivers
 
 /// `lab-bench growthbook`: the GrowthBook library against GrowthBook's own
 /// Python SDK, on the same generated 1,000-feature payload and the same users.

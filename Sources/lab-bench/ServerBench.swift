@@ -1,7 +1,7 @@
 import ArgumentParser
 import ConsoleCurses
 import Foundation
-import LabHarness
+import LabDrivers
 import Laboratory
 import LaboratoryConsole
 import LaboratoryRuntime
@@ -106,9 +106,8 @@ struct ServerBench: ParsableCommand {
             )
         }
         // The server has rebuilt once its payload's tag moves.
-        let deadline = Date().addingTimeInterval(10)
-        while try LoopbackConnection(port: server.port).exchange(get).header("etag") == before, Date() < deadline {
-            usleep(10_000)
+        _ = try Poll.until(seconds: 10, every: 0.01) {
+            try LoopbackConnection(port: server.port).exchange(get).header("etag") != before ? true : nil
         }
         let rate =
             try wrk.map {

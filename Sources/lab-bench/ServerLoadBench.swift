@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LabHarness
+import LabDrivers
 import Laboratory
 import LaboratoryRuntime
 

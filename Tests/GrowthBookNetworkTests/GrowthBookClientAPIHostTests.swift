@@ -1,6 +1,7 @@
 import Foundation
 import GrowthBook
 import GrowthBookNetwork
+import LabDrivers
 import LabTestSupport
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import GrowthBook
+import LabDrivers
 import LabTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import LabDrivers
 import Testing
 
 /// Drives the real `lab` binary on state files of the tests' own.

@@ -1,4 +1,5 @@
 import Foundation
+import LabDrivers
 import LabTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LabDrivers
 import LabTestSupport
 import Laboratory
 import LaboratorySQLite

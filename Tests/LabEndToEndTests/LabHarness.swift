@@ -1,4 +1,5 @@
 import Foundation
+import LabDrivers
 
 /// Runs the built `lab` binary against a state file of the test's own.
 struct LabHarness {

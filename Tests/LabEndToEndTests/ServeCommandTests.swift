@@ -1,5 +1,5 @@
 import Foundation
-import LabHarness
+import LabDrivers
 import LabTestSupport
 import Synchronization
 import Testing

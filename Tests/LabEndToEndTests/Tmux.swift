@@ -1,11 +1,12 @@
 import Foundation
+import LabDrivers
 import LabTestSupport
 
 /// A private tmux server (its own socket) running one session, driven with
 /// send-keys and read with capture-pane. Always killed by the test's defer.
 struct Tmux {
     /// tmux on PATH, if there is one.
-    static let path = Prerequisite.executable(named: "tmux")
+    static let path = ExecutableSearch.find("tmux")
 
     static var isAvailable: Bool { path != nil }
 

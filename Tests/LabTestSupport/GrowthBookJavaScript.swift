@@ -1,4 +1,5 @@
 import Foundation
+import LabDrivers
 
 /// GrowthBook's own JavaScript SDK (`../shared/reference/growthbook-js`)
 /// and `node` to run it: the reference the differential and remote
@@ -10,7 +11,7 @@ public enum GrowthBookJavaScript {
         .deletingLastPathComponent()
         .appendingPathComponent("shared/reference/growthbook-js/growthbook-js.cjs").path
     /// `node` on PATH, if there is one.
-    public static let node = Prerequisite.executable(named: "node")
+    public static let node = ExecutableSearch.find("node")
     /// Whether both are there.
     public static var available: Bool { node != nil && FileManager.default.fileExists(atPath: sdk) }
     /// What a suite that needs them says when they are not.

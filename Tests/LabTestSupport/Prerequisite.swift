@@ -1,5 +1,5 @@
 import Foundation
-import LabHarness
+import LabDrivers
 import Testing
 
 /// Tools and references some suites need (tmux, Chromium, the Python
@@ -16,15 +16,10 @@ public enum Prerequisite {
         return value == "true" || value == "1"
     }()
 
-    /// The program `name` in the first folder of `PATH` that has it, if any.
-    public static func executable(named name: String) -> String? {
-        ExecutableSearch.find(name)
-    }
-
     /// The path of the program `name` on `PATH`; throws, saying so, when
     /// there is none (as under `CI=true`, where its suite runs regardless).
     public static func require(_ name: String) throws -> String {
-        guard let path = executable(named: name) else { throw Missing(program: name) }
+        guard let path = ExecutableSearch.find(name) else { throw Missing(program: name) }
         return path
     }
 

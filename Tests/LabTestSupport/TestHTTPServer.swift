@@ -1,5 +1,5 @@
 import Foundation
-import LabHarness
+import LabDrivers
 
 #if canImport(Glibc)
 import Glibc

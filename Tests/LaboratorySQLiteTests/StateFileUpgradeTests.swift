@@ -27,6 +27,21 @@ import Testing
         return folder + "/state.sqlite"
     }
 
+    /// A file as a release that stopped at `migration` left it, holding `rows` (SQL inserts).
+    private func file(upTo migration: String, rows: String) throws -> String {
+        let folder = NSTemporaryDirectory() + "lab-upgrade-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let queue = try DatabaseQueue(path: folder + "/state.sqlite")
+        try StateSchema.migrator.migrate(queue, upTo: migration)
+        try queue.write { try $0.execute(sql: rows) }
+        return folder + "/state.sqlite"
+    }
+
+    /// The file's version (`PRAGMA user_version`).
+    private func version(_ path: String) throws -> Int? {
+        try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "PRAGMA user_version") }
+    }
+
     private func migrations(_ path: String) throws -> [String] {
         try DatabaseQueue(path: path).read { db in
             try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
@@ -37,10 +52,7 @@ import Testing
         let path = try copy(Self.fixtureVersion2)
         let store = try SQLiteStateStore(path: path)
         #expect(try migrations(path) == StateSchema.migrator.migrations)
-        #expect(
-            try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "PRAGMA user_version") }
-                == StateSchema.version
-        )
+        #expect(try version(path) == StateSchema.version)
         let device = try store.device(candidate: Device(id: "new", token: ActiveExperimentsToken(0.5)))
         #expect(device.id == "dbb8e2f8-d20e-4209-870d-e92324c476be")
         #expect(
@@ -64,26 +76,15 @@ import Testing
     /// Version 5 gives forced variants a scope, a tester and a time; a
     /// version 4 file's forced variants become everyone's, set by nobody known.
     @Test func version5KeepsEveryForcedVariantAsEveryones() throws {
-        let folder = NSTemporaryDirectory() + "lab-upgrade-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let path = folder + "/state.sqlite"
-        do {
-            let queue = try DatabaseQueue(path: path)
-            try StateSchema.migrator.migrate(queue, upTo: "file version 4")
-            try queue.write { db in
-                try db.execute(
-                    sql: """
-                        INSERT INTO forced_variants (source, experiment, variant) VALUES
-                            ('Local', 'ButtonColor', 'ButtonColorBlue'), ('Local', 'ProfileRedesign', NULL)
-                        """
-                )
-            }
-        }
-        let store = try SQLiteStateStore(path: path)
-        #expect(
-            try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "PRAGMA user_version") }
-                == StateSchema.version
+        let path = try file(
+            upTo: "file version 4",
+            rows: """
+                INSERT INTO forced_variants (source, experiment, variant) VALUES
+                    ('Local', 'ButtonColor', 'ButtonColorBlue'), ('Local', 'ProfileRedesign', NULL)
+                """
         )
+        let store = try SQLiteStateStore(path: path)
+        #expect(try version(path) == StateSchema.version)
         #expect(
             try store.forcedVariants() == [
                 ForcedVariant(source: "Local", experiment: "ButtonColor", variant: "ButtonColorBlue"),
@@ -109,31 +110,19 @@ import Testing
     /// rule experiment forced to `Forced` is forced to `RuleValue`, while a
     /// catalog experiment's variant of that name stays.
     @Test func version7RenamesStoredAttributesAndTheRuleVariant() throws {
-        let folder = NSTemporaryDirectory() + "lab-upgrade-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/state.sqlite"
-        do {
-            let queue = try DatabaseQueue(path: path)
-            try StateSchema.migrator.migrate(queue, upTo: "file version 6")
-            try queue.write { db in
-                try db.execute(
-                    sql: """
-                        INSERT INTO attribute_overrides (name, value) VALUES ('userId', 'u-42');
-                        INSERT INTO forced_variants (source, experiment, scope, variant) VALUES
-                            ('GrowthBook', 'banner: force', '', 'Forced'),
-                            ('GrowthBook', 'banner: rollout 2', 'id=qa-phone-7', 'Forced'),
-                            ('GrowthBook', 'checkout: force', '', 'Default'),
-                            ('Local', 'Launch', '', 'Forced')
-                        """
-                )
-            }
-        }
-        let store = try SQLiteStateStore(path: path)
-        #expect(
-            try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "PRAGMA user_version") }
-                == StateSchema.version
+        let path = try file(
+            upTo: "file version 6",
+            rows: """
+                INSERT INTO attribute_overrides (name, value) VALUES ('userId', 'u-42');
+                INSERT INTO forced_variants (source, experiment, scope, variant) VALUES
+                    ('GrowthBook', 'banner: force', '', 'Forced'),
+                    ('GrowthBook', 'banner: rollout 2', 'id=qa-phone-7', 'Forced'),
+                    ('GrowthBook', 'checkout: force', '', 'Default'),
+                    ('Local', 'Launch', '', 'Forced')
+                """
         )
+        let store = try SQLiteStateStore(path: path)
+        #expect(try version(path) == StateSchema.version)
         #expect(try store.storedAttributes() == ["userId": "u-42"])
         let variants = Dictionary(uniqueKeysWithValues: try store.forcedVariants().map { ($0.experiment, $0.variant) })
         #expect(
@@ -214,10 +203,7 @@ import Testing
     @Test func aVersion1FileUpgradesInPlaceAndKeepsEverything() throws {
         let path = try copy()
         let store = try SQLiteStateStore(path: path)
-        #expect(
-            try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "PRAGMA user_version") }
-                == StateSchema.version
-        )
+        #expect(try version(path) == StateSchema.version)
         let device = try store.device(candidate: Device(id: "new", token: ActiveExperimentsToken(0.5)))
         #expect(device.id == "36398e4a-84a9-48c3-9864-688594dc80da")
         #expect(

@@ -3,7 +3,7 @@ import GrowthBookNetwork
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import LabHarness
+import LabDrivers
 import LabTestSupport
 import Laboratory
 import LaboratoryRuntime

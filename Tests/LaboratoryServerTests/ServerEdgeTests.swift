@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import LabHarness
+import LabDrivers
 import LabTestSupport
 import Laboratory
 import Synchronization

@@ -6,21 +6,21 @@ import Glibc
 
 /// Runs programs with `posix_spawn`, not `Foundation.Process` (which has
 /// hung on this platform waiting for children such as tmux).
-enum Subprocess {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+package enum Subprocess {
+    package struct Result {
+        package var status: Int32
+        package var stdout: String
+        package var stderr: String
     }
 
     /// A started child whose output goes to files until it is waited for.
-    struct Running {
-        let pid: pid_t
-        let stdoutPath: String
-        let stderrPath: String
+    package struct Running {
+        package let pid: pid_t
+        package let stdoutPath: String
+        package let stderrPath: String
 
         /// Waits for the child to end and collects its output.
-        func wait() -> Result {
+        package func wait() -> Result {
             var status: Int32 = 0
             while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
             let exited = (status & 0x7F) == 0
@@ -37,26 +37,33 @@ enum Subprocess {
         }
     }
 
-    struct SpawnError: Error, CustomStringConvertible {
-        var executable: String
-        var code: Int32
-        var description: String { "cannot start \(executable): \(String(cString: strerror(code)))" }
+    package struct SpawnError: Error, CustomStringConvertible {
+        package var executable: String
+        package var code: Int32
+        package var description: String { "cannot start \(executable): \(String(cString: strerror(code)))" }
     }
 
-    /// Starts `executable` with standard input from /dev/null; standard output
-    /// goes to a file, or to `standardOutput` when given (such as a pipe).
-    static func start(
+    /// Starts `executable` with standard input from `standardInput` (such as
+    /// a pipe), else /dev/null; standard output goes to `standardOutput`
+    /// when given, else to a file. Descriptors given are duplicated into the
+    /// child: open them close-on-exec, so the child holds no other copy.
+    package static func start(
         _ executable: String,
         _ arguments: [String],
         environment: [String: String] = [:],
+        standardInput: Int32? = nil,
         standardOutput: Int32? = nil
     ) throws -> Running {
-        let base = NSTemporaryDirectory() + "lab-e2e-\(UUID().uuidString)"
+        let base = NSTemporaryDirectory() + "lab-child-\(UUID().uuidString)"
         let running = Running(pid: 0, stdoutPath: base + ".out", stderrPath: base + ".err")
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let standardInput {
+            posix_spawn_file_actions_adddup2(&actions, standardInput, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         if let standardOutput {
             posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
         } else {
@@ -90,7 +97,11 @@ enum Subprocess {
     }
 
     /// Runs `executable` to the end.
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    package static func run(
+        _ executable: String,
+        _ arguments: [String],
+        environment: [String: String] = [:]
+    ) throws -> Result {
         try start(executable, arguments, environment: environment).wait()
     }
 }

@@ -2,11 +2,11 @@ import Foundation
 
 /// Waits for what a test expects to see, never a fixed time: the one way
 /// tests here wait for something another thread, task or process does.
-public enum Poll {
+package enum Poll {
     /// Calls `look` every `interval` seconds until it returns something, or
     /// `seconds` pass (then `nil`). A look that starts a process (tmux,
     /// `lab`) takes a longer interval: the other suites share the machine.
-    public static func until<T>(
+    package static func until<T>(
         seconds: Double,
         every interval: Double = 0.02,
         _ look: () throws -> T?
@@ -23,7 +23,7 @@ public enum Poll {
     /// `seconds` pass (`false`, after one last ask). The task sleeps between
     /// asks, so what it waits for can run. A condition may also act before
     /// it answers (send one more change, say) when waiting means pushing.
-    public static func until(
+    package static func until(
         seconds: Double,
         every interval: Duration = .milliseconds(20),
         _ condition: () async throws -> Bool

@@ -26,6 +26,11 @@ struct FNV1a {
         value = (value ^ 0xFF) &* 0x0000_0100_0000_01B3
     }
 
+    /// Adds a 64-bit word (another hash) in one step.
+    mutating func add(word: UInt64) {
+        value = (value ^ word) &* 0x0000_0100_0000_01B3
+    }
+
     /// The hash as a strong ETag: hexadecimal digits, quoted.
     var tag: String { "\"" + String(value, radix: 16) + "\"" }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GrowthBook
 import Laboratory
+import NIOCore
 
 /// Writes the GrowthBook SDK payload that makes any GrowthBook SDK show what
 /// the console shows.
@@ -18,29 +19,27 @@ import Laboratory
 ///   of rules conditioned on its scope (hashed on one of its attributes),
 ///   ahead of the rest; a scoped `Inactive` a force rule of the baseline's value.
 enum GrowthBookPayloadWriter {
-    /// The payload without its `dateUpdated`, as JSON text: `features`
-    /// (this device's flags, as ``featureText(for:experiment:scoped:)``
-    /// wrote each, in order; then what `shared` passes through),
-    /// `experiments`, and the shared sources' saved groups and bandits.
-    /// Features come written already, so a rebuild writes only those that changed.
-    static func contentText(
-        deviceFeatures: [(key: String, text: String)],
-        shared: [SharedFeatures],
-        passedThrough: Set<String>
-    ) -> String {
-        var text = #"{"features":{"#
-        var separator = ""
-        func add(_ key: String, _ feature: String) {
-            text += separator + JSONValue.string(key).jsonText + ":" + feature
-            separator = ","
+    /// The features member that carries `featureText` under `key`: what
+    /// the payload's `features` object holds for one key.
+    static func member(key: String, featureText: String) -> String {
+        JSONValue.string(key).jsonText + ":" + featureText
+    }
+
+    /// The features `shared` passes through (those `passesThrough` names),
+    /// each as a member of the `features` object, source by source.
+    static func passedThroughMembers(_ shared: [SharedFeatures], passesThrough: (String) -> Bool) -> [String] {
+        shared.flatMap { source in
+            source.features.filter { passesThrough($0.key) }.map { member(key: $0.key, featureText: $0.value.jsonText) }
         }
-        for feature in deviceFeatures { add(feature.key, feature.text) }
+    }
+
+    /// What follows the `features` object's members: its closing brace,
+    /// `experiments` (none), then the shared sources' saved groups and
+    /// bandits; the payload's own closing brace is not in it.
+    static func tail(_ shared: [SharedFeatures]) -> String {
         var savedGroups: [JSONValue.Member] = []
         var bandits: [JSONValue.Member] = []
         for source in shared {
-            for feature in source.features where passedThrough.contains(feature.key) {
-                add(feature.key, feature.value.jsonText)
-            }
             for (name, group) in source.savedGroups.sorted(by: { $0.key < $1.key }) {
                 savedGroups.append(JSONValue.Member(name, .array(group)))
             }
@@ -48,29 +47,51 @@ enum GrowthBookPayloadWriter {
                 bandits.append(JSONValue.Member(name, bandit))
             }
         }
-        text += #"},"experiments":[]"#
+        var text = #"},"experiments":[]"#
         if !savedGroups.isEmpty { text += #","savedGroups":"# + JSONValue.object(savedGroups).jsonText }
         // Bandit rules pass through with the features; without these they would fall back to marginal weights.
         if !bandits.isEmpty { text += #","contextualBandits":"# + JSONValue.object(bandits).jsonText }
-        return text + "}"
+        return text
+    }
+
+    /// The `features` server-sent event with the whole payload inside:
+    /// `{"features":{` the members, comma-separated, then `tail` and
+    /// `dateUpdated` as the last member. Written once into one buffer, which
+    /// every stream shares.
+    /// - Returns: the event, and where the payload lies in it.
+    static func featuresEvent(
+        members: [String],
+        more: [String],
+        tail: String,
+        dateUpdated: String
+    ) -> (event: ByteBuffer, payload: Range<Int>) {
+        let prefix = "event: features\ndata: "
+        let date = #","dateUpdated":"# + JSONValue.string(dateUpdated).jsonText + "}"
+        var size = prefix.utf8.count + 16 + tail.utf8.count + date.utf8.count + 2
+        for member in members { size += member.utf8.count + 1 }
+        for member in more { size += member.utf8.count + 1 }
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(size)
+        buffer.writeString(prefix)
+        let start = buffer.writerIndex
+        buffer.writeString(#"{"features":{"#)
+        var first = true
+        for member in [members, more].joined() {
+            if !first { buffer.writeInteger(UInt8(ascii: ",")) }
+            first = false
+            buffer.writeString(member)
+        }
+        buffer.writeString(tail)
+        buffer.writeString(date)
+        let end = buffer.writerIndex
+        buffer.writeString("\n\n")
+        return (buffer, start..<end)
     }
 
     /// One device flag's feature as JSON text: its baseline as the default,
     /// rules for the scoped forced variants, then the device's own variant.
     static func featureText(for flag: ServedFlag, experiment: Experiment?, scoped: [ScopedChoice]) -> String {
         feature(for: flag, experiment: experiment, scoped: scoped).jsonText
-    }
-
-    /// The whole payload: the content (``contentText(deviceFeatures:shared:passedThrough:)``)
-    /// with its `dateUpdated` added as the last member.
-    static func payload(contentText: String, dateUpdated: String) -> Data {
-        var text = contentText
-        guard text.last == "}" else { return Data(text.utf8) }
-        text.removeLast()
-        let member = JSONValue.Member("dateUpdated", .string(dateUpdated))
-        // The content always has members ("features" first), so a comma goes before the new one.
-        text += "," + JSONValue.object([member]).jsonText.dropFirst()
-        return Data(text.utf8)
     }
 
     /// The `id` of the rules that give a forced variant: an SDK reports it as

@@ -155,7 +155,7 @@ package struct LabServer: Sendable {
                 return Response(status: .notModified, headers: headers)
             }
             headers[.contentType] = "application/json"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: state.payload)))
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: state.payloadBuffer))
         }
         let remote = RemoteEvaluationCache()
         let maximumBodyBytes = limits.maximumBodyBytes

@@ -8,13 +8,22 @@ import NIOCore
 /// payload and its ETag, and the shared features an OFREP request's context
 /// is evaluated against. Every client without a context sees the same thing,
 /// so most requests cost a lookup, not an evaluation.
+///
+/// A rebuild works in proportion to what changed, not to the catalogs: the
+/// keys and their owners are kept while the catalogs stay as they were, and
+/// only the keys whose assignment, forced variant or scoped choices moved get
+/// a new flag and a new feature; a force among 10,000 experiments writes one
+/// feature and hashes nothing else again.
 package struct ServedState: Sendable {
     /// Flags by assignment key, as this device gets them.
-    package let flags: [String: ServedFlag]
+    package let flags: Flags
     /// Keys in order, for bulk answers.
-    package let keys: [String]
-    /// The GrowthBook SDK payload (`GET /api/features/…`, `features` events).
-    package let payload: Data
+    package var keys: [String] { layout.keys }
+    /// The GrowthBook SDK payload (`GET /api/features/…`): a view into
+    /// ``featuresEvent``, so it is written once and never copied.
+    package let payloadBuffer: ByteBuffer
+    /// The payload's bytes, for readers that want `Data`.
+    package var payload: Data { Data(payloadBuffer.readableBytesView) }
     /// The payload as a server-sent `features` event, built once and shared
     /// by every stream: a buffer written to many connections is not copied.
     package let featuresEvent: ByteBuffer
@@ -25,7 +34,7 @@ package struct ServedState: Sendable {
     /// The bulk OFREP answer's ETag for a request without a context, quoted.
     package let flagsTag: String
     /// Experiment name → the source and the experiment, for events that apps post.
-    let experiments: [String: (source: String, experiment: Experiment)]
+    var experiments: [String: (source: String, experiment: Experiment)] { layout.experiments }
     /// The experiments a person forced, for anyone, by name: an exposure
     /// an app posts is marked forced when its user's variant was.
     let forcing: [String: DebugEntry]
@@ -35,30 +44,68 @@ package struct ServedState: Sendable {
     /// Catalog key → its scoped forced variants, the first to win first:
     /// what an OFREP context in one of the scopes gets.
     private let scopedByKey: [String: [GrowthBookPayloadWriter.ScopedChoice]]
-    /// Key → the shared features that decide it for any user (passed through).
-    private let sharedByKey: [String: SharedFeatures]
-    /// Each device key's feature in the payload, with what it was written from.
-    private let featureTexts: [String: FeatureText]
+    /// The sources that pass features through, as given.
+    private let shared: [SharedFeatures]
+    /// The keys, their owners and the experiments by name.
+    private let layout: ServedKeys
+    /// Each device key's feature, in the order of ``ServedKeys/deviceKeys``.
+    private let features: [Feature]
+    /// What this state was built from, for the next one to tell what changed.
+    private let entries: [DebugEntry]
+    private let snapshot: AssignmentsSnapshot
+    /// Whether the snapshot's assignments are sorted by key, as its type
+    /// promises: the next rebuild's walk over them relies on it.
+    private let assignmentsSorted: Bool
 
-    /// A device key's feature as JSON text, with what it was written from.
-    private struct FeatureText: Sendable {
-        var flag: ServedFlag
-        var experiment: Experiment?
-        var scoped: [GrowthBookPayloadWriter.ScopedChoice]
-        var text = ""
+    /// Flags by key: a position in the keys, then the flag there (a device
+    /// key's in its feature).
+    package struct Flags: Sendable {
+        fileprivate let index: [String: Int]
+        fileprivate let features: [Feature]
+        fileprivate let shared: [(flag: ServedFlag?, hash: UInt64)]
 
-        /// This with its text written.
-        func written() -> FeatureText {
-            var written = self
-            written.text = GrowthBookPayloadWriter.featureText(for: flag, experiment: experiment, scoped: scoped)
-            return written
+        /// The flag of `key`, or `nil` for a key nobody assigns (or a shared
+        /// feature that decides nothing for this device).
+        package subscript(key: String) -> ServedFlag? {
+            guard let position = index[key] else { return nil }
+            return position < features.count ? features[position].flag : shared[position - features.count].flag
         }
+    }
 
-        /// Whether this text is what `source` would write: the same flag,
-        /// experiment and scoped choices (experiments that did not change
-        /// share their storage, so comparing them is cheap).
-        func isWritten(from source: FeatureText) -> Bool {
-            flag == source.flag && scoped == source.scoped && experiment == source.experiment
+    /// A device key's flag and its feature as a payload member, with what
+    /// the member was written from and both hashes, so that an unchanged one
+    /// is neither written nor hashed again. A reference: a rebuild copies
+    /// the list of 20,000 by retaining each once.
+    fileprivate final class Feature: Sendable {
+        let flag: ServedFlag
+        let flagHash: UInt64
+        let experiment: Experiment?
+        let scoped: [GrowthBookPayloadWriter.ScopedChoice]
+        let member: String
+        let hash: UInt64
+
+        /// The feature of `flag`, its member taken from `old` when `old` was
+        /// written from the same flag, experiment and scoped choices
+        /// (experiments that did not change share their storage, so comparing
+        /// them is cheap), written and hashed otherwise.
+        init(flag: ServedFlag, experiment: Experiment?, scoped: [GrowthBookPayloadWriter.ScopedChoice], old: Feature?) {
+            self.flag = flag
+            self.experiment = experiment
+            self.scoped = scoped
+            var flagHash = FNV1a()
+            flag.hash(into: &flagHash)
+            self.flagHash = flagHash.value
+            if let old, old.flag == flag, old.scoped == scoped, old.experiment == experiment {
+                (member, hash) = (old.member, old.hash)
+            } else {
+                member = GrowthBookPayloadWriter.member(
+                    key: flag.key,
+                    featureText: GrowthBookPayloadWriter.featureText(for: flag, experiment: experiment, scoped: scoped)
+                )
+                var hash = FNV1a()
+                hash.add(member)
+                self.hash = hash.value
+            }
         }
     }
 
@@ -67,8 +114,9 @@ package struct ServedState: Sendable {
     ///   - snapshot: what the manager serves this device now.
     ///   - shared: the features of the sources that have them (GrowthBook),
     ///     forced variants written in, in source priority order.
-    ///   - previous: the state this one replaces; when the content is the
-    ///     same, its payload (and `dateUpdated`) is kept.
+    ///   - previous: the state this one replaces: what did not change is
+    ///     taken from it, and when the content is the same, its payload (and
+    ///     `dateUpdated`) is kept.
     package init(
         entries: [DebugEntry],
         snapshot: AssignmentsSnapshot,
@@ -76,76 +124,22 @@ package struct ServedState: Sendable {
         previous: ServedState? = nil,
         now: Date = Date()
     ) {
-        let sharedSources = Set(shared.map(\.source))
-        var experiments: [String: (source: String, experiment: Experiment)] = [:]
-        // Each key's owner as a position in `entries`: thousands of entries are not copied.
-        var owners: [String: Int] = [:]
-        var deviceKeys: [String] = []
-        // Entries are read in place, by index: iterating would copy each one.
-        for index in entries.indices {
-            let (source, experiment) = (entries[index].source, entries[index].experiment)
-            if experiments[experiment.name] == nil { experiments[experiment.name] = (source, experiment) }
-            guard !sharedSources.contains(source) else { continue }
-            for key in experiment.keys where owners[key] == nil {
-                owners[key] = index
-                deviceKeys.append(key)
-            }
-        }
-        // A key both a catalog and a shared source assign goes to the shared
-        // one unless a catalog experiment gives it to this device.
-        var sharedByKey: [String: SharedFeatures] = [:]
-        var sharedKeys: [String] = []
-        for source in shared {
-            for key in source.keys where sharedByKey[key] == nil {
-                if owners[key] != nil {
-                    guard let winner = snapshot.assignment(for: key)?.source, winner == source.source else { continue }
-                }
-                sharedByKey[key] = source
-                sharedKeys.append(key)
-            }
-        }
-        deviceKeys.removeAll { sharedByKey[$0] != nil }
-        var scopedByKey: [String: [GrowthBookPayloadWriter.ScopedChoice]] = [:]
-        for index in entries.indices where !entries[index].forcedVariants.isEmpty {
-            let entry = entries[index]
-            guard !sharedSources.contains(entry.source) else { continue }
-            for forced in entry.scopedForcedVariants {
-                for key in entry.experiment.keys where sharedByKey[key] == nil {
-                    scopedByKey[key, default: []].append(.init(forcedVariant: forced, experiment: entry.experiment))
-                }
-            }
-        }
-        for key in scopedByKey.keys { scopedByKey[key]!.sort { $0.forcedVariant.precedes($1.forcedVariant) } }
-        self.scopedByKey = scopedByKey
-        variantAliases = Self.aliases(shared)
-
-        // Indexed once: a rebuild over thousands of keys must not scan the active list per key.
-        let activeByExperiment = Dictionary(
-            snapshot.active.map { ($0.experimentID, $0) },
-            uniquingKeysWith: { first, _ in first }
-        )
-        func deviceFlag(_ key: String, owner: DebugEntry?) -> ServedFlag {
-            Self.deviceFlag(key, owner: owner, snapshot: snapshot, active: activeByExperiment)
-        }
-        var flags: [String: ServedFlag] = [:]
-        flags.reserveCapacity(deviceKeys.count)
-        for key in deviceKeys { flags[key] = deviceFlag(key, owner: entries[owners[key]!]) }
-        for key in sharedKeys {
-            let source = sharedByKey[key]!
-            guard let evaluation = source.evaluate(key) else { continue }
-            if let assignment = snapshot.assignment(for: key), assignment.source == source.source {
-                // The device's own value: its sticky buckets and stabilization count.
-                var flag = deviceFlag(key, owner: nil)
-                if !flag.forced, evaluation.decision != .defaultValue { flag.reason = ServedFlag.Reason(evaluation) }
-                flags[key] = flag
+        let layout =
+            if let previous, previous.layout.fits(entries, shared: shared, snapshot: snapshot) {
+                previous.layout
             } else {
-                flags[key] = ServedFlag(key: key, source: source.source, evaluation: evaluation)
+                ServedKeys(entries, shared: shared, snapshot: snapshot)
             }
-        }
-        self.flags = flags
-        keys = deviceKeys + sharedKeys
-        self.experiments = experiments
-        self.sharedByKey = sharedByKey
+        // The previous state, when its keys are these keys at the same positions.
+        let aligned = previous.flatMap { $0.layout === layout ? $0 : nil }
+        let scopedByKey = Self.scopedChoices(entries, layout: layout)
+        self.scopedByKey = scopedByKey
+        self.shared = shared
+        self.layout = layout
+        self.entries = entries
+        self.snapshot = snapshot
+        assignmentsSorted = Self.isSorted(snapshot.assignments)
+        variantAliases = Self.aliases(shared)
         var forcing: [String: DebugEntry] = [:]
         for index in entries.indices where !entries[index].forcedVariants.isEmpty {
             if forcing[entries[index].experiment.name] == nil {
@@ -153,50 +147,204 @@ package struct ServedState: Sendable {
             }
         }
         self.forcing = forcing
-        // Each device feature is written out again only when what it is
-        // written from changed: one force rewrites one feature, not thousands.
-        var featureTexts: [String: FeatureText] = [:]
-        featureTexts.reserveCapacity(deviceKeys.count)
-        var deviceFeatures: [(key: String, text: String)] = []
-        deviceFeatures.reserveCapacity(deviceKeys.count)
-        for key in deviceKeys {
-            let flag = flags[key]!
-            let source = FeatureText(
-                flag: flag,
-                experiment: experiments[flag.experiment ?? ""]?.experiment,
-                scoped: scopedByKey[key] ?? []
-            )
-            let written =
-                if let old = previous?.featureTexts[key], old.isWritten(from: source) { old } else { source.written() }
-            featureTexts[key] = written
-            deviceFeatures.append((key, written.text))
+
+        let deviceCount = layout.deviceKeys.count
+        var changed: [Bool]
+        var features: [Feature]
+        if let aligned {
+            changed = Self.changedKeys(from: aligned, to: entries, snapshot, scopedByKey, layout: layout)
+            features = aligned.features
+        } else {
+            changed = [Bool](repeating: true, count: layout.keys.count)
+            features = []
+            features.reserveCapacity(deviceCount)
         }
-        self.featureTexts = featureTexts
-        let contentText = GrowthBookPayloadWriter.contentText(
-            deviceFeatures: deviceFeatures,
-            shared: shared,
-            passedThrough: Set(sharedKeys)
-        )
-        payloadTag = Self.tag(contentText)
+        // The active variants are looked up for changed keys only: a few
+        // are found by a walk, many through an index built once.
+        var activeIndex: [ExperimentID: ActiveVariant]?
+        if changed[..<deviceCount].lazy.filter({ $0 }).count > 8 {
+            activeIndex = Dictionary(
+                snapshot.active.map { ($0.experimentID, $0) },
+                uniquingKeysWith: { first, _ in first }
+            )
+        }
+        func active(_ id: ExperimentID) -> ActiveVariant? {
+            if let activeIndex { return activeIndex[id] }
+            let active = snapshot.active
+            return active.firstIndex { $0.source == id.source && $0.experiment.name == id.name }.map { active[$0] }
+        }
+        func deviceFlag(_ key: String, owner: DebugEntry?) -> ServedFlag {
+            Self.deviceFlag(key, owner: owner, snapshot: snapshot, active: active)
+        }
+        for position in 0..<deviceCount where changed[position] {
+            let key = layout.deviceKeys[position]
+            let flag = deviceFlag(key, owner: entries[layout.owners[position]])
+            // After a catalog changed, a key's old feature is found by its key.
+            let old =
+                if let aligned { aligned.features[position] } else {
+                    previous.flatMap { previous in
+                        previous.layout.index[key].flatMap {
+                            $0 < previous.features.count ? previous.features[$0] : nil
+                        }
+                    }
+                }
+            let feature = Feature(
+                flag: flag,
+                experiment: layout.experiments[flag.experiment ?? ""]?.experiment,
+                scoped: scopedByKey[key] ?? [],
+                old: old
+            )
+            if aligned != nil { features[position] = feature } else { features.append(feature) }
+        }
+        // Shared keys are evaluated on every rebuild: their source's features
+        // are new each time (forced variants written in).
+        var sharedFlags: [(flag: ServedFlag?, hash: UInt64)] = []
+        for key in layout.sharedKeys {
+            let source = shared[layout.sharedIndex[key]!]
+            var flag: ServedFlag?
+            if let evaluation = source.evaluate(key) {
+                if let assignment = snapshot.assignment(for: key), assignment.source == source.source {
+                    // The device's own value: its sticky buckets and stabilization count.
+                    var own = deviceFlag(key, owner: nil)
+                    if !own.forced, evaluation.decision != .defaultValue { own.reason = ServedFlag.Reason(evaluation) }
+                    flag = own
+                } else {
+                    flag = ServedFlag(key: key, source: source.source, evaluation: evaluation)
+                }
+            }
+            var hash = FNV1a()
+            flag?.hash(into: &hash)
+            sharedFlags.append((flag, flag == nil ? 0 : hash.value))
+        }
+        flags = Flags(index: layout.index, features: features, shared: sharedFlags)
+        self.features = features
+        var flagsHash = FNV1a()
+        for index in features.indices { flagsHash.add(word: features[index].flagHash) }
+        for index in sharedFlags.indices { flagsHash.add(word: sharedFlags[index].hash) }
+        flagsTag = flagsHash.tag
+
+        let more = GrowthBookPayloadWriter.passedThroughMembers(shared) { layout.sharedIndex[$0] != nil }
+        let tail = GrowthBookPayloadWriter.tail(shared)
+        var contentHash = FNV1a()
+        for index in features.indices { contentHash.add(word: features[index].hash) }
+        for member in more { contentHash.add(member) }
+        contentHash.add(tail)
+        payloadTag = contentHash.tag
         if let previous, previous.payloadTag == payloadTag {
-            payload = previous.payload
+            payloadBuffer = previous.payloadBuffer
             featuresEvent = previous.featuresEvent
             dateUpdated = previous.dateUpdated
         } else {
             dateUpdated = ISO8601DateFormatter().string(from: now)
-            payload = GrowthBookPayloadWriter.payload(contentText: contentText, dateUpdated: dateUpdated)
-            featuresEvent = Self.featuresEvent(payload)
+            let (event, range) = GrowthBookPayloadWriter.featuresEvent(
+                members: features.map(\.member),
+                more: more,
+                tail: tail,
+                dateUpdated: dateUpdated
+            )
+            featuresEvent = event
+            payloadBuffer = event.getSlice(at: range.lowerBound, length: range.count)!
         }
-        var flagsHash = FNV1a()
-        for key in keys { flags[key]?.hash(into: &flagsHash) }
-        flagsTag = flagsHash.tag
     }
 
-    private static func featuresEvent(_ payload: Data) -> ByteBuffer {
-        var buffer = ByteBuffer(string: "event: features\ndata: ")
-        buffer.writeBytes(payload)
-        buffer.writeString("\n\n")
-        return buffer
+    /// The keys whose flag or feature may differ from `previous`'s, by
+    /// position: those whose assignment moved, whose active variant changed
+    /// how it was decided, whose owner's forced variants or the device's
+    /// attributes changed, or whose scoped choices did; shared keys always.
+    private static func changedKeys(
+        from previous: ServedState,
+        to entries: [DebugEntry],
+        _ snapshot: AssignmentsSnapshot,
+        _ scopedByKey: [String: [GrowthBookPayloadWriter.ScopedChoice]],
+        layout: ServedKeys
+    ) -> [Bool] {
+        var changed = [Bool](repeating: false, count: layout.keys.count)
+        for position in layout.deviceKeys.count..<layout.keys.count { changed[position] = true }
+        func mark(_ key: String) {
+            if let position = layout.index[key] { changed[position] = true }
+        }
+        func mark(_ experiment: Experiment) { experiment.keys.forEach(mark) }
+
+        // Assignments come sorted by key: one walk over both finds every key that moved.
+        let (old, new) = (previous.snapshot.assignments, snapshot.assignments)
+        var (i, j) = (0, 0)
+        while i < old.count || j < new.count {
+            if i < old.count, j < new.count, old[i].key == new[j].key {
+                if old[i] != new[j] { mark(new[j].key) }
+                (i, j) = (i + 1, j + 1)
+            } else if j == new.count || (i < old.count && old[i].key < new[j].key) {
+                mark(old[i].key)
+                i += 1
+            } else {
+                mark(new[j].key)
+                j += 1
+            }
+        }
+        if !previous.assignmentsSorted || !isSorted(new) { return [Bool](repeating: true, count: layout.keys.count) }
+
+        // A flag's reason and forcing come from its experiment's active variant.
+        // Read in place, by index: iterating would copy each active variant.
+        let (was, now) = (previous.snapshot.active, snapshot.active)
+        if was.count == now.count,
+            was.indices.allSatisfy({ was[$0].source == now[$0].source && was[$0].experiment == now[$0].experiment })
+        {
+            for index in now.indices
+            where was[index].forced != now[index].forced || was[index].basis != now[index].basis {
+                mark(now[index].experiment)
+            }
+        } else {
+            var before: [ExperimentID: Int] = [:]
+            for index in was.indices where before[was[index].experimentID] == nil {
+                before[was[index].experimentID] = index
+            }
+            var after: [ExperimentID: Int] = [:]
+            for index in now.indices where after[now[index].experimentID] == nil {
+                after[now[index].experimentID] = index
+            }
+            for (id, index) in after {
+                guard let old = before[id], was[old].forced == now[index].forced, was[old].basis == now[index].basis
+                else {
+                    mark(now[index].experiment)
+                    continue
+                }
+            }
+            for (id, index) in before where after[id] == nil { mark(was[index].experiment) }
+        }
+
+        // A key nobody is assigned shows whether its owner is forced
+        // Inactive, and a key's scoped choices come from its experiments'
+        // forced variants: both change only with those.
+        for index in entries.indices {
+            let old = previous.entries[index]
+            if old.forcedVariants.isEmpty && entries[index].forcedVariants.isEmpty { continue }
+            if old.forcedVariants != entries[index].forcedVariants || old.attributes != entries[index].attributes {
+                mark(entries[index].experiment)
+            }
+        }
+        return changed
+    }
+
+    private static func isSorted(_ assignments: [Assignment]) -> Bool {
+        assignments.indices.dropFirst().allSatisfy { assignments[$0 - 1].key < assignments[$0].key }
+    }
+
+    /// Each catalog key's scoped forced variants, the first to win first.
+    private static func scopedChoices(
+        _ entries: [DebugEntry],
+        layout: ServedKeys
+    ) -> [String: [GrowthBookPayloadWriter.ScopedChoice]] {
+        var scopedByKey: [String: [GrowthBookPayloadWriter.ScopedChoice]] = [:]
+        for index in entries.indices where !entries[index].forcedVariants.isEmpty {
+            let entry = entries[index]
+            guard !layout.sharedSources.contains(entry.source) else { continue }
+            for forced in entry.scopedForcedVariants {
+                for key in entry.experiment.keys where layout.sharedIndex[key] == nil {
+                    scopedByKey[key, default: []].append(.init(forcedVariant: forced, experiment: entry.experiment))
+                }
+            }
+        }
+        for key in scopedByKey.keys { scopedByKey[key]!.sort { $0.forcedVariant.precedes($1.forcedVariant) } }
+        return scopedByKey
     }
 
     /// What `key` gives the user an OFREP request's `context` describes
@@ -205,7 +353,7 @@ package struct ServedState: Sendable {
     /// variants are this device's.
     package func flag(_ key: String, context: JSONValue?) -> ServedFlag? {
         guard let attributes = Self.attributes(of: context) else { return flags[key] }
-        guard let source = sharedByKey[key] else {
+        guard let source = layout.sharedIndex[key].map({ shared[$0] }) else {
             return scopedFlag(key, attributes: attributes) ?? flags[key]
         }
         return source.evaluate(key, attributes: attributes).map {
@@ -258,10 +406,10 @@ package struct ServedState: Sendable {
         _ key: String,
         owner: DebugEntry?,
         snapshot: AssignmentsSnapshot,
-        active activeByExperiment: [ExperimentID: ActiveVariant]
+        active: (ExperimentID) -> ActiveVariant?
     ) -> ServedFlag {
         if let assignment = snapshot.assignment(for: key) {
-            let active = activeByExperiment[assignment.experimentID]
+            let active = active(assignment.experimentID)
             return ServedFlag(
                 key: key,
                 value: assignment.value,

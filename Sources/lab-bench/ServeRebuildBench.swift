@@ -27,6 +27,7 @@ enum ServeRebuildBench {
             samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
         }
         samples.sort()
+        try phases(laboratory, debug: debug, experiment: experiment)
         print(
             String(
                 format: "lab serve rebuild after one force, median of 21:      %8.1f ms (min %.1f, max %.1f)",
@@ -35,5 +36,41 @@ enum ServeRebuildBench {
                 samples[samples.count - 1]
             )
         )
+    }
+
+    /// The rebuild's steps one by one, the same way ``ServedStateHub`` runs
+    /// them: where the time goes, for the README's profile.
+    private static func phases(_ laboratory: LocalLaboratory, debug: DebugSource, experiment: Experiment) throws {
+        var previous = try ServedStateHub(laboratory: laboratory).current
+        var times: [String: [Double]] = [:]
+        func timed<T>(_ name: String, _ work: () throws -> T) rethrows -> T {
+            let start = DispatchTime.now().uptimeNanoseconds
+            defer { times[name, default: []].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6) }
+            return try work()
+        }
+        for round in 0..<21 {
+            try debug.force(variant: experiment.variants[round % experiment.variants.count].name, of: experiment.name)
+            let snapshot = try timed("the manager's refresh") { try laboratory.manager.refresh() }
+            let forced = try timed("forced variants read") { try laboratory.store.forcedVariants() }
+            let entries = try timed("debug entries") { try debug.latestEntries ?? debug.entries() }
+            let shared = timed("shared features") {
+                debug.leaves.compactMap { $0.sharing?.sharedFeatures(forcing: forced) }
+            }
+            previous = timed("served state") {
+                ServedState(entries: entries, snapshot: snapshot, shared: shared, previous: previous)
+            }
+        }
+        for name in [
+            "the manager's refresh", "forced variants read", "debug entries", "shared features", "served state",
+        ] {
+            let sorted = (times[name] ?? [0]).sorted()
+            print(
+                String(
+                    format: "  — %@, median: %8.2f ms",
+                    name.padding(toLength: 24, withPad: " ", startingAt: 0),
+                    sorted[sorted.count / 2]
+                )
+            )
+        }
     }
 }

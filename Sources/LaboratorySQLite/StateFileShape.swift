@@ -37,7 +37,7 @@ struct StateFileShape: Equatable {
             ],
             primaryKey: ["id"]
         ),
-        "file_state": Table(columns: ["revision", "activeDigest"], primaryKey: []),
+        "file_state": Table(columns: ["revision", "activeDigest", "deviceRevision"], primaryKey: []),
         "forced_variants": Table(
             columns: ["source", "experiment", "scope", "variant", "tester", "forcedAt"],
             primaryKey: ["source", "experiment", "scope"]
@@ -47,6 +47,7 @@ struct StateFileShape: Equatable {
         "sticky_buckets": Table(columns: ["source", "key", "document"], primaryKey: ["source", "key"]),
     ])
     // Files of earlier versions are rare: their shapes are read off the migrations when one is opened.
+    private static let expectedVersion7 = built(upTo: "file version 7")
     private static let expectedVersion6 = built(upTo: "file version 6")
     private static let expectedVersion5 = built(upTo: "file version 5")
     private static let expectedVersion4 = built(upTo: "file version 4")
@@ -58,6 +59,7 @@ struct StateFileShape: Equatable {
     static func expected(version: Int) -> StateFileShape? {
         switch version {
         case StateSchema.version: return expected
+        case 7: return expectedVersion7
         case 6: return expectedVersion6
         case 5: return expectedVersion5
         case 4: return expectedVersion4

@@ -25,7 +25,7 @@ enum StateSchema {
     /// `stored_attributes`, and the variant of a GrowthBook force or rollout
     /// rule's experiment that stands for the rule's value is `RuleValue`
     /// (it was `Forced`, which names what a person does).
-    static let version = 7
+    static let version = 8
 
     /// The migrations, oldest first. The first is the schema of file version
     /// 2 as releases before the migrator wrote it: it creates it in a new
@@ -106,6 +106,16 @@ enum StateSchema {
                             OR experiment LIKE '%: rollout' OR experiment LIKE '%: rollout %'
                         );
                     PRAGMA user_version = 7;
+                    """
+            )
+        }
+        migrator.registerMigration("file version 8") { db in
+            // Starts at the whole file's revision: any number works, as readers compare it for change only.
+            try db.execute(
+                sql: """
+                    ALTER TABLE file_state ADD COLUMN deviceRevision INTEGER NOT NULL DEFAULT 0;
+                    UPDATE file_state SET deviceRevision = revision;
+                    PRAGMA user_version = 8;
                     """
             )
         }

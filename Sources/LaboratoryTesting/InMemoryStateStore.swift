@@ -16,6 +16,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
         var wirings: [String: AppWiring] = [:]
         var payloads: [String: StoredPayload] = [:]
         var revision: Int64 = 0
+        var deviceRevision: Int64 = 0
     }
 
     private let state = Mutex(State())
@@ -43,6 +44,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
             if let device = state.device { return device }
             state.device = candidate
             state.revision += 1
+            state.deviceRevision += 1
             return candidate
         }
     }
@@ -68,6 +70,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
             if draws != before {
                 state.draws[source] = draws
                 state.revision += 1
+                state.deviceRevision += 1
             }
             return draws
         }
@@ -89,6 +92,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
         changing { state in
             guard state.stabilized.removeValue(forKey: source) != nil else { return }
             state.revision += 1
+            state.deviceRevision += 1
         }
     }
 
@@ -97,6 +101,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
             guard state.stabilized[source] == nil else { return }
             state.stabilized[source] = (time, payload)
             state.revision += 1
+            state.deviceRevision += 1
         }
     }
 
@@ -209,6 +214,10 @@ public final class InMemoryStateStore: StateStore, Sendable {
             }
             return change
         }
+    }
+
+    public func deviceRevision() throws -> Int64 {
+        state.withLock { $0.deviceRevision }
     }
 
     public func revision() throws -> Int64 {

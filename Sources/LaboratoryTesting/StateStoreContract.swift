@@ -98,6 +98,20 @@ public enum StateStoreContract {
         return true
     }
 
+    /// Runs `body` and says whether the device revision moved, as `other` sees it; it never goes back.
+    static func raisesDeviceRevision(
+        _ check: Check,
+        _ other: any StateStore,
+        line: UInt = #line,
+        _ body: () throws -> Void
+    ) throws -> Bool {
+        let before = try other.deviceRevision()
+        try body()
+        let after = try other.deviceRevision()
+        check.expect(after >= before, "the device revision never goes back", line: line)
+        return after != before
+    }
+
     /// Every rule, in the order the documentation of `StateStore` gives them.
     public static let rules: [Rule] = [
         Rule("theFirstDeviceStoredIsTheDeviceForEver") { check, open in
@@ -156,6 +170,33 @@ public enum StateStoreContract {
             }
             check.expect(handed?.variant == "A2")
             check.expect(forgotten.isEmpty)
+        },
+        Rule("theDeviceRevisionMovesWithTheDeviceItsDrawsAndStabilizations") { check, open in
+            let (store, other) = try open()
+            let time = StateStoreContract.time
+            func moves(line: UInt = #line, _ body: () throws -> Void) throws -> Bool {
+                try raisesDeviceRevision(check, other, line: line, body)
+            }
+            check.expect(
+                try moves { _ = try store.device(candidate: Device(id: "d", token: ActiveExperimentsToken(0.5))) },
+                "storing the device"
+            )
+            check.expect(
+                try moves {
+                    _ = try store.settleDraws(source: "S", experiments: ["A"], at: time) { _, _ in .choose("A1") }
+                },
+                "a new draw"
+            )
+            check.expect(
+                try !moves { _ = try store.settleDraws(source: "S", experiments: ["A"], at: time) { _, _ in .keep } },
+                "settling that keeps every draw changes nothing"
+            )
+            check.expect(
+                try moves { _ = try store.settleDraws(source: "S", experiments: [], at: time) { _, _ in .keep } },
+                "a draw forgotten with its experiment"
+            )
+            check.expect(try moves { try store.stabilize(source: "S", at: time) }, "stabilizing")
+            check.expect(try moves { try store.unstabilize(source: "S") }, "undoing a stabilization")
         },
         Rule("stabilizationKeepsItsFirstTimeUntilUndone") { check, open in
             let (store, other) = try open()

@@ -64,7 +64,7 @@ import Testing
         #expect(report.status == 64 && report.stderr.contains(#"did you mean "displayed"?"#), "\(report.stderr)")
         #expect(try lab.run("events", "--reason", "displayd").status == 64)
         let version = try lab.runRaw(["--version"])
-        #expect(version.status == 0 && version.stdout.contains("state file version 7"), "\(version.stdout)")
+        #expect(version.status == 0 && version.stdout.contains("state file version 8"), "\(version.stdout)")
     }
 
     @Test func assignmentsJSONListsTheConflictsTheTablePrints() throws {

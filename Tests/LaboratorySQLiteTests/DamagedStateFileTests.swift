@@ -45,7 +45,7 @@ import Testing
             "CREATE VIEW forever AS WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT x FROM n",
             "it has a view \"forever\""
         ),
-        ("DROP TABLE grdb_migrations", "its record of migrations (grdb_migrations) does not match its version 7"),
+        ("DROP TABLE grdb_migrations", "its record of migrations (grdb_migrations) does not match its version 8"),
         ("ALTER TABLE events DROP COLUMN valueType", "its table events has no column valueType"),
     ])
     func aDamagedFileIsRefusedAndLeftAsItWas(_ damage: String, _ reason: String) throws {

@@ -133,6 +133,26 @@ import Testing
         )
     }
 
+    /// Version 8 keeps a revision of the device's part apart, starting at the
+    /// file's revision; from then on a force moves only the file's.
+    @Test func version8KeepsADeviceRevisionApart() throws {
+        let path = try file(
+            upTo: "file version 7",
+            rows: """
+                UPDATE file_state SET revision = 41;
+                INSERT INTO draws (source, experiment, variant, drawnAt) VALUES ('Local', 'Launch', 'On', 0)
+                """
+        )
+        let store = try SQLiteStateStore(path: path)
+        #expect(try version(path) == StateSchema.version)
+        #expect(try store.revision() == 41 && store.deviceRevision() == 41)
+        #expect(try store.draws(source: "Local")["Launch"]?.variant == "On")
+        try store.setForcedVariant(ForcedVariant(source: "Local", experiment: "Launch", variant: "Off"))
+        #expect(try store.revision() == 42 && store.deviceRevision() == 41)
+        try store.stabilize(source: "Local", at: Date())
+        #expect(try store.revision() == 43 && store.deviceRevision() == 42)
+    }
+
     /// Version 2 kept attributes, sticky buckets and the stabilized payload as
     /// key-value rows; version 3 gives each its table and moves them there.
     @Test func version3MovesKeyValueRowsIntoTheirOwnTables() throws {

@@ -61,3 +61,61 @@ import Testing
         #expect(try again.activeVariants().contains { $0.variant.name == drawn.variant })
     }
 }
+
+/// A local source settles its draws again only when the device's part of
+/// the state moved: a force elsewhere in the file leaves its draws alone,
+/// another process's draw does not.
+@Suite struct DeviceRevisionTests {
+    /// The in-memory store's device part, counting how often draws are settled.
+    final class CountingDraws: DeviceStore, @unchecked Sendable {
+        let inner = InMemoryStateStore()
+        private let lock = NSLock()
+        private var count = 0
+        var settlings: Int { lock.withLock { count } }
+
+        func device(candidate: Device) throws -> Device { try inner.device(candidate: candidate) }
+        func settleDraws(
+            source: String,
+            experiments: [String],
+            at time: Date,
+            decide: (String, Draw?) -> DrawDecision
+        ) throws -> [String: Draw] {
+            lock.withLock { count += 1 }
+            return try inner.settleDraws(source: source, experiments: experiments, at: time, decide: decide)
+        }
+        func draws(source: String) throws -> [String: Draw] { try inner.draws(source: source) }
+        func stabilization(source: String) throws -> Date? { try inner.stabilization(source: source) }
+        func stabilize(source: String, at time: Date, keeping payload: Data?) throws {
+            try inner.stabilize(source: source, at: time, keeping: payload)
+        }
+        func stabilizedPayload(source: String) throws -> Data? { try inner.stabilizedPayload(source: source) }
+        func unstabilize(source: String) throws { try inner.unstabilize(source: source) }
+        func revision() throws -> Int64 { try inner.revision() }
+        func deviceRevision() throws -> Int64 { try inner.deviceRevision() }
+    }
+
+    @Test func aForceDoesNotSettleTheDrawsAgainAndAnotherDrawDoes() throws {
+        let store = CountingDraws()
+        let device = try store.device(candidate: Device(id: "d1", token: ActiveExperimentsToken(0.3)))
+        let source = LocalSource(
+            catalog: try Fixtures.demoCatalog(),
+            store: store,
+            device: device,
+            random: SeededRandomSource(seed: 7)
+        )
+        let first = try source.activeVariants()
+        #expect(store.settlings == 1)
+
+        try store.inner.setForcedVariant(
+            ForcedVariant(source: source.name, experiment: "SubscriptionPromptImage", variant: nil)
+        )
+        #expect(try source.activeVariants() == first)
+        #expect(store.settlings == 1, "a force moved the revision, not the device's part")
+
+        // Another process forgets a draw: this one settles again and draws it anew.
+        _ = try store.inner.settleDraws(source: source.name, experiments: [], at: Date()) { _, _ in .keep }
+        _ = try source.activeVariants()
+        #expect(store.settlings == 2)
+        #expect(try store.draws(source: source.name)["SubscriptionPromptImage"] != nil)
+    }
+}

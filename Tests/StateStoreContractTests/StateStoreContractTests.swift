@@ -36,8 +36,20 @@ import Testing
     }
 
     @Test func theContractHasEveryRule() {
-        #expect(StateStoreContract.rules.count == 14)
+        #expect(StateStoreContract.rules.count == 15)
         #expect(Set(StateStoreContract.rules.map(\.name)).count == StateStoreContract.rules.count)
+    }
+
+    /// Both stores here keep the device's part apart: a force leaves its
+    /// revision, so local sources do not settle their draws again after one.
+    @Test(arguments: kinds)
+    func aForceLeavesTheDeviceRevision(_ kind: Kind) throws {
+        let (store, other) = try kind.open()
+        _ = try store.settleDraws(source: "S", experiments: ["A"], at: Date()) { _, _ in .choose("A1") }
+        let (revision, device) = (try other.revision(), try other.deviceRevision())
+        try store.setForcedVariant(ForcedVariant(source: "S", experiment: "A", variant: "A2"))
+        #expect(try other.revision() != revision)
+        #expect(try other.deviceRevision() == device)
     }
 
     /// Two handles that do not share their storage (as two state files

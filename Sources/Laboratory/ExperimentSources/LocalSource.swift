@@ -86,16 +86,23 @@ public final class LocalSource: TargetedSource, DrawingSource, Sendable {
     }
 
     /// The draws settled against the current state and catalog, computed again
-    /// only when either changed.
+    /// only when either changed: the device's draws and stabilizations
+    /// (``DeviceStore/deviceRevision()``; a force elsewhere in the file
+    /// leaves them), the catalog or the user.
     private func settled() throws -> Settled {
-        let revision = try store.revision()
+        let revision = try store.deviceRevision()
         let generation = loaded.withLock({ $0 }).generation
         if let cached = cache.withLock({ $0 }), cached.revision == revision, cached.generation == generation {
             return cached
         }
         let (active, draws) = try settleDraws()
         // Settling may itself change the state; key the answer on the state after it.
-        let settled = Settled(revision: try store.revision(), generation: generation, active: active, draws: draws)
+        let settled = Settled(
+            revision: try store.deviceRevision(),
+            generation: generation,
+            active: active,
+            draws: draws
+        )
         cache.withLock { $0 = settled }
         return settled
     }

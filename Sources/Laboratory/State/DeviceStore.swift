@@ -36,9 +36,25 @@ public protocol DeviceStore: WatchableStore {
     /// Forgets that the source was stabilized: a debug action, for testing
     /// stabilization again (`lab stabilize --undo`).
     func unstabilize(source: String) throws
+
+    /// A number that changes whenever the device, a draw or a stabilization
+    /// changes, in any process; it may stay when only the rest of the state
+    /// changes (a forced variant, the active set, events).
+    ///
+    /// A local source settles its draws again only when it moved, so a force
+    /// among 10,000 experiments does not read and decide 10,000 draws. The
+    /// default is ``WatchableStore/revision()``, which moves with every change:
+    /// always right, never a saving.
+    func deviceRevision() throws -> Int64
 }
 
 extension DeviceStore {
+    /// The whole store's revision: a store that does not track its device
+    /// part apart moves it with everything.
+    public func deviceRevision() throws -> Int64 {
+        try revision()
+    }
+
     /// Marks the source stabilized; a source with no payload of its own keeps none.
     public func stabilize(source: String, at time: Date) throws {
         try stabilize(source: source, at: time, keeping: nil)

@@ -10,7 +10,7 @@ extension SQLiteStateStore {
             // Another process may have stored one meanwhile; what is stored wins.
             if let stored = try Self.storedDevice(db, path: path) { return stored }
             try DeviceRecord(id: candidate.id, token: candidate.token.value).insert(db)
-            try Self.bumpRevision(db)
+            try Self.bumpRevision(db, device: true)
             return candidate
         }
     }

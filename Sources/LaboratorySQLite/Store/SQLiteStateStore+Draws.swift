@@ -62,7 +62,7 @@ extension SQLiteStateStore {
                 }
                 changed = true
             }
-            if changed { try Self.bumpRevision(db) }
+            if changed { try Self.bumpRevision(db, device: true) }
             return draws
         }
     }
@@ -99,13 +99,13 @@ extension SQLiteStateStore {
             // The first stabilization is kept, with the payload of its moment.
             guard try !StabilizationRecord.exists(db, key: source) else { return }
             try StabilizationRecord(source: source, time: time, payload: payload).insert(db)
-            try Self.bumpRevision(db)
+            try Self.bumpRevision(db, device: true)
         }
     }
 
     public func unstabilize(source: String) throws {
         try write { db in
-            if try StabilizationRecord.deleteOne(db, key: source) { try Self.bumpRevision(db) }
+            if try StabilizationRecord.deleteOne(db, key: source) { try Self.bumpRevision(db, device: true) }
         }
     }
 }

@@ -178,12 +178,22 @@ public final class SQLiteStateStore: StateStore, EventSink, EventLog, Sendable {
     }
 
     /// Raises the revision: every write that changes something calls it once,
-    /// so other processes watching ``revision()`` see the change.
-    static func bumpRevision(_ db: Database) throws {
-        try db.execute(sql: "UPDATE file_state SET revision = revision + 1")
+    /// so other processes watching ``revision()`` see the change; a write to
+    /// the device, its draws or a stabilization (`device`) raises
+    /// ``deviceRevision()`` with it.
+    static func bumpRevision(_ db: Database, device: Bool = false) throws {
+        try db.execute(
+            sql: device
+                ? "UPDATE file_state SET revision = revision + 1, deviceRevision = deviceRevision + 1"
+                : "UPDATE file_state SET revision = revision + 1"
+        )
     }
 
     public func revision() throws -> Int64 {
         try read { db in try FileStateRecord.fetchOne(db)?.revision ?? 0 }
+    }
+
+    public func deviceRevision() throws -> Int64 {
+        try read { db in try FileStateRecord.fetchOne(db)?.deviceRevision ?? 0 }
     }
 }

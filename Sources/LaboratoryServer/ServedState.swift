@@ -285,31 +285,17 @@ package struct ServedState: Sendable {
         // A flag's reason and forcing come from its experiment's active variant.
         // Read in place, by index: iterating would copy each active variant.
         let (was, now) = (previous.snapshot.active, snapshot.active)
-        if was.count == now.count,
-            was.indices.allSatisfy({ was[$0].source == now[$0].source && was[$0].experiment == now[$0].experiment })
-        {
-            for index in now.indices
-            where was[index].forced != now[index].forced || was[index].basis != now[index].basis {
-                mark(now[index].experiment)
-            }
-        } else {
-            var before: [ExperimentID: Int] = [:]
-            for index in was.indices where before[was[index].experimentID] == nil {
-                before[was[index].experimentID] = index
-            }
-            var after: [ExperimentID: Int] = [:]
-            for index in now.indices where after[now[index].experimentID] == nil {
-                after[now[index].experimentID] = index
-            }
-            for (id, index) in after {
-                guard let old = before[id], was[old].forced == now[index].forced, was[old].basis == now[index].basis
-                else {
-                    mark(now[index].experiment)
-                    continue
-                }
-            }
-            for (id, index) in before where after[id] == nil { mark(was[index].experiment) }
+        let paired = IdentityPairing.pair(
+            oldCount: was.count,
+            newCount: now.count,
+            old: { was[$0].experimentID },
+            new: { now[$0].experimentID }
+        )
+        for (old, new) in paired.pairs where was[old].forced != now[new].forced || was[old].basis != now[new].basis {
+            mark(now[new].experiment)
         }
+        for old in paired.oldOnly { mark(was[old].experiment) }
+        for new in paired.newOnly { mark(now[new].experiment) }
 
         // A key nobody is assigned shows whether its owner is forced
         // Inactive, and a key's scoped choices come from its experiments'

@@ -18,19 +18,39 @@ enum ServeRebuildBench {
         )
         guard let debug = laboratory.debug else { return }
         let hub = try ServedStateHub(laboratory: laboratory)
+        // One experiment forced to each of its variants in turn, as QA tries
+        // them; then a different experiment forced each time, which moves it
+        // ahead of the others (conflicts are resolved and keys sorted again).
         let experiment = catalogs[0].catalog.experiments[1]
+        let sameOne = try rebuilds(hub) { round in
+            try debug.force(variant: experiment.variants[round % experiment.variants.count].name, of: experiment.name)
+        }
+        report("lab serve rebuild after one force, median of 21:      ", sameOne)
+        let others = Array(catalogs[1].catalog.experiments.prefix(21))
+        let another = try rebuilds(hub) { round in
+            try debug.force(variant: others[round].variants.last!.name, of: others[round].name)
+        }
+        report("— forcing another experiment each time, median of 21:", another)
+        try phases(laboratory, debug: debug, experiment: experiment)
+    }
+
+    /// How long each of 21 rebuilds takes after `change(round)`, sorted.
+    private static func rebuilds(_ hub: ServedStateHub, after change: (Int) throws -> Void) throws -> [Double] {
         var samples: [Double] = []
         for round in 0..<21 {
-            try debug.force(variant: experiment.variants[round % experiment.variants.count].name, of: experiment.name)
+            try change(round)
             let start = DispatchTime.now().uptimeNanoseconds
             try hub.rebuild()
             samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
         }
-        samples.sort()
-        try phases(laboratory, debug: debug, experiment: experiment)
+        return samples.sorted()
+    }
+
+    private static func report(_ label: String, _ samples: [Double]) {
         print(
             String(
-                format: "lab serve rebuild after one force, median of 21:      %8.1f ms (min %.1f, max %.1f)",
+                format: "%@ %8.1f ms (min %.1f, max %.1f)",
+                label,
                 samples[samples.count / 2],
                 samples[0],
                 samples[samples.count - 1]

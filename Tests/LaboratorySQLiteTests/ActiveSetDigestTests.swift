@@ -1,3 +1,5 @@
+import Foundation
+import GRDB
 import GrowthBook
 import Laboratory
 import Testing
@@ -44,5 +46,46 @@ import Testing
             #expect(ActiveSetDigest.of(assignments) == Self.earlierDigest(assignments), "with \(value)")
         }
         #expect(ActiveSetDigest.of([]) == Self.earlierDigest([]))
+    }
+
+    /// A swap after this store's own moves the digest by what changed; the
+    /// file then holds the digest of its whole set, as any other process
+    /// would compute it.
+    @Test func aSwapMovesTheDigestByWhatChanged() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("digest-\(UUID().uuidString).sqlite")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = try SQLiteStateStore(path: path)
+        func set(_ variants: [String]) -> [Assignment] {
+            variants.enumerated().map { index, variant in
+                Assignment(
+                    key: "k\(index)",
+                    value: .string(variant),
+                    experiment: "E\(index)",
+                    variant: variant,
+                    source: "Local"
+                )
+            }
+        }
+        func stored() throws -> String? {
+            try DatabaseQueue(path: path).read { db in
+                try String.fetchOne(db, sql: "SELECT activeDigest FROM file_state")
+            }
+        }
+        let steps = [["A", "B", "C"], ["A", "X", "C"], ["A", "X"], ["A", "X", "C", "D"], ["A", "X", "C", "D"], []]
+        for variants in steps {
+            _ = try store.swapActiveAssignments(set(variants))
+            #expect(try stored() == ActiveSetDigest.of(set(variants)), "after \(variants)")
+        }
+        // Another handle on the file (another process) finds nothing to change.
+        #expect(try SQLiteStateStore(path: path).swapActiveAssignments([]).isEmpty)
+    }
+
+    @Test func anUpdatedDigestIsTheDigestOfTheNewSet() {
+        let old = [Assignment(key: "a", value: "1", experiment: "E", variant: "V1", source: "S")]
+        let new = [Assignment(key: "a", value: "2", experiment: "E", variant: "V2", source: "S")]
+        let change = ActiveSetChange.between(old, new)
+        #expect(ActiveSetDigest.updated(ActiveSetDigest.of(old), by: change) == ActiveSetDigest.of(new))
+        #expect(ActiveSetDigest.updated("not a digest", by: change) == nil)
     }
 }

@@ -6,10 +6,11 @@ import Testing
 
 @testable import LaboratoryServer
 
-/// A rebuild from the previous state works only on what changed; these
-/// tests hold it to what a build from nothing serves, over random sequences
-/// of forces, scoped forces, unforces, resets, attribute changes and
-/// catalogs that change under it.
+/// A rebuild from the previous state works only on what changed, and so do
+/// the manager's refresh and the debug source's entries under it; these
+/// tests hold each to what a build from nothing makes, over random
+/// sequences of forces, scoped forces, unforces, resets, attribute changes
+/// and catalogs that change under it.
 @Suite struct IncrementalRebuildTests {
     /// Experiments that share keys (so conflicts move when one is forced),
     /// some out of this device's range, some hashed, some per user with a
@@ -45,11 +46,15 @@ import Testing
         }}
         """
 
-    private struct World {
+    private final class World {
         let store = InMemoryStateStore()
+        let device: Device
+        let wrapped: [any ExperimentSource]
         let debug: DebugSource
         let manager: AssignmentsManager
         let experiments: [Experiment]
+        /// The attributes given for this run, as the last change set them.
+        var runAttributes: [String: String] = [:]
         /// The GrowthBook payload's experiments, as the source maps its rules.
         let growthBookExperiments: [Experiment]
 
@@ -60,6 +65,7 @@ import Testing
             )
             experiments = catalog.experiments
             let device = try store.device(candidate: Device(id: "d1", token: ActiveExperimentsToken(0.5)))
+            self.device = device
             let local = LocalSource(
                 catalog: catalog,
                 store: store,
@@ -74,8 +80,30 @@ import Testing
             )
             try growthBook.accept(Data(IncrementalRebuildTests.payload.utf8))
             growthBookExperiments = growthBook.experiments
-            debug = DebugSource(sources: [local, growthBook], store: store)
+            wrapped = [local, growthBook]
+            debug = DebugSource(sources: wrapped, store: store)
             manager = AssignmentsManager(sources: [debug], store: store, events: InMemoryEventSink(), device: device)
+        }
+
+        func useAttributes(_ attributes: [String: String]) {
+            runAttributes = attributes
+            debug.useAttributes(attributes)
+        }
+
+        /// The entries and the snapshot as a new debug source and a new
+        /// manager find them: what the kept ones, which change only what
+        /// changed, must agree with.
+        func fromNothing() throws -> (entries: [DebugEntry], snapshot: AssignmentsSnapshot) {
+            let debug = DebugSource(sources: wrapped, store: store)
+            debug.useAttributes(runAttributes)
+            let manager = AssignmentsManager(
+                sources: [debug],
+                store: store,
+                events: InMemoryEventSink(),
+                device: device
+            )
+            let snapshot = try manager.refresh()
+            return (try debug.entries(), snapshot)
         }
 
         /// What the hub builds from after a change: the refresh, the entries and the shared features.
@@ -143,7 +171,7 @@ import Testing
             // Another user: user experiments draw again, and one is whitelisted.
             let country = ["NL", "DE"][pick(2)]
             let user = ["u1", "u2", "u3", nil][pick(4)]
-            world.debug.useAttributes(["country": country].merging(user.map { ["userId": $0] } ?? [:]) { $1 })
+            world.useAttributes(["country": country].merging(user.map { ["userId": $0] } ?? [:]) { $1 })
             return "country \(country), user \(user ?? "none")"
         default:
             let experiment = world.growthBookExperiments[pick(world.growthBookExperiments.count)]
@@ -172,6 +200,10 @@ import Testing
             )
             let fresh = ServedState(entries: inputs.entries, snapshot: inputs.snapshot, shared: inputs.shared)
             try Self.expectSame(rebuilt, fresh, step)
+            // The manager and the debug source keep their work too: a new pair finds the same.
+            let nothing = try world.fromNothing()
+            #expect(inputs.snapshot == nothing.snapshot, "\(step): the manager's snapshot")
+            #expect(inputs.entries == nothing.entries, "\(step): the debug source's entries")
             previous = rebuilt
         }
     }
@@ -204,7 +236,7 @@ import Testing
     @Test func aReasonThatChangesAloneIsServed() throws {
         let world = try World(experiments: 1, seed: 3)
         func served(_ user: String, previous: ServedState?) throws -> ServedState {
-            world.debug.useAttributes(["userId": user])
+            world.useAttributes(["userId": user])
             let inputs = try world.inputs()
             return ServedState(
                 entries: inputs.entries,

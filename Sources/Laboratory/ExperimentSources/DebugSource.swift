@@ -40,12 +40,19 @@ public final class DebugSource: TargetedSource, Sendable {
     /// The last entries and what they were built from. Sources hand back the
     /// same arrays while nothing changed, so comparing them is cheap, and
     /// rebuilding thousands of entries on every refresh is not.
+    /// When only the forced variants changed, the entries of the
+    /// experiments whose forced variants changed are made again, found
+    /// through ``positions``; the other thousands are kept.
     private struct Memo {
         var attributes: [String: String]
         var forcedVariants: [ForcedVariant]
+        var forcedByID: [ExperimentID: [ForcedVariant]]
         var experiments: [[Experiment]]
         var natural: [[ActiveVariant]]
         var entries: [DebugEntry]
+        /// Each experiment's position in ``entries``; `nil` when two entries
+        /// share an id, and then every change builds the entries again.
+        var positions: [ExperimentID: Int]?
     }
 
     private let memo = Mutex<Memo?>(nil)
@@ -170,14 +177,34 @@ public final class DebugSource: TargetedSource, Sendable {
         let attributes = try syncAttributes()
         let experiments = sources.map(\.experiments)
         let natural = try sources.map { try $0.activeVariants() }
-        if let memo = memo.withLock({ $0 }), memo.forcedVariants == forcedVariants, memo.experiments == experiments,
-            memo.natural == natural, memo.attributes == attributes
-        {
-            return memo.entries
-        }
         var forcedByID: [ExperimentID: [ForcedVariant]] = [:]
         for forcedVariant in forcedVariants {
             forcedByID[forcedVariant.experimentID, default: []].append(forcedVariant)
+        }
+        if var memo = memo.withLock({ $0 }), let positions = memo.positions, memo.experiments == experiments,
+            memo.natural == natural, memo.attributes == attributes
+        {
+            if memo.forcedVariants == forcedVariants { return memo.entries }
+            let changed = Set(forcedByID.keys).union(memo.forcedByID.keys).filter {
+                forcedByID[$0] != memo.forcedByID[$0]
+            }
+            for id in changed {
+                // A forced variant of an experiment no source has changes no entry.
+                guard let position = positions[id] else { continue }
+                let entry = memo.entries[position]
+                memo.entries[position] = DebugEntry(
+                    source: entry.source,
+                    experiment: entry.experiment,
+                    natural: entry.natural,
+                    forcedVariants: forcedByID[id] ?? [],
+                    attributes: attributes
+                )
+            }
+            memo.forcedVariants = forcedVariants
+            memo.forcedByID = forcedByID
+            let updated = memo
+            self.memo.withLock { $0 = updated }
+            return updated.entries
         }
         var entries: [DebugEntry] = []
         entries.reserveCapacity(experiments.reduce(0) { $0 + $1.count })
@@ -203,15 +230,22 @@ public final class DebugSource: TargetedSource, Sendable {
                 )
             }
         }
-        memo.withLock {
-            $0 = Memo(
-                attributes: attributes,
-                forcedVariants: forcedVariants,
-                experiments: experiments,
-                natural: natural,
-                entries: entries
-            )
+        var positions: [ExperimentID: Int]? = [:]
+        positions?.reserveCapacity(entries.count)
+        for index in entries.indices {
+            let id = ExperimentID(source: entries[index].source, name: entries[index].experiment.name)
+            if positions?.updateValue(index, forKey: id) != nil { positions = nil }
         }
+        let built = Memo(
+            attributes: attributes,
+            forcedVariants: forcedVariants,
+            forcedByID: forcedByID,
+            experiments: experiments,
+            natural: natural,
+            entries: entries,
+            positions: positions
+        )
+        memo.withLock { $0 = built }
         return entries
     }
 

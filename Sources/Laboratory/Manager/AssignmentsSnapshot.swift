@@ -15,7 +15,39 @@ public struct AssignmentsSnapshot: Sendable, Hashable {
         self.assignments = assignments
         self.active = active
         self.conflicts = conflicts
-        index = Dictionary(assignments.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+        index = Self.index(assignments)
+    }
+
+    /// A snapshot whose assignments have the keys of `previous`'s, in the
+    /// same order, takes its index instead of building one: a force that
+    /// changes a variant leaves every key where it was.
+    init(assignments: [Assignment], active: [ActiveVariant], conflicts: [Conflict], reusingIndexOf previous: Self) {
+        let sameKeys =
+            assignments.count == previous.assignments.count
+            && assignments.indices.allSatisfy { assignments[$0].key == previous.assignments[$0].key }
+        self.init(
+            assignments: assignments,
+            active: active,
+            conflicts: conflicts,
+            index: sameKeys ? previous.index : Self.index(assignments)
+        )
+    }
+
+    private init(assignments: [Assignment], active: [ActiveVariant], conflicts: [Conflict], index: [String: Int]) {
+        self.assignments = assignments
+        self.active = active
+        self.conflicts = conflicts
+        self.index = index
+    }
+
+    /// Each key's position, the first of a key winning.
+    private static func index(_ assignments: [Assignment]) -> [String: Int] {
+        Dictionary(assignments.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Where `key`'s assignment is in ``assignments``.
+    func position(of key: String) -> Int? {
+        index[key]
     }
 
     /// The assignment for `key`, or `nil` when no active experiment assigns it.

@@ -13,12 +13,32 @@ public enum ConflictResolver {
         sourceOrder: [String]
     ) -> (accepted: [ActiveVariant], conflicts: [Conflict]) {
         let rank = Dictionary(sourceOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        // Sort indices, not the (large) values, by the priority rule; the
+        // Sort indices, not the (large) values, by the priority rule. The
         // candidates come in that order as a rule (sources in order, names
-        // sorted), and then there is nothing to sort.
-        let keys = candidates.map { ($0.forced ? 0 : 1, rank[$0.source] ?? Int.max, $0.source, $0.experiment.name) }
-        let inOrder = keys.indices.dropFirst().allSatisfy { !(keys[$0] < keys[$0 - 1]) }
-        let ordered = inOrder ? Array(candidates.indices) : candidates.indices.sorted { keys[$0] < keys[$1] }
+        // sorted) but for the few that are forced, which go first: those are
+        // sorted, and the rest, in order already, are not sorted again.
+        func key(_ index: Int) -> (Int, String, String) {
+            (rank[candidates[index].source] ?? Int.max, candidates[index].source, candidates[index].experiment.name)
+        }
+        func inOrder(_ indices: [Int]) -> Bool {
+            indices.indices.dropFirst().allSatisfy { !(key(indices[$0]) < key(indices[$0 - 1])) }
+        }
+        var forced: [Int] = []
+        var unforced: [Int] = []
+        unforced.reserveCapacity(candidates.count)
+        for index in candidates.indices {
+            if candidates[index].forced { forced.append(index) } else { unforced.append(index) }
+        }
+        // A stable sort, as the one over every candidate was: equal keys keep their order.
+        func sorted(_ indices: [Int]) -> [Int] {
+            inOrder(indices)
+                ? indices
+                : indices.sorted {
+                    let (a, b) = (key($0), key($1))
+                    return a < b || (a == b && $0 < $1)
+                }
+        }
+        let ordered = sorted(forced) + sorted(unforced)
         var accepted: [ActiveVariant] = []
         accepted.reserveCapacity(candidates.count)
         var owner: [String: Int] = [:]  // key → index in `accepted`

@@ -4,29 +4,56 @@ import Laboratory
 
 extension SQLiteStateStore {
     public func swapActiveAssignments(_ assignments: [Assignment]) throws -> ActiveSetChange {
+        let stored = try read { db in try FileStateRecord.fetchOne(db)?.activeDigest }
+        // The set this store wrote last is still the file's: the change from
+        // it (compared where the assignments stand) gives the new digest,
+        // and nothing is hashed but what changed.
+        if let remembered = lastActiveSet.withLock({ $0 }), remembered.digest == stored {
+            let change = ActiveSetChange.between(remembered.assignments, assignments)
+            if change.isEmpty { return change }
+            if let digest = ActiveSetDigest.updated(remembered.digest, by: change) {
+                return try swap(assignments, digest: digest, expecting: remembered.digest, change: change)
+            }
+        }
         let digest = ActiveSetDigest.of(assignments)
         // Most refreshes change nothing: the digest, read without the write lock, says so.
-        let stored = try read { db in try FileStateRecord.fetchOne(db)?.activeDigest }
         if stored == digest { return ActiveSetChange(entered: [], left: []) }
-        return try write { db in
+        return try swap(assignments, digest: digest, expecting: nil, change: nil)
+    }
+
+    /// Writes the difference between the active set in the file and
+    /// `assignments`, whose digest is `digest`. `change` is that difference
+    /// when the file's digest is still `expected`; otherwise it is found again under the lock.
+    private func swap(
+        _ assignments: [Assignment],
+        digest: String,
+        expecting expected: String?,
+        change known: ActiveSetChange?
+    ) throws -> ActiveSetChange {
+        try write { db in
             // Another process may have swapped meanwhile: look again under the lock.
             let storedDigest = try FileStateRecord.fetchOne(db)?.activeDigest
             if storedDigest == digest {
                 return ActiveSetChange(entered: [], left: [])
             }
-            // The set this store wrote last, while nobody has swapped since; otherwise read from the file.
-            let remembered = lastActiveSet.withLock { $0 }
-            var old: [Assignment] = []
-            if let remembered, remembered.digest == storedDigest {
-                old = remembered.assignments
+            let change: ActiveSetChange
+            if let known, storedDigest == expected {
+                change = known
             } else {
-                old.reserveCapacity(assignments.count)
-                let records = try ActiveAssignmentRecord.fetchCursor(db)
-                while let record = try records.next() {
-                    if let assignment = record.assignment { old.append(assignment) }
+                // The set this store wrote last, while nobody has swapped since; otherwise read from the file.
+                let remembered = lastActiveSet.withLock { $0 }
+                var old: [Assignment] = []
+                if let remembered, remembered.digest == storedDigest {
+                    old = remembered.assignments
+                } else {
+                    old.reserveCapacity(assignments.count)
+                    let records = try ActiveAssignmentRecord.fetchCursor(db)
+                    while let record = try records.next() {
+                        if let assignment = record.assignment { old.append(assignment) }
+                    }
                 }
+                change = ActiveSetChange.between(old, assignments)
             }
-            let change = ActiveSetChange.between(old, assignments)
             try db.execute(sql: "UPDATE file_state SET activeDigest = ?", arguments: [digest])
             lastActiveSet.withLock { $0 = (digest, assignments) }
             guard !change.isEmpty else { return change }

@@ -80,13 +80,14 @@ enum ServeRebuildBench {
                 ServedState(entries: entries, snapshot: snapshot, shared: shared, previous: previous)
             }
         }
+        print("  the steps of a rebuild after forcing the first experiment again, medians of 21:")
         for name in [
             "the manager's refresh", "forced variants read", "debug entries", "shared features", "served state",
         ] {
             let sorted = (times[name] ?? [0]).sorted()
             print(
                 String(
-                    format: "  — %@, median: %8.2f ms",
+                    format: "  — %@ %8.2f ms",
                     name.padding(toLength: 24, withPad: " ", startingAt: 0),
                     sorted[sorted.count / 2]
                 )

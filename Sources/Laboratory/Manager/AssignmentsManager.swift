@@ -179,6 +179,8 @@ public final class AssignmentsManager: Sendable {
         patching previous: AssignmentsSnapshot
     ) -> [Assignment]? {
         let before = previous.active
+        // A different number accepted (the first refresh too) is a different set: nothing to pair.
+        guard accepted.count == before.count else { return nil }
         // Read in place, by index: iterating would copy every active variant.
         let paired = IdentityPairing.pair(
             oldCount: before.count,

@@ -17,8 +17,21 @@ public enum ConflictResolver {
         // candidates come in that order as a rule (sources in order, names
         // sorted) but for the few that are forced, which go first: those are
         // sorted, and the rest, in order already, are not sorted again.
+        // Each candidate's source rank, looked up once per run of one source (they come grouped).
+        var ranks: [Int] = []
+        ranks.reserveCapacity(candidates.count)
+        var last: (source: String, rank: Int)?
+        for index in candidates.indices {
+            if let last, last.source == candidates[index].source {
+                ranks.append(last.rank)
+                continue
+            }
+            let found = rank[candidates[index].source] ?? Int.max
+            last = (candidates[index].source, found)
+            ranks.append(found)
+        }
         func key(_ index: Int) -> (Int, String, String) {
-            (rank[candidates[index].source] ?? Int.max, candidates[index].source, candidates[index].experiment.name)
+            (ranks[index], candidates[index].source, candidates[index].experiment.name)
         }
         func inOrder(_ indices: [Int]) -> Bool {
             indices.indices.dropFirst().allSatisfy { !(key(indices[$0]) < key(indices[$0 - 1])) }

@@ -11,9 +11,9 @@ import NIOCore
 ///
 /// A rebuild works in proportion to what changed, not to the catalogs: the
 /// keys and their owners are kept while the catalogs stay as they were, and
-/// only the keys whose assignment, forced variant or scoped choices moved get
-/// a new flag and a new feature; a force among 10,000 experiments writes one
-/// feature and hashes nothing else again.
+/// only the keys whose assignment, active variant or forced variants moved
+/// get a new flag and a new feature; a force among 10,000 experiments writes
+/// one feature and hashes nothing else again.
 package struct ServedState: Sendable {
     /// Flags by assignment key, as this device gets them.
     package let flags: Flags
@@ -152,7 +152,7 @@ package struct ServedState: Sendable {
         var changed: [Bool]
         var features: [Feature]
         if let aligned {
-            changed = Self.changedKeys(from: aligned, to: entries, snapshot, scopedByKey, layout: layout)
+            changed = Self.changedKeys(from: aligned, to: entries, snapshot, layout: layout)
             features = aligned.features
         } else {
             changed = [Bool](repeating: true, count: layout.keys.count)
@@ -249,13 +249,13 @@ package struct ServedState: Sendable {
 
     /// The keys whose flag or feature may differ from `previous`'s, by
     /// position: those whose assignment moved, whose active variant changed
-    /// how it was decided, whose owner's forced variants or the device's
-    /// attributes changed, or whose scoped choices did; shared keys always.
+    /// how it was decided, or whose experiments' forced variants (and with
+    /// them the scoped choices) or the device's attributes changed; shared
+    /// keys always.
     private static func changedKeys(
         from previous: ServedState,
         to entries: [DebugEntry],
         _ snapshot: AssignmentsSnapshot,
-        _ scopedByKey: [String: [GrowthBookPayloadWriter.ScopedChoice]],
         layout: ServedKeys
     ) -> [Bool] {
         var changed = [Bool](repeating: false, count: layout.keys.count)
@@ -300,10 +300,13 @@ package struct ServedState: Sendable {
         // A key nobody is assigned shows whether its owner is forced
         // Inactive, and a key's scoped choices come from its experiments'
         // forced variants: both change only with those.
+        // Read in place: copying 10,000 entries to look at one field each is what this avoids.
+        let before = previous.entries
         for index in entries.indices {
-            let old = previous.entries[index]
-            if old.forcedVariants.isEmpty && entries[index].forcedVariants.isEmpty { continue }
-            if old.forcedVariants != entries[index].forcedVariants || old.attributes != entries[index].attributes {
+            if before[index].forcedVariants.isEmpty && entries[index].forcedVariants.isEmpty { continue }
+            if before[index].forcedVariants != entries[index].forcedVariants
+                || before[index].attributes != entries[index].attributes
+            {
                 mark(entries[index].experiment)
             }
         }

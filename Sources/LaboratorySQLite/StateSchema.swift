@@ -24,7 +24,10 @@ enum StateSchema {
     /// 7: one word per concept: the attributes an overrides import stores are
     /// `stored_attributes`, and the variant of a GrowthBook force or rollout
     /// rule's experiment that stands for the rule's value is `RuleValue`
-    /// (it was `Forced`, which names what a person does).
+    /// (it was `Forced`, which names what a person does); 8: `file_state`
+    /// keeps a `deviceRevision` that only writes to the device, its draws and
+    /// stabilizations raise, so local sources settle their draws again only
+    /// when those changed.
     static let version = 8
 
     /// The migrations, oldest first. The first is the schema of file version

@@ -51,11 +51,12 @@ final class ServedKeys: Sendable {
         var sharedIndex: [String: Int] = [:]
         var sharedKeys: [String] = []
         var contested: [(key: String, winner: String?)] = []
+        var seen: Set<String> = []
         for (position, source) in shared.enumerated() {
             for key in source.keys where sharedIndex[key] == nil {
                 if owners[key] != nil {
                     let winner = snapshot.assignment(for: key)?.source
-                    if !contested.contains(where: { $0.key == key }) { contested.append((key, winner)) }
+                    if seen.insert(key).inserted { contested.append((key, winner)) }
                     guard winner == source.source else { continue }
                 }
                 sharedIndex[key] = position

@@ -48,8 +48,6 @@ package struct ServedState: Sendable {
     private let shared: [SharedFeatures]
     /// The keys, their owners and the experiments by name.
     private let layout: ServedKeys
-    /// Each device key's feature, in the order of ``ServedKeys/deviceKeys``.
-    private let features: [Feature]
     /// What this state was built from, for the next one to tell what changed.
     private let entries: [DebugEntry]
     private let snapshot: AssignmentsSnapshot
@@ -58,7 +56,7 @@ package struct ServedState: Sendable {
     private let assignmentsSorted: Bool
 
     /// Flags by key: a position in the keys, then the flag there (a device
-    /// key's in its feature).
+    /// key's in its feature, in the order of ``ServedKeys/deviceKeys``).
     package struct Flags: Sendable {
         fileprivate let index: [String: Int]
         fileprivate let features: [Feature]
@@ -153,7 +151,7 @@ package struct ServedState: Sendable {
         var features: [Feature]
         if let aligned {
             changed = Self.changedKeys(from: aligned, to: entries, snapshot, layout: layout)
-            features = aligned.features
+            features = aligned.flags.features
         } else {
             changed = [Bool](repeating: true, count: layout.keys.count)
             features = []
@@ -181,10 +179,10 @@ package struct ServedState: Sendable {
             let flag = deviceFlag(key, owner: entries[layout.owners[position]])
             // After a catalog changed, a key's old feature is found by its key.
             let old =
-                if let aligned { aligned.features[position] } else {
+                if let aligned { aligned.flags.features[position] } else {
                     previous.flatMap { previous in
                         previous.layout.index[key].flatMap {
-                            $0 < previous.features.count ? previous.features[$0] : nil
+                            $0 < previous.flags.features.count ? previous.flags.features[$0] : nil
                         }
                     }
                 }
@@ -217,7 +215,6 @@ package struct ServedState: Sendable {
             sharedFlags.append((flag, flag == nil ? 0 : hash.value))
         }
         flags = Flags(index: layout.index, features: features, shared: sharedFlags)
-        self.features = features
         var flagsHash = FNV1a()
         for index in features.indices { flagsHash.add(word: features[index].flagHash) }
         for index in sharedFlags.indices { flagsHash.add(word: sharedFlags[index].hash) }

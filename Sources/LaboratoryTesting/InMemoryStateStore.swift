@@ -17,6 +17,12 @@ public final class InMemoryStateStore: StateStore, Sendable {
         var payloads: [String: StoredPayload] = [:]
         var revision: Int64 = 0
         var deviceRevision: Int64 = 0
+
+        /// Raises both revisions: the device, a draw or a stabilization changed.
+        mutating func deviceChanged() {
+            revision += 1
+            deviceRevision += 1
+        }
     }
 
     private let state = Mutex(State())
@@ -43,8 +49,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
         changing { state in
             if let device = state.device { return device }
             state.device = candidate
-            state.revision += 1
-            state.deviceRevision += 1
+            state.deviceChanged()
             return candidate
         }
     }
@@ -69,8 +74,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
             }
             if draws != before {
                 state.draws[source] = draws
-                state.revision += 1
-                state.deviceRevision += 1
+                state.deviceChanged()
             }
             return draws
         }
@@ -91,8 +95,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
     public func unstabilize(source: String) throws {
         changing { state in
             guard state.stabilized.removeValue(forKey: source) != nil else { return }
-            state.revision += 1
-            state.deviceRevision += 1
+            state.deviceChanged()
         }
     }
 
@@ -100,8 +103,7 @@ public final class InMemoryStateStore: StateStore, Sendable {
         changing { state in
             guard state.stabilized[source] == nil else { return }
             state.stabilized[source] = (time, payload)
-            state.revision += 1
-            state.deviceRevision += 1
+            state.deviceChanged()
         }
     }
 

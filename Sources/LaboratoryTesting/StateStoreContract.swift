@@ -78,10 +78,25 @@ public enum StateStoreContract {
 
         /// Runs `body` and says whether the revision moved; it never goes back.
         func raisesRevision(_ store: any StateStore, line: UInt = #line, _ body: () throws -> Void) throws -> Bool {
-            let before = try store.revision()
+            try raises(store.revision, "the revision", line: line, body)
+        }
+
+        /// Runs `body` and says whether the device revision moved, as `store` sees it; it never goes back.
+        func raisesDeviceRevision(_ store: any StateStore, line: UInt = #line, _ body: () throws -> Void) throws -> Bool
+        {
+            try raises(store.deviceRevision, "the device revision", line: line, body)
+        }
+
+        private func raises(
+            _ read: () throws -> Int64,
+            _ name: String,
+            line: UInt,
+            _ body: () throws -> Void
+        ) throws -> Bool {
+            let before = try read()
             try body()
-            let after = try store.revision()
-            expect(after >= before, "the revision never goes back", line: line)
+            let after = try read()
+            expect(after >= before, "\(name) never goes back", line: line)
             return after != before
         }
     }
@@ -96,20 +111,6 @@ public enum StateStoreContract {
             try? await Task.sleep(for: .milliseconds(5))
         }
         return true
-    }
-
-    /// Runs `body` and says whether the device revision moved, as `other` sees it; it never goes back.
-    static func raisesDeviceRevision(
-        _ check: Check,
-        _ other: any StateStore,
-        line: UInt = #line,
-        _ body: () throws -> Void
-    ) throws -> Bool {
-        let before = try other.deviceRevision()
-        try body()
-        let after = try other.deviceRevision()
-        check.expect(after >= before, "the device revision never goes back", line: line)
-        return after != before
     }
 
     /// Every rule, in the order the documentation of `StateStore` gives them.
@@ -175,7 +176,7 @@ public enum StateStoreContract {
             let (store, other) = try open()
             let time = StateStoreContract.time
             func moves(line: UInt = #line, _ body: () throws -> Void) throws -> Bool {
-                try raisesDeviceRevision(check, other, line: line, body)
+                try check.raisesDeviceRevision(other, line: line, body)
             }
             check.expect(
                 try moves { _ = try store.device(candidate: Device(id: "d", token: ActiveExperimentsToken(0.5))) },

@@ -9,9 +9,14 @@ import Testing
 /// asks for forced variants or a payload cache.
 @Suite struct NarrowStoreTests {
     /// Draws, device and stabilization only, kept in an in-memory store
-    /// behind it (what an app's own database would hold).
-    final class DrawsOnly: DeviceStore {
+    /// behind it (what an app's own database would hold); it counts how
+    /// often draws are settled.
+    final class DrawsOnly: DeviceStore, @unchecked Sendable {
         let inner = InMemoryStateStore()
+        private let lock = NSLock()
+        private var count = 0
+        var settlings: Int { lock.withLock { count } }
+
         func device(candidate: Device) throws -> Device { try inner.device(candidate: candidate) }
         func settleDraws(
             source: String,
@@ -19,7 +24,8 @@ import Testing
             at time: Date,
             decide: (String, Draw?) -> DrawDecision
         ) throws -> [String: Draw] {
-            try inner.settleDraws(source: source, experiments: experiments, at: time, decide: decide)
+            lock.withLock { count += 1 }
+            return try inner.settleDraws(source: source, experiments: experiments, at: time, decide: decide)
         }
         func draws(source: String) throws -> [String: Draw] { try inner.draws(source: source) }
         func stabilization(source: String) throws -> Date? { try inner.stabilization(source: source) }
@@ -29,6 +35,7 @@ import Testing
         func stabilizedPayload(source: String) throws -> Data? { try inner.stabilizedPayload(source: source) }
         func unstabilize(source: String) throws { try inner.unstabilize(source: source) }
         func revision() throws -> Int64 { try inner.revision() }
+        func deviceRevision() throws -> Int64 { try inner.deviceRevision() }
     }
 
     /// The active set alone, which the manager records.
@@ -66,36 +73,8 @@ import Testing
 /// the state moved: a force elsewhere in the file leaves its draws alone,
 /// another process's draw does not.
 @Suite struct DeviceRevisionTests {
-    /// The in-memory store's device part, counting how often draws are settled.
-    final class CountingDraws: DeviceStore, @unchecked Sendable {
-        let inner = InMemoryStateStore()
-        private let lock = NSLock()
-        private var count = 0
-        var settlings: Int { lock.withLock { count } }
-
-        func device(candidate: Device) throws -> Device { try inner.device(candidate: candidate) }
-        func settleDraws(
-            source: String,
-            experiments: [String],
-            at time: Date,
-            decide: (String, Draw?) -> DrawDecision
-        ) throws -> [String: Draw] {
-            lock.withLock { count += 1 }
-            return try inner.settleDraws(source: source, experiments: experiments, at: time, decide: decide)
-        }
-        func draws(source: String) throws -> [String: Draw] { try inner.draws(source: source) }
-        func stabilization(source: String) throws -> Date? { try inner.stabilization(source: source) }
-        func stabilize(source: String, at time: Date, keeping payload: Data?) throws {
-            try inner.stabilize(source: source, at: time, keeping: payload)
-        }
-        func stabilizedPayload(source: String) throws -> Data? { try inner.stabilizedPayload(source: source) }
-        func unstabilize(source: String) throws { try inner.unstabilize(source: source) }
-        func revision() throws -> Int64 { try inner.revision() }
-        func deviceRevision() throws -> Int64 { try inner.deviceRevision() }
-    }
-
     @Test func aForceDoesNotSettleTheDrawsAgainAndAnotherDrawDoes() throws {
-        let store = CountingDraws()
+        let store = NarrowStoreTests.DrawsOnly()
         let device = try store.device(candidate: Device(id: "d1", token: ActiveExperimentsToken(0.3)))
         let source = LocalSource(
             catalog: try Fixtures.demoCatalog(),

@@ -45,7 +45,6 @@ public final class DebugSource: TargetedSource, Sendable {
     /// through ``positions``; the other thousands are kept.
     private struct Memo {
         var attributes: [String: String]
-        var forcedVariants: [ForcedVariant]
         var forcedByID: [ExperimentID: [ForcedVariant]]
         var experiments: [[Experiment]]
         var natural: [[ActiveVariant]]
@@ -184,7 +183,7 @@ public final class DebugSource: TargetedSource, Sendable {
         if var memo = memo.withLock({ $0 }), let positions = memo.positions, memo.experiments == experiments,
             memo.natural == natural, memo.attributes == attributes
         {
-            if memo.forcedVariants == forcedVariants { return memo.entries }
+            if memo.forcedByID == forcedByID { return memo.entries }
             let changed = Set(forcedByID.keys).union(memo.forcedByID.keys).filter {
                 forcedByID[$0] != memo.forcedByID[$0]
             }
@@ -200,7 +199,6 @@ public final class DebugSource: TargetedSource, Sendable {
                     attributes: attributes
                 )
             }
-            memo.forcedVariants = forcedVariants
             memo.forcedByID = forcedByID
             let updated = memo
             self.memo.withLock { $0 = updated }
@@ -238,7 +236,6 @@ public final class DebugSource: TargetedSource, Sendable {
         }
         let built = Memo(
             attributes: attributes,
-            forcedVariants: forcedVariants,
             forcedByID: forcedByID,
             experiments: experiments,
             natural: natural,

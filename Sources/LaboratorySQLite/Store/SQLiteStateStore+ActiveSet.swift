@@ -23,7 +23,8 @@ extension SQLiteStateStore {
 
     /// Writes the difference between the active set in the file and
     /// `assignments`, whose digest is `digest`. `change` is that difference
-    /// when the file's digest is still `expected`; otherwise it is found again under the lock.
+    /// when the file's digest is still `expected`; otherwise the file's set
+    /// is read and compared under the lock.
     private func swap(
         _ assignments: [Assignment],
         digest: String,
@@ -40,17 +41,12 @@ extension SQLiteStateStore {
             if let known, storedDigest == expected {
                 change = known
             } else {
-                // The set this store wrote last, while nobody has swapped since; otherwise read from the file.
-                let remembered = lastActiveSet.withLock { $0 }
+                // Not the set this store wrote last (the caller compared with that one): read the file's.
                 var old: [Assignment] = []
-                if let remembered, remembered.digest == storedDigest {
-                    old = remembered.assignments
-                } else {
-                    old.reserveCapacity(assignments.count)
-                    let records = try ActiveAssignmentRecord.fetchCursor(db)
-                    while let record = try records.next() {
-                        if let assignment = record.assignment { old.append(assignment) }
-                    }
+                old.reserveCapacity(assignments.count)
+                let records = try ActiveAssignmentRecord.fetchCursor(db)
+                while let record = try records.next() {
+                    if let assignment = record.assignment { old.append(assignment) }
                 }
                 change = ActiveSetChange.between(old, assignments)
             }

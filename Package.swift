@@ -162,7 +162,14 @@ let package = Package(
         ),
         .testTarget(
             name: "GrowthBookNetworkTests",
-            dependencies: ["GrowthBookNetwork", "Laboratory", "LaboratoryTesting", "LabTestSupport"]
+            dependencies: [
+                "GrowthBookNetwork", "Laboratory", "LaboratoryTesting", "LabTestSupport",
+                // A TLS server with a certificate of the tests' own, for the client's `https`.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
         ),
         // A small HTTP server on 127.0.0.1 that the remote-source tests answer badly with, and what suites need.
         .target(name: "LabTestSupport", dependencies: ["LabDrivers"], path: "Tests/LabTestSupport"),

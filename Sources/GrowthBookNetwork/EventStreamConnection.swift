@@ -2,7 +2,6 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import NIOSSL
 
 /// One `GET` of a server-sent event stream over HTTP/1.1 (TLS for
 /// `https`), whose body is read from the socket only as fast as it is
@@ -11,11 +10,6 @@ import NIOSSL
 /// the app's memory. URLSession on Linux has no such brake: its delegate
 /// queue takes whatever the socket gives (measured: 250 MB more a second).
 enum EventStreamConnection {
-    /// One thread of its own for every stream of the process: an app that
-    /// also serves (`lab serve --growthbook`) keeps its server's event loops
-    /// apart from what it reads from upstream.
-    static let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-
     /// Why a connection gave no stream.
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -58,24 +52,16 @@ enum EventStreamConnection {
         headers: [(String, String)],
         body: (ByteBuffer) throws -> Void
     ) async throws -> Outcome {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host else {
+        let endpoint: HTTPEndpoint
+        do {
+            endpoint = try HTTPEndpoint(url)
+        } catch is HTTPEndpoint.Unsupported {
             throw Failure(description: "the stream's address is not http or https: \(url)")
         }
-        let port = url.port ?? (scheme == "https" ? 443 : 80)
-        let tls = try scheme == "https" ? NIOSSLContext(configuration: .makeClientConfiguration()) : nil
-        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        let address = try? SocketAddress(ipAddress: bare, port: port)
-        // A host name for SNI; an address takes none.
-        let serverName = address == nil ? bare : nil
-        let bootstrap = ClientBootstrap(group: Self.group).connectTimeout(.seconds(10))
+        let bootstrap = ClientBootstrap(group: HTTPEndpoint.group).connectTimeout(.seconds(10))
         let initializer: @Sendable (any Channel) -> EventLoopFuture<Stream> = { channel in
             channel.eventLoop.makeCompletedFuture {
-                if let tls {
-                    try channel.pipeline.syncOperations.addHandler(
-                        try NIOSSLClientHandler(context: tls, serverHostname: serverName)
-                    )
-                }
-                try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                try endpoint.addClientHandlers(to: channel)
                 // A few parts at most wait to be consumed; past them the channel stops reading.
                 return try Stream(
                     wrappingChannelSynchronously: channel,
@@ -83,20 +69,18 @@ enum EventStreamConnection {
                 )
             }
         }
-        // An address is connected to as it is: resolving it would wait for a
-        // thread of Dispatch's pool, which a busy process may not have free.
+        // An address is connected to as it is (see `HTTPEndpoint.connect(with:)`).
         let channel =
-            if let address {
+            if let address = endpoint.address {
                 try await bootstrap.connect(to: address, channelInitializer: initializer)
             } else {
-                try await bootstrap.connect(host: bare, port: port, channelInitializer: initializer)
+                try await bootstrap.connect(host: endpoint.host, port: endpoint.port, channelInitializer: initializer)
             }
         return try await channel.executeThenClose { inbound, outbound in
-            var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: Self.target(of: url))
-            head.headers.add(name: "Host", value: url.port.map { "\(host):\($0)" } ?? host)
-            head.headers.add(name: "Accept", value: "text/event-stream")
-            head.headers.add(name: "Cache-Control", value: "no-cache")
-            for (name, value) in headers { head.headers.add(name: name, value: value) }
+            let head = endpoint.head(
+                .GET,
+                headers: [("Accept", "text/event-stream"), ("Cache-Control", "no-cache")] + headers
+            )
             try await outbound.write(.head(head))
             try await outbound.write(.end(nil))
             for try await part in inbound {
@@ -119,13 +103,5 @@ enum EventStreamConnection {
             }
             return .ended
         }
-    }
-
-    /// The path and query the request line asks for.
-    private static func target(of url: URL) -> String {
-        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        let path = components?.percentEncodedPath ?? ""
-        let query = components?.percentEncodedQuery.map { "?" + $0 } ?? ""
-        return (path.isEmpty ? "/" : path) + query
     }
 }

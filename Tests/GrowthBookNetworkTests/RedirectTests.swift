@@ -34,11 +34,11 @@ import Testing
     }
 
     @Test func onlyTheSameSchemeOrAnUpgradeToHTTPSIsAllowed() {
-        #expect(HTTPPayloadFetcher.allowsRedirect(from: "http", to: "http"))
-        #expect(HTTPPayloadFetcher.allowsRedirect(from: "http", to: "https"))
-        #expect(HTTPPayloadFetcher.allowsRedirect(from: "https", to: "https"))
-        #expect(!HTTPPayloadFetcher.allowsRedirect(from: "https", to: "http"))
-        #expect(!HTTPPayloadFetcher.allowsRedirect(from: "http", to: "file"))
-        #expect(!HTTPPayloadFetcher.allowsRedirect(from: "http", to: ""))
+        #expect(HTTPExchange.allowsRedirect(from: "http", to: "http"))
+        #expect(HTTPExchange.allowsRedirect(from: "http", to: "https"))
+        #expect(HTTPExchange.allowsRedirect(from: "https", to: "https"))
+        #expect(!HTTPExchange.allowsRedirect(from: "https", to: "http"))
+        #expect(!HTTPExchange.allowsRedirect(from: "http", to: "file"))
+        #expect(!HTTPExchange.allowsRedirect(from: "http", to: ""))
     }
 }

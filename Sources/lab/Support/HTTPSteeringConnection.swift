@@ -1,12 +1,8 @@
 import Foundation
+import GrowthBookNetwork
 import Laboratory
 import LaboratoryConsole
 import LaboratoryServer
-import Synchronization
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The steering API of a `lab serve`, over HTTP: what `--connect` works through.
 struct HTTPSteeringConnection: SteeringConnection {
@@ -124,40 +120,34 @@ struct HTTPSteeringConnection: SteeringConnection {
 
     /// One request, waited for: the console and the commands call from threads of their own.
     private func send(_ method: String, _ path: String, body: Data? = nil) throws -> Data {
-        var request = URLRequest(url: url(for: path), timeoutInterval: timeout)
-        request.httpMethod = method
-        request.httpBody = body
-        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        let result = Mutex<Result<(Data, HTTPURLResponse), any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let task = URLSession.shared.dataTask(with: request) { data, response, error in
-            result.withLock {
-                if let data, let response = response as? HTTPURLResponse {
-                    $0 = .success((data, response))
-                } else {
-                    $0 = .failure(error ?? Failure(description: "no answer"))
-                }
-            }
-            done.signal()
+        var headers = [("Accept", "application/json")]
+        if body != nil { headers.append(("Content-Type", "application/json")) }
+        if let token { headers.append(("Authorization", "Bearer \(token)")) }
+        let exchange = HTTPExchange(
+            method == "POST" ? .POST : .GET,
+            url(for: path),
+            headers: headers,
+            body: body,
+            idleTimeout: timeout,
+            requestTimeout: 6 * timeout,
+            // A snapshot or the overrides of tens of thousands of experiments.
+            maximumBytes: 256 << 20
+        )
+        let response: HTTPExchange.Response
+        do {
+            response = try exchange.waitForResponse()
+        } catch {
+            throw Failure(description: "no answer from \(base.absoluteString): \(error)")
         }
-        task.resume()
-        done.wait()
-        switch result.withLock({ $0 }) {
-        case .success((let data, let response))?:
-            guard (200..<300).contains(response.statusCode) else {
-                let said = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["error"] as? String
-                throw Failure(
-                    description: said ?? "\(base.absoluteString) answered \(response.statusCode)",
-                    status: response.statusCode
-                )
-            }
-            return data
-        case .failure(let error)?:
-            throw Failure(description: "cannot reach \(base.absoluteString): \(error.localizedDescription)")
-        case nil:
-            throw Failure(description: "cannot reach \(base.absoluteString)")
+        guard (200..<300).contains(response.status) else {
+            let said =
+                (try? JSONSerialization.jsonObject(with: response.body) as? [String: Any])?["error"] as? String
+            throw Failure(
+                description: said ?? "\(base.absoluteString) answered \(response.status)",
+                status: response.status
+            )
         }
+        return response.body
     }
 }
 

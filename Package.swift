@@ -139,7 +139,11 @@ let package = Package(
         ),
         .testTarget(
             name: "LaboratorySQLiteTests",
-            dependencies: ["LaboratorySQLite", "LaboratoryRuntime", "LaboratoryTesting"],
+            dependencies: [
+                "LaboratorySQLite", "LaboratoryRuntime", "LaboratoryTesting", "LabTestSupport",
+                // GRDB's own reading and writing of times, which `StoredTime` must match.
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             exclude: ["Fixtures"]  // state files of earlier releases, read by path
         ),
         // LocalLaboratory's wiring and the catalog watcher, over real files.

@@ -30,7 +30,7 @@ import Testing
             environment: world.environment,
             scheduler: scheduler,
             pollInterval: .milliseconds(250),
-            timeZone: TimeZone(identifier: "UTC")!
+            timeZone: .utc
         )
         runner.start()
         defer { runner.stop() }

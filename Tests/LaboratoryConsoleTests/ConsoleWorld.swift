@@ -53,7 +53,7 @@ final class ConsoleWorld {
             server: server,
             schedules: schedules
         )
-        state = ConsoleState(size: size, data: try environment.load(), timeZone: TimeZone(identifier: "UTC")!)
+        state = ConsoleState(size: size, data: try environment.load(), timeZone: .utc)
     }
 
     static func demo(

@@ -30,7 +30,7 @@ enum CategorySummary {
         return "\(plural(data.snapshot.assignments.count, "active key")) from \(plural(experiments, "experiment"))"
     }
 
-    static func events(_ data: ConsoleData, timeZone: TimeZone) -> String {
+    static func events(_ data: ConsoleData, timeZone: ClockZone) -> String {
         guard let newest = data.events.first else { return "no events yet" }
         return "\(plural(Int(data.newestEventID), "event")) · newest \(newest.event.reason) at "
             + TimeText.clock(newest.event.time, timeZone: timeZone)
@@ -47,7 +47,7 @@ enum CategorySummary {
         return parts.joined(separator: " · ")
     }
 
-    static func settings(_ data: ConsoleData, timeZone: TimeZone) -> String {
+    static func settings(_ data: ConsoleData, timeZone: ClockZone) -> String {
         let statuses = data.sources.map { "\($0.name) \(TimeText.status($0.status, timeZone: timeZone))" }
         return ([plural(data.sources.count, "source")] + statuses).joined(separator: " · ")
     }
@@ -59,15 +59,14 @@ enum CategorySummary {
 
 /// Times as the console writes them.
 enum TimeText {
-    static func clock(_ date: Date, timeZone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
-        return String(format: "%02d:%02d:%02d", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+    static func clock(_ date: Date, timeZone: ClockZone) -> String {
+        let parts = timeZone.clockParts(of: date)
+        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+        return twoDigits(parts.hour) + ":" + twoDigits(parts.minute) + ":" + twoDigits(parts.second)
     }
 
     /// `idle`, `updating…`, `ok at 14:03:12`, `error: reason`, in the console's time zone.
-    static func status(_ status: SourceStatus, timeZone: TimeZone) -> String {
+    static func status(_ status: SourceStatus, timeZone: ClockZone) -> String {
         if case .ok(let date) = status { return "ok at \(clock(date, timeZone: timeZone))" }
         return status.summary
     }

@@ -28,7 +28,7 @@ package final class ConsoleRunner {
         environment: any ConsoleEnvironment,
         scheduler: any ConsoleScheduler = LiveConsoleScheduler(),
         pollInterval: Duration = .milliseconds(250),
-        timeZone: TimeZone = .current
+        timeZone: ClockZone = .local
     ) {
         self.terminal = terminal
         self.environment = environment

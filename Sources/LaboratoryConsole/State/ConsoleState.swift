@@ -34,9 +34,9 @@ package struct ConsoleState: Sendable, Equatable {
     var explanationRequested: ConsoleEffect?
     package var shouldQuit = false
     /// Time zone for times on screen (tests pin it).
-    package var timeZone: TimeZone
+    package var timeZone: ClockZone
 
-    package init(size: TerminalSize, data: ConsoleData = ConsoleData(), timeZone: TimeZone = .current) {
+    package init(size: TerminalSize, data: ConsoleData = ConsoleData(), timeZone: ClockZone = .local) {
         self.size = size
         self.data = data
         self.timeZone = timeZone

@@ -35,6 +35,8 @@ struct DamagedValue: Error, CustomStringConvertible {
         case .int64, .double: readable = true
         case .blob, .null: readable = false
         }
+        // The form every release writes is read without Foundation's calendar (`StoredTime`).
+        if case .string(let text) = value.storage, let time = StoredTime.date(text) { return time }
         guard readable, let time = Date.fromDatabaseValue(value) else {
             let id: DatabaseValue = row["id"]
             throw DamagedValue(

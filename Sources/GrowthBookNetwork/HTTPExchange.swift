@@ -125,7 +125,7 @@ private final class ExchangeRun: Sendable {
 
     func begin() {
         let seconds = exchange.requestTimeout
-        let deadline = loop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) { [self] in
+        let deadline = loop.scheduleTask(in: Self.amount(seconds)) { [self] in
             finish(failure: "the server took longer than \(String(format: "%g", seconds)) s to answer")
         }
         let finished = state.withLock { state in
@@ -161,7 +161,7 @@ private final class ExchangeRun: Sendable {
         } catch {
             return finish(failure: String(describing: error))
         }
-        let idle = TimeAmount.nanoseconds(Int64(exchange.idleTimeout * 1e9))
+        let idle = Self.amount(exchange.idleTimeout)
         let maximumBytes = exchange.maximumBytes
         let bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(idle)
@@ -234,6 +234,14 @@ private final class ExchangeRun: Sendable {
             previous?.close(promise: nil)
             attempt(next, number: number + 1)
         }
+    }
+
+    /// Seconds as SwiftNIO counts them, within what it can count: a timeout
+    /// of `.infinity` (or NaN, or less than nothing) must not trap.
+    static func amount(_ seconds: TimeInterval) -> TimeAmount {
+        // A hundred years is as good as never, and leaves room to add it to now.
+        let bounded = seconds.isNaN ? 0 : min(max(seconds, 0), 3.15e9)
+        return .nanoseconds(Int64(bounded * 1e9))
     }
 
     /// A failure in words for a status line.

@@ -96,4 +96,19 @@ import Testing
         task.cancel()
         await #expect(throws: CancellationError.self) { _ = try await task.value }
     }
+
+    @Test func anyTimeoutIsOneSwiftNIOCanCount() async throws {
+        let server = try TestHTTPServer { _ in .response(status: 200, headers: [:], body: Data("{}".utf8)) }
+        defer { server.stop() }
+        for timeout in [TimeInterval.infinity, .greatestFiniteMagnitude, 1e300, 1e12] {
+            let exchange = HTTPExchange(
+                .GET,
+                server.url,
+                idleTimeout: timeout,
+                requestTimeout: timeout,
+                maximumBytes: 1024
+            )
+            #expect(try await exchange.response().status == 200, "\(timeout)")
+        }
+    }
 }

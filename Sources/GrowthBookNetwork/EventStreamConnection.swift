@@ -15,7 +15,8 @@ enum EventStreamConnection {
         var description: String
     }
 
-    /// Opens `url`, follows up to five redirects that keep its scheme, and
+    /// Opens `url`, follows up to five redirects that keep its scheme (or go
+    /// from `http` to `https`, as every request's do), and
     /// hands each chunk of the `200` answer's body to `body` until the
     /// stream ends, `body` throws or the task is cancelled.
     static func read(
@@ -28,7 +29,12 @@ enum EventStreamConnection {
             switch try await readOnce(url, headers: headers, body: body) {
             case .ended: return
             case .redirect(let next):
-                guard next.scheme?.lowercased() == url.scheme?.lowercased() else {
+                guard
+                    HTTPEndpoint.allowsRedirect(
+                        from: url.scheme?.lowercased() ?? "",
+                        to: next.scheme?.lowercased() ?? ""
+                    )
+                else {
                     throw Failure(
                         description:
                             "the stream redirected from \(url.scheme ?? "") to \(next.scheme ?? "another scheme"); refused"

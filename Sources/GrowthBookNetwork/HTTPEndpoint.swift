@@ -48,6 +48,13 @@ struct HTTPEndpoint: Sendable {
         }
     }
 
+    /// Whether a redirect may go from one scheme to another: the same
+    /// scheme, or `http` to `https`. `file:` would otherwise be asked of
+    /// the same host, and `https` to `http` gives a key away in clear.
+    static func allowsRedirect(from: String, to: String) -> Bool {
+        (from == to && ["http", "https"].contains(to)) || (from == "http" && to == "https")
+    }
+
     /// Adds TLS (for `https`) and HTTP/1.1's client handlers to a new channel's pipeline.
     func addClientHandlers(to channel: any Channel) throws {
         if let tls {

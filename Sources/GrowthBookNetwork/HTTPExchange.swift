@@ -86,13 +86,6 @@ package struct HTTPExchange: Sendable {
         try start().result.wait()
     }
 
-    /// Whether a redirect may go from one scheme to another: the same
-    /// scheme, or `http` to `https`. `file:` would otherwise be asked of
-    /// the same host, and `https` to `http` gives a key away in clear.
-    static func allowsRedirect(from: String, to: String) -> Bool {
-        (from == to && ["http", "https"].contains(to)) || (from == "http" && to == "https")
-    }
-
     private func start() -> ExchangeRun {
         let run = ExchangeRun(self, on: HTTPEndpoint.group.next())
         run.begin()
@@ -128,11 +121,8 @@ private final class ExchangeRun: Sendable {
         let deadline = loop.scheduleTask(in: Self.amount(seconds)) { [self] in
             finish(failure: "the server took longer than \(String(format: "%g", seconds)) s to answer")
         }
-        let finished = state.withLock { state in
-            state.deadline = deadline
-            return state.finished
-        }
-        if finished { deadline.cancel() }
+        // Nobody else holds the run yet: it cannot have finished.
+        state.withLock { $0.deadline = deadline }
         attempt(exchange.url, number: 0)
     }
 
@@ -222,7 +212,7 @@ private final class ExchangeRun: Sendable {
             guard number < exchange.maximumRedirects else {
                 return finish(failure: "more than \(exchange.maximumRedirects) redirects")
             }
-            guard let next, HTTPExchange.allowsRedirect(from: from, to: to) else {
+            guard let next, HTTPEndpoint.allowsRedirect(from: from, to: to) else {
                 return finish(failure: "a redirect from \(from) to \(to.isEmpty ? "no scheme" : to) was refused")
             }
             let previous = state.withLock { state -> (any Channel)? in
@@ -308,17 +298,12 @@ private final class ResponseCollector: ChannelInboundHandler, RemovableChannelHa
             body.writeBuffer(&part)
         case .end:
             guard let head else { return fail(context, "the server's answer is not HTTP") }
-            done = true
-            completion(
-                .success(
-                    HTTPExchange.Response(
-                        status: Int(head.status.code),
-                        headers: head.headers,
-                        body: Data(body.readableBytesView)
-                    )
-                )
+            let response = HTTPExchange.Response(
+                status: Int(head.status.code),
+                headers: head.headers,
+                body: Data(body.readableBytesView)
             )
-            context.close(promise: nil)
+            end(context, .success(response))
         }
     }
 
@@ -335,10 +320,7 @@ private final class ResponseCollector: ChannelInboundHandler, RemovableChannelHa
         if case HTTPParserError.invalidEOFState = error, head != nil {
             return fail(context, "the connection closed before the answer was complete")
         }
-        guard !done else { return }
-        done = true
-        completion(.failure(error))
-        context.close(promise: nil)
+        end(context, .failure(error))
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -350,19 +332,20 @@ private final class ResponseCollector: ChannelInboundHandler, RemovableChannelHa
         )
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
-        fail(context, "the connection closed before the answer was complete")
-    }
-
     private var tooLarge: String {
         let cap = maximumBytes >= 1 << 20 ? "\(maximumBytes >> 20) MiB" : "\(maximumBytes) bytes"
         return "the answer is larger than \(cap)"
     }
 
     private func fail(_ context: ChannelHandlerContext, _ description: String) {
+        end(context, .failure(HTTPExchange.Failure(description: description)))
+    }
+
+    /// Hands on the one outcome of the connection, and closes it.
+    private func end(_ context: ChannelHandlerContext, _ outcome: Result<HTTPExchange.Response, any Error>) {
         guard !done else { return }
         done = true
-        completion(.failure(HTTPExchange.Failure(description: description)))
+        completion(outcome)
         context.close(promise: nil)
     }
 }

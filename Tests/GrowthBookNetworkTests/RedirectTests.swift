@@ -34,11 +34,11 @@ import Testing
     }
 
     @Test func onlyTheSameSchemeOrAnUpgradeToHTTPSIsAllowed() {
-        #expect(HTTPExchange.allowsRedirect(from: "http", to: "http"))
-        #expect(HTTPExchange.allowsRedirect(from: "http", to: "https"))
-        #expect(HTTPExchange.allowsRedirect(from: "https", to: "https"))
-        #expect(!HTTPExchange.allowsRedirect(from: "https", to: "http"))
-        #expect(!HTTPExchange.allowsRedirect(from: "http", to: "file"))
-        #expect(!HTTPExchange.allowsRedirect(from: "http", to: ""))
+        #expect(HTTPEndpoint.allowsRedirect(from: "http", to: "http"))
+        #expect(HTTPEndpoint.allowsRedirect(from: "http", to: "https"))
+        #expect(HTTPEndpoint.allowsRedirect(from: "https", to: "https"))
+        #expect(!HTTPEndpoint.allowsRedirect(from: "https", to: "http"))
+        #expect(!HTTPEndpoint.allowsRedirect(from: "http", to: "file"))
+        #expect(!HTTPEndpoint.allowsRedirect(from: "http", to: ""))
     }
 }

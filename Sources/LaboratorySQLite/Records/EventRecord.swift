@@ -45,15 +45,10 @@ struct EventRecord: FetchableRecord, TableRecord {
         var last: (time: Date, value: DatabaseValue)?
         return events.map { event in
             if let last, last.time == event.time { return last.value }
-            let value = Self.storedTime(event.time)
+            let value = StoredTime.databaseValue(event.time)
             last = (event.time, value)
             return value
         }
-    }
-
-    /// A time as GRDB would store it, without Foundation's date formatter (`StoredTime`).
-    static func storedTime(_ time: Date) -> DatabaseValue {
-        StoredTime.text(time)?.databaseValue ?? time.databaseValue
     }
 
     var recorded: RecordedEvent { RecordedEvent(id: id ?? 0, event: event) }
@@ -74,7 +69,8 @@ struct EventRecord: FetchableRecord, TableRecord {
                 """
         )
         try insert.execute(arguments: [
-            time ?? Self.storedTime(event.time), event.device, event.source, event.experiment, event.variant, event.key,
+            time ?? StoredTime.databaseValue(event.time), event.device, event.source, event.experiment, event.variant,
+            event.key,
             Self.storedValue(event.value), Self.valueType(event.value), event.reason.rawValue,
             event.forced, event.tester,
         ])

@@ -27,7 +27,7 @@ struct StabilizationRecord: FetchableRecord, PersistableRecord {
 
     func encode(to container: inout PersistenceContainer) {
         container["source"] = source
-        container["time"] = time
+        container["time"] = StoredTime.databaseValue(time)
         container["payload"] = payload
     }
 }

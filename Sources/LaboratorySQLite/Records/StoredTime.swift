@@ -1,4 +1,5 @@
 import Foundation
+internal import GRDB
 
 /// Times as the state file keeps them: `yyyy-MM-dd HH:mm:ss.SSS` in UTC,
 /// GRDB's format for `Date`, written and read here by arithmetic on the
@@ -17,6 +18,12 @@ enum StoredTime {
     /// The first and last days handled here, 1900-01-01 and 9999-12-31:
     /// before 1583 Foundation's calendar is Julian, and after 9999 its years grow.
     private static let handledDays: ClosedRange<Int64> = -25_567...2_932_896
+
+    /// `date` as the state file stores it: this type's text, or GRDB's
+    /// outside the years handled here. Every time a store writes goes through it.
+    static func databaseValue(_ date: Date) -> DatabaseValue {
+        text(date)?.databaseValue ?? date.databaseValue
+    }
 
     /// The text GRDB writes for `date`: the nearest millisecond (a half goes
     /// up), as `DateFormatter`'s `SSS` gives it; `nil` outside the years

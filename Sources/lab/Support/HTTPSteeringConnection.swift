@@ -23,11 +23,11 @@ struct HTTPSteeringConnection: SteeringConnection {
     func snapshot(scope: Scope, events: Int) throws -> SteeringSnapshot {
         var query = ["events=\(events)"]
         if !scope.isEveryone { query.append("for=" + Self.escaped(scope.description)) }
-        return try decode(SteeringSnapshot.self, try send("GET", "snapshot?" + query.joined(separator: "&")))
+        return try decode(SteeringSnapshot.self, try send("snapshot?" + query.joined(separator: "&")))
     }
 
     func experiments() throws -> ExperimentsDocument {
-        try decode(ExperimentsDocument.self, try send("GET", "experiments"))
+        try decode(ExperimentsDocument.self, try send("experiments"))
     }
 
     func explanation(of experiment: String, in source: String?, scope: Scope) throws -> Explanation {
@@ -35,7 +35,7 @@ struct HTTPSteeringConnection: SteeringConnection {
         if let source { query.append("source=" + Self.escaped(source)) }
         if !scope.isEveryone { query.append("for=" + Self.escaped(scope.description)) }
         let path = "explain/" + Self.escaped(experiment) + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
-        return try decode(Explanation.self, try send("GET", path))
+        return try decode(Explanation.self, try send(path))
     }
 
     /// Events, newest first; after an id, oldest first.
@@ -45,7 +45,7 @@ struct HTTPSteeringConnection: SteeringConnection {
         parts += query.reasons.map { "reason=" + Self.escaped($0.rawValue) }
         parts += query.experiments.map { "experiment=" + Self.escaped($0) }
         struct Events: Decodable { var events: [EventReport] }
-        return try decode(Events.self, try send("GET", "events?" + parts.joined(separator: "&"))).events
+        return try decode(Events.self, try send("events?" + parts.joined(separator: "&"))).events
     }
 
     func force(_ variant: String, of experiment: String, in source: String?, scope: Scope) throws -> Steering.Outcome {
@@ -68,7 +68,7 @@ struct HTTPSteeringConnection: SteeringConnection {
     }
 
     func exportOverrides() throws -> OverridesFile {
-        let data = try send("GET", "overrides")
+        let data = try send("overrides")
         do {
             return try OverridesFile(decoding: data, file: base.absoluteString)
         } catch {
@@ -79,7 +79,7 @@ struct HTTPSteeringConnection: SteeringConnection {
     func importOverrides(_ data: Data, replacing: Bool) throws -> Steering.Outcome {
         try decode(
             Steering.Outcome.self,
-            try send("POST", "overrides" + (replacing ? "?replace=true" : ""), body: data)
+            try send("overrides" + (replacing ? "?replace=true" : ""), posting: data)
         )
     }
 
@@ -94,7 +94,7 @@ struct HTTPSteeringConnection: SteeringConnection {
     private func change(_ path: String, _ document: some Encodable) throws -> Steering.Outcome {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        return try decode(Steering.Outcome.self, try send("POST", path, body: try encoder.encode(document)))
+        return try decode(Steering.Outcome.self, try send(path, posting: try encoder.encode(document)))
     }
 
     private func url(for path: String) -> URL {
@@ -118,13 +118,14 @@ struct HTTPSteeringConnection: SteeringConnection {
         }
     }
 
-    /// One request, waited for: the console and the commands call from threads of their own.
-    private func send(_ method: String, _ path: String, body: Data? = nil) throws -> Data {
+    /// One request, waited for: the console and the commands call from
+    /// threads of their own. A `POST` of `body` when there is one, else a `GET`.
+    private func send(_ path: String, posting body: Data? = nil) throws -> Data {
         var headers = [("Accept", "application/json")]
         if body != nil { headers.append(("Content-Type", "application/json")) }
         if let token { headers.append(("Authorization", "Bearer \(token)")) }
         let exchange = HTTPExchange(
-            method == "POST" ? .POST : .GET,
+            body == nil ? .GET : .POST,
             url(for: path),
             headers: headers,
             body: body,

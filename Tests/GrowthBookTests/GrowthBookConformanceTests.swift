@@ -221,7 +221,7 @@ extension GrowthBookCases {
 
     /// A case's user with sticky buckets kept by `service`.
     static func user(_ context: JSONValue, stickyBuckets service: StickyDocuments) async throws -> GrowthBookUser {
-        await try client(context).user(
+        try await client(context).user(
             GrowthBookAttributes(context["attributes"] ?? .object([])),
             url: context["url"]?.stringValue,
             stickyBuckets: service

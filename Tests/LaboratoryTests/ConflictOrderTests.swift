@@ -37,8 +37,9 @@ import Testing
                 let keys = ["k\(pick(30))", "k\(pick(30))"]
                 let variant = Variant(
                     name: "V\(pick(3))",
-                    assignments: Dictionary(keys.map { ($0, AssignmentValue.string("\(source)\(number)")) }) { a, _ in a
-                    }
+                    assignments: VariantAssignments(
+                        Dictionary(keys.map { ($0, AssignmentValue.string("\(source)\(number)")) }) { a, _ in a }
+                    )
                 )
                 let experiment = Experiment(
                     name: "E\(String(format: "%02d", number))",

@@ -25,10 +25,12 @@ import Testing
                     Variant(
                         name: "\(name)V\(variant)",
                         weight: Double(random.int(1..<4)),
-                        assignments: Dictionary(
-                            uniqueKeysWithValues: chosen.map {
-                                ($0, AssignmentValue.string("\(name)-\(variant)-\($0)"))
-                            }
+                        assignments: VariantAssignments(
+                            Dictionary(
+                                uniqueKeysWithValues: chosen.map {
+                                    ($0, AssignmentValue.string("\(name)-\(variant)-\($0)"))
+                                }
+                            )
                         )
                     )
                 }

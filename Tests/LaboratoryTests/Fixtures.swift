@@ -19,7 +19,9 @@ enum Fixtures {
                 Variant(
                     name: variantName,
                     weight: weight,
-                    assignments: Dictionary(uniqueKeysWithValues: keys.map { ($0, .string("\(variantName)-\($0)")) })
+                    assignments: VariantAssignments(
+                        Dictionary(uniqueKeysWithValues: keys.map { ($0, .string("\(variantName)-\($0)")) })
+                    )
                 )
             },
             baseline: variants[0].0,

@@ -101,12 +101,14 @@ enum CatalogFastReader {
             guard let read = tokenRange(node) else { return nil }
             range = read
         }
-        let keySet = NameSet(keys)
+        // One sorted array of keys for all the variants (they share its
+        // storage), the experiment's own when it lists them sorted.
+        let sortedKeys = zip(keys, keys.dropFirst()).allSatisfy { $0 < $1 } ? keys : keys.sorted()
         var variants: [Variant] = []
         variants.reserveCapacity(elements.count)
         var variantNames = NameSet()
         for element in elements {
-            guard let variant = variant(element, keys: keys, keySet: keySet),
+            guard let variant = variant(element, sortedKeys: sortedKeys),
                 variantNames.insert(variant.name)
             else { return nil }
             variants.append(variant)
@@ -163,7 +165,7 @@ enum CatalogFastReader {
     }
 
     /// A variant that assigns exactly the experiment's keys, with a positive weight.
-    private static func variant(_ value: JSONValue, keys: [String], keySet: NameSet) -> Variant? {
+    private static func variant(_ value: JSONValue, sortedKeys: [String]) -> Variant? {
         guard case .object(let members) = value else { return nil }
         var name: String?
         var weight: Double?
@@ -176,20 +178,27 @@ enum CatalogFastReader {
             default: return nil  // unknown, repeated, or not what it must be
             }
         }
-        guard let name, let pairs, pairs.count == keys.count else { return nil }
-        var assignments: [String: AssignmentValue] = [:]
-        assignments.reserveCapacity(pairs.count)
+        guard let name, let pairs, pairs.count == sortedKeys.count else { return nil }
+        var values = [AssignmentValue](repeating: .bool(false), count: sortedKeys.count)
+        var assigned = [Bool](repeating: false, count: sortedKeys.count)
         for pair in pairs {
-            guard keySet.contains(pair.key), assignments[pair.key] == nil else { return nil }
+            guard let index = VariantAssignments.index(of: pair.key, inSorted: sortedKeys), !assigned[index] else {
+                return nil
+            }
+            assigned[index] = true
             switch pair.value {
-            case .string(let text): assignments[pair.key] = .string(text)
-            case .number(let number): assignments[pair.key] = .number(number)
-            case .bool(let flag): assignments[pair.key] = .bool(flag)
+            case .string(let text): values[index] = .string(text)
+            case .number(let number): values[index] = .number(number)
+            case .bool(let flag): values[index] = .bool(flag)
             default: return nil
             }
         }
         // As many pairs as keys, each a key, none twice: every key is assigned.
-        return Variant(name: name, weight: weight ?? 1, assignments: assignments)
+        return Variant(
+            name: name,
+            weight: weight ?? 1,
+            assignments: VariantAssignments(sortedKeys: sortedKeys, values: values)
+        )
     }
 
     /// One of an enumeration's raw values, or `fallback` when the member is absent.

@@ -358,7 +358,7 @@ struct CatalogReader {
         for key in keys ?? [] where assignments[key] == nil && !pairs.contains(where: { $0.name == key }) {
             error("\(what()) does not assign key \"\(key)\"", at: node.position)
         }
-        return Variant(name: name, weight: weight, assignments: assignments)
+        return Variant(name: name, weight: weight, assignments: VariantAssignments(assignments))
     }
 
     // MARK: - Members

@@ -176,7 +176,7 @@ struct GrowthBookExperiments: Sendable {
             let first = rules[0].experiment
             let variants = (0..<count).map { index -> Variant in
                 let info = index < first.meta.count ? first.meta[index] : nil
-                var assignments: [String: AssignmentValue] = [:]
+                var assignments = VariantAssignments()
                 for (feature, experiment) in rules {
                     assignments[feature] = AssignmentValue(experiment.variations[index])
                 }

@@ -99,19 +99,32 @@ public final class AssignmentsManager: Sendable {
 
     // MARK: - Computing
 
+    /// Every accepted variant's assignments, sorted by key: made in one array
+    /// of the right size and sorted there, since at 20,000 keys a growing array
+    /// and a sorted copy of it were megabytes at the peak of a console's start.
+    private static func sortedAssignments(of accepted: [ActiveVariant]) -> [Assignment] {
+        var assignments: [Assignment] = []
+        assignments.reserveCapacity(accepted.reduce(0) { $0 + $1.variant.assignments.count })
+        for active in accepted { assignments += active.assignments }
+        assignments.sort { $0.key < $1.key }
+        return assignments
+    }
+
     /// Asks the sources again and recomputes the active assignments.
     ///
     /// Records `activated` and `deactivated` events for what changed since the
     /// state last recorded an active set, in this process or another.
     @discardableResult
     public func refresh() throws -> AssignmentsSnapshot {
-        let candidates = try sources.flatMap { try $0.activeVariants() }
+        // One source (the debug source, in every wiring that has one) is not copied into a new list.
+        let candidates =
+            sources.count == 1 ? try sources[0].activeVariants() : try sources.flatMap { try $0.activeVariants() }
         let order = sources.flatMap(\.leaves).map(\.name) + sources.map(\.name)
         let (accepted, conflicts) = ConflictResolver.resolve(candidates, sourceOrder: order)
         let previous = state.withLock { $0.snapshot }
         let assignments =
             Self.assignments(of: accepted, patching: previous)
-            ?? accepted.flatMap(\.assignments).sorted { $0.key < $1.key }
+            ?? Self.sortedAssignments(of: accepted)
         let snapshot = AssignmentsSnapshot(
             assignments: assignments,
             active: accepted,

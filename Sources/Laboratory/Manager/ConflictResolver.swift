@@ -52,9 +52,12 @@ public enum ConflictResolver {
                 }
         }
         let ordered = sorted(forced) + sorted(unforced)
-        var accepted: [ActiveVariant] = []
+        // Positions first, values last: when every candidate is accepted in
+        // the order given, as almost always, the answer is the candidates'
+        // own array and no copy of thousands of variants is made.
+        var accepted: [Int] = []  // indices in `candidates`
         accepted.reserveCapacity(candidates.count)
-        var owner: [String: Int] = [:]  // key → index in `accepted`
+        var owner: [String: Int] = [:]  // key → position in `accepted`
         owner.reserveCapacity(candidates.count * 2)
         var conflicts: [Conflict] = []
         for candidate in ordered {
@@ -66,16 +69,21 @@ public enum ConflictResolver {
             }
             if clashes.isEmpty {
                 for key in assignments.keys { owner[key] = accepted.count }
-                accepted.append(candidates[candidate])
+                accepted.append(candidate)
                 continue
             }
             for (winner, keys) in clashes.sorted(by: { $0.key < $1.key }) {
                 conflicts.append(
-                    Conflict(keys: keys.sorted(), winner: party(accepted[winner]), loser: party(candidates[candidate]))
+                    Conflict(
+                        keys: keys.sorted(),
+                        winner: party(candidates[accepted[winner]]),
+                        loser: party(candidates[candidate])
+                    )
                 )
             }
         }
-        return (accepted, conflicts)
+        if accepted.elementsEqual(candidates.indices) { return (candidates, conflicts) }
+        return (accepted.map { candidates[$0] }, conflicts)
     }
 
     private static func party(_ active: ActiveVariant) -> Conflict.Party {

@@ -5,10 +5,10 @@ public struct Variant: Sendable, Hashable, Codable {
     /// Relative weight of the variant when a device draws one (2:1:1 gives 50/25/25 %).
     public var weight: Double
     /// Key → value, exactly the experiment's keys.
-    public var assignments: [String: AssignmentValue]
+    public var assignments: VariantAssignments
 
     /// A variant; `weight` is its share of the draws against its siblings' weights.
-    public init(name: String, weight: Double = 1, assignments: [String: AssignmentValue]) {
+    public init(name: String, weight: Double = 1, assignments: VariantAssignments) {
         self.name = name
         self.weight = weight
         self.assignments = assignments

@@ -8,9 +8,9 @@ public protocol DeviceStore: WatchableStore {
 
     /// Settles the draws of one source in one step.
     ///
-    /// `decide` is called once for each experiment in `experiments` with its
-    /// stored draw (or `nil`); draws of experiments not listed are forgotten,
-    /// as the source no longer has them.
+    /// `decide` is called once for each experiment in `experiments` (a
+    /// source's names: each once) with its stored draw (or `nil`); draws of
+    /// experiments not listed are forgotten, as the source no longer has them.
     /// - Returns: the draws after the decisions, by experiment.
     func settleDraws(
         source: String,

@@ -175,12 +175,12 @@ enum DetailPane {
     /// Each key and its value; a JSON value (a GrowthBook feature's object or
     /// array) pretty-printed below its key, so it reads as JSON, not as a string of it.
     private static func assignments(of variant: Variant) -> [Line] {
-        variant.assignments.keys.sorted().flatMap { key -> [Line] in
-            guard case .json(let value) = variant.assignments[key]!, value != .null else {
-                return [Line("  \(key) = \(variant.assignments[key]!)")]
+        variant.assignments.flatMap { key, value -> [Line] in
+            guard case .json(let json) = value, json != .null else {
+                return [Line("  \(key) = \(value)")]
             }
-            let json = value.prettyText.split(separator: "\n", omittingEmptySubsequences: false)
-            return [Line("  \(key) =")] + json.map { Line("    " + $0) }
+            let lines = json.prettyText.split(separator: "\n", omittingEmptySubsequences: false)
+            return [Line("  \(key) =")] + lines.map { Line("    " + $0) }
         }
     }
 }

@@ -12,29 +12,36 @@ extension SQLiteStateStore {
         // Decide in a read first: when every decision keeps what is stored, as
         // on all but the first start, no write lock is taken at all. Decisions
         // made here are reused below for draws that did not change since,
-        // so `decide` (which may draw) runs once per experiment.
-        let listed = Set(experiments)
-        var early: [String: (stored: Draw?, decision: DrawDecision)] = [:]
+        // so `decide` (which may draw) runs once per experiment. They are kept
+        // by position, in a list made once: at 10,000 experiments a growing
+        // dictionary of them was 2 MB at the peak of a console's start.
+        var early: [(stored: Draw?, decision: DrawDecision)] = []
+        early.reserveCapacity(experiments.count)
         let unchanged = try read { db -> [String: Draw]? in
-            let draws = try Self.draws(db, source: source)
-            var needsWrite = draws.keys.contains { !listed.contains($0) }
+            let draws = try Self.draws(db, source: source, expecting: experiments.count)
+            var needsWrite = false
+            var listedDraws = 0
             for experiment in experiments {
-                let decision = decide(experiment, draws[experiment])
-                early[experiment] = (draws[experiment], decision)
+                let stored = draws[experiment]
+                if stored != nil { listedDraws += 1 }
+                let decision = decide(experiment, stored)
+                early.append((stored, decision))
                 switch decision {
                 case .keep: continue
-                case .forget where draws[experiment] == nil: continue
+                case .forget where stored == nil: continue
                 default: needsWrite = true
                 }
             }
-            return needsWrite ? nil : draws
+            // A draw of an experiment the catalog no longer lists is forgotten (a write).
+            return needsWrite || listedDraws < draws.count ? nil : draws
         }
         if let unchanged { return unchanged }
         return try write { db in
-            var draws = try Self.draws(db, source: source)
+            var draws = try Self.draws(db, source: source, expecting: experiments.count)
             var changed = false
-            func decision(_ experiment: String) -> DrawDecision {
-                if let made = early[experiment], made.stored == draws[experiment] { return made.decision }
+            func decision(_ position: Int) -> DrawDecision {
+                let (experiment, made) = (experiments[position], early[position])
+                if made.stored == draws[experiment] { return made.decision }
                 return decide(experiment, draws[experiment])
             }
             // Statements prepared once, not a record's SQL built per row: a first
@@ -43,13 +50,14 @@ extension SQLiteStateStore {
             let insert = try db.cachedStatement(
                 sql: "INSERT OR REPLACE INTO draws (source, experiment, variant, drawnAt) VALUES (?, ?, ?, ?)"
             )
+            let listed = Set(experiments)
             for experiment in draws.keys where !listed.contains(experiment) {
                 try delete.execute(arguments: [source, experiment])
                 draws[experiment] = nil
                 changed = true
             }
-            for experiment in experiments {
-                switch decision(experiment) {
+            for (position, experiment) in experiments.enumerated() {
+                switch decision(position) {
                 case .keep:
                     continue
                 case .choose(let variant):
@@ -68,13 +76,15 @@ extension SQLiteStateStore {
     }
 
     public func draws(source: String) throws -> [String: Draw] {
-        try read { db in try Self.draws(db, source: source) }
+        try read { db in try Self.draws(db, source: source, expecting: 0) }
     }
 
-    private static func draws(_ db: Database, source: String) throws -> [String: Draw] {
+    /// The source's draws, in a dictionary sized for `count` of them.
+    private static func draws(_ db: Database, source: String, expecting count: Int) throws -> [String: Draw] {
         // A cursor: no array of thousands of records on a first start.
         let records = try DrawRecord.filter(Column("source") == source).fetchCursor(db)
         var draws: [String: Draw] = [:]
+        draws.reserveCapacity(count)
         while let record = try records.next() {
             draws[record.experiment] = Draw(
                 variant: record.variant,

@@ -26,7 +26,9 @@ enum CategorySummary {
     }
 
     static func assignments(_ data: ConsoleData) -> String {
-        let experiments = Set(data.snapshot.assignments.map(\.experimentID)).count
+        // Each accepted variant gives the app all its keys: counting those with
+        // keys counts the experiments, without a set of 20,000 ids at 10,000 experiments.
+        let experiments = data.snapshot.active.reduce(0) { $0 + ($1.variant.assignments.isEmpty ? 0 : 1) }
         return "\(plural(data.snapshot.assignments.count, "active key")) from \(plural(experiments, "experiment"))"
     }
 

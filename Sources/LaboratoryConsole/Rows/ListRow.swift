@@ -40,11 +40,19 @@ package struct ListRow: Sendable, Equatable {
         }
     }
 
+    /// Where a row's hidden names come from.
+    private enum HiddenNameSource: Sendable, Equatable {
+        case listed([HiddenName])
+        /// An experiment's title, variants and keys, named only when a filter
+        /// asks why a row matched: the Experiments screen has a row for each
+        /// of thousands of experiments, and the experiment is one reference.
+        case experiment(Experiment)
+    }
+
     package var target: Target
     package var columns: [String]
     package var role: CellStyle.Role
-    /// Names the filter finds here besides the columns, so a match can say why.
-    package var hiddenNames: [HiddenName]
+    private var hiddenNameSource: HiddenNameSource
 
     package init(
         _ target: Target,
@@ -55,7 +63,26 @@ package struct ListRow: Sendable, Equatable {
         self.target = target
         self.columns = columns
         self.role = role
-        self.hiddenNames = hiddenNames
+        hiddenNameSource = .listed(hiddenNames)
+    }
+
+    /// A row whose hidden names are `experiment`'s title, variants and keys.
+    package init(_ target: Target, _ columns: [String], role: CellStyle.Role, namesOf experiment: Experiment) {
+        self.target = target
+        self.columns = columns
+        self.role = role
+        hiddenNameSource = .experiment(experiment)
+    }
+
+    /// Names the filter finds here besides the columns, so a match can say why.
+    package var hiddenNames: [HiddenName] {
+        switch hiddenNameSource {
+        case .listed(let names): return names
+        case .experiment(let experiment):
+            return (experiment.title.map { [HiddenName("name", $0)] } ?? [])
+                + experiment.variants.map { HiddenName("variant", $0.name) }
+                + experiment.keys.map { HiddenName("key", $0) }
+        }
     }
 
     package var isSelectable: Bool { target != .header }

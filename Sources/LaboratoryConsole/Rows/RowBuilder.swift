@@ -50,10 +50,24 @@ package enum RowBuilder {
             conflicted.insert(conflict.loser.experimentID)
             setAside.insert(conflict.loser.experimentID)
         }
-        let grouped = Dictionary(grouping: data.entries, by: \.source)
+        // Positions, not copies of the entries: there are thousands.
+        let entries = data.entries
+        let grouped = Dictionary(grouping: entries.indices, by: { entries[$0].source })
         return data.sources.map { source in
-            let entries = (grouped[source.name] ?? []).sorted { $0.experiment.name < $1.experiment.name }
-            let items = entries.map { entry -> (row: ListRow, names: [String]) in
+            let positions = (grouped[source.name] ?? []).sorted {
+                entries[$0].experiment.name < entries[$1].experiment.name
+            }
+            var section = RowSection(
+                header: ListRow(.header, [source.name.uppercased(), "\(positions.count)"], role: .header),
+                countsItems: true
+            )
+            // Each row is added as it is made: no list of thousands of rows and names beside the section.
+            section.reserveCapacity(
+                items: positions.count,
+                nameBytes: positions.reduce(0) { $0 + nameBytes(of: entries[$1].experiment) }
+            )
+            for position in positions {
+                let entry = entries[position]
                 let id = ExperimentID(source: entry.source, name: entry.experiment.name)
                 let effective = entry.effective
                 let role: CellStyle.Role =
@@ -78,22 +92,25 @@ package enum RowBuilder {
                         } ?? DebugSource.inactiveChoice, flags,
                     ],
                     role: role,
-                    hiddenNames: (entry.experiment.title.map { [ListRow.HiddenName("name", $0)] } ?? [])
-                        + entry.experiment.variants.map { ListRow.HiddenName("variant", $0.name) }
-                        + entry.experiment.keys.map { ListRow.HiddenName("key", $0) }
+                    namesOf: entry.experiment
                 )
-                return (
-                    row,
-                    [entry.experiment.name] + (entry.experiment.title.map { [$0] } ?? [])
-                        + entry.experiment.variants.map(\.name) + entry.experiment.keys
-                )
+                section.append(row, names: names(of: entry.experiment))
             }
-            return RowSection(
-                header: ListRow(.header, [source.name.uppercased(), "\(entries.count)"], role: .header),
-                items: items,
-                countsItems: true
-            )
+            return section
         }
+    }
+
+    /// What the filter finds an experiment's row by: its name, title, variants and keys.
+    private static func names(of experiment: Experiment) -> [String] {
+        [experiment.name] + (experiment.title.map { [$0] } ?? []) + experiment.variants.map(\.name) + experiment.keys
+    }
+
+    /// ``RowSection/bytes(of:)`` of ``names(of:)``, counted without making the list.
+    private static func nameBytes(of experiment: Experiment) -> Int {
+        let title = experiment.title.map { $0.utf8.count + 1 } ?? 0
+        return experiment.name.utf8.count + title
+            + experiment.variants.reduce(0) { $0 + $1.name.utf8.count + 1 }
+            + experiment.keys.reduce(0) { $0 + $1.utf8.count + 1 }
     }
 
     static func variants(_ data: ConsoleData, source: String, experiment: String) -> [RowSection] {
@@ -109,9 +126,9 @@ package enum RowBuilder {
                 ],
                 role: variant.name == current ? (entry.isForced ? .forced : .accent) : .plain,
                 hiddenNames: [ListRow.HiddenName("variant", variant.name)]
-                    + variant.assignments.keys.sorted().map { ListRow.HiddenName("key", $0) }
+                    + variant.assignments.keys.map { ListRow.HiddenName("key", $0) }
             )
-            return (row, [variant.name] + variant.assignments.keys.sorted())
+            return (row, [variant.name] + variant.assignments.keys)
         }
         let inactive = ListRow(
             .choice(nil),

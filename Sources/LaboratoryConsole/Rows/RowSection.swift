@@ -6,55 +6,84 @@
 package struct RowSection: Sendable, Equatable {
     package var header: ListRow?
     package var items: [ListRow]
-    /// Lowercased UTF-8 of the names the filter matches, one per item.
-    var search: [[UInt8]]
+    /// Lowercased UTF-8 of the names the filter matches, the items' one
+    /// after another (one buffer, not an array per row of thousands).
+    private var search: [UInt8]
+    /// Where each item's names end in ``search``.
+    private var searchEnds: [Int]
     /// Whether the header's second column counts the items shown.
     var countsItems: Bool
 
     init(header: ListRow? = nil, items: [(row: ListRow, names: [String])], countsItems: Bool = false) {
+        self.init(header: header, countsItems: countsItems)
+        // Lowercasing keeps an ASCII name's length: for most names this is the exact size.
+        reserveCapacity(items: items.count, nameBytes: items.reduce(0) { $0 + Self.bytes(of: $1.names) })
+        for item in items { append(item.row, names: item.names) }
+    }
+
+    /// A section with no items yet (``append(_:names:)`` adds them).
+    init(header: ListRow? = nil, countsItems: Bool) {
         self.header = header
-        self.items = items.map(\.row)
-        search = items.map { Array($0.names.joined(separator: "\u{1}").lowercased().utf8) }
+        items = []
+        search = []
+        searchEnds = []
         self.countsItems = countsItems
+    }
+
+    /// Room for `items` rows whose names take `nameBytes` (``bytes(of:)``).
+    mutating func reserveCapacity(items count: Int, nameBytes: Int) {
+        items.reserveCapacity(count)
+        searchEnds.reserveCapacity(count)
+        search.reserveCapacity(nameBytes)
+    }
+
+    /// Adds `row`, which the filter finds by `names`.
+    mutating func append(_ row: ListRow, names: [String]) {
+        items.append(row)
+        for (index, name) in names.enumerated() {
+            if index > 0 { search.append(1) }  // no match across two names
+            search += name.lowercased().utf8
+        }
+        searchEnds.append(search.count)
+    }
+
+    /// The bytes `names` take in the search text, when lowercasing keeps their length.
+    static func bytes(of names: [String]) -> Int {
+        names.reduce(max(0, names.count - 1)) { $0 + $1.utf8.count }
     }
 
     /// The rows of `sections` whose names contain `filter` (case-insensitive);
     /// a section with no match is left out, header and all.
-    static func rows(of sections: [RowSection], filter: String) -> [ListRow] {
-        let needle = Array(filter.lowercased().utf8)
-        var rows: [ListRow] = []
-        for section in sections {
-            let items =
-                needle.isEmpty
-                ? section.items
-                : section.items.indices.filter { contains(section.search[$0], needle) }.map { section.items[$0] }
-            if !needle.isEmpty && items.isEmpty { continue }
-            if var header = section.header {
-                if section.countsItems && header.columns.count > 1 { header.columns[1] = String(items.count) }
-                rows.append(header)
-            }
-            rows += items
-        }
-        return rows
+    static func rows(of sections: [RowSection], filter: String) -> ShownRows {
+        ShownRows(sections, filter: filter)
     }
 
-    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard needle.count <= haystack.count else { return false }
-        return haystack.withUnsafeBufferPointer { hay in
-            needle.withUnsafeBufferPointer { pin in
-                let first = pin[0]
-                var start = 0
-                let last = hay.count - pin.count
-                while start <= last {
-                    if hay[start] == first {
-                        var matched = 1
-                        while matched < pin.count && hay[start + matched] == pin[matched] { matched += 1 }
-                        if matched == pin.count { return true }
-                    }
-                    start += 1
-                }
-                return false
+    /// The positions of the items whose names contain `needle`.
+    func itemIndices(containing needle: [UInt8]) -> [Int] {
+        search.withUnsafeBufferPointer { bytes in
+            var start = 0
+            return items.indices.filter { index in
+                defer { start = searchEnds[index] }
+                return Self.contains(UnsafeBufferPointer(rebasing: bytes[start..<searchEnds[index]]), needle)
             }
+        }
+    }
+
+    private static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard needle.count <= hay.count else { return false }
+        return needle.withUnsafeBufferPointer { pin in
+            let first = pin[0]
+            var start = 0
+            let last = hay.count - pin.count
+            while start <= last {
+                if hay[start] == first {
+                    var matched = 1
+                    while matched < pin.count && hay[start + matched] == pin[matched] { matched += 1 }
+                    if matched == pin.count { return true }
+                }
+                start += 1
+            }
+            return false
         }
     }
 }

@@ -67,7 +67,7 @@ package struct ConsoleState: Sendable, Equatable {
 
     /// The rows of the screen on top, as built from the data and its filter;
     /// kept current by ``refreshRows()`` so moving the cursor costs nothing.
-    package private(set) var rows: [ListRow] = []
+    package private(set) var rows = ShownRows()
     /// The columns each list column's content needs, over every row of the
     /// screen (not only those the filter keeps, so columns hold still as you type).
     package private(set) var columnNeeds: [Int] = []
@@ -107,13 +107,18 @@ package struct ConsoleState: Sendable, Equatable {
     /// changed, and the rows when the sections or the text filter changed.
     package mutating func refreshRows() {
         let key = SectionsKey(route: route, generation: dataGeneration, reason: eventReason)
+        // The old sections and rows go before the new are made: at 10,000
+        // experiments each is a megabyte, and two at once raise the peak.
         if key != sectionsKey {
+            sections = []
+            rows = ShownRows()
             sections = RowBuilder.sections(for: route, state: self)
             columnNeeds = ListColumns.needs(for: route, sections: sections)
             sectionsKey = key
             rowsFilter = nil
         }
         if rowsFilter != frame.filter {
+            rows = ShownRows()
             rows = RowSection.rows(of: sections, filter: frame.filter)
             rowsFilter = frame.filter
         }

@@ -127,4 +127,21 @@ import Testing
             try Self.agree(String(decoding: edited, as: UTF8.self), "round \(round)")
         }
     }
+
+    /// The ASCII check finds a byte past ASCII wherever it is, eight at a
+    /// time in contiguous bytes and one by one in others.
+    @Test func theASCIICheckFindsAHighByteAnywhere() {
+        for count in 0..<24 {
+            let plain = Data(repeating: 0x41, count: count)
+            #expect(CatalogFastReader.isASCII(plain))
+            #expect(CatalogFastReader.isASCII(plain.lazy.map { $0 }))
+            for position in 0..<count {
+                var high = plain
+                high[position] = 0x80 | UInt8(position)
+                #expect(!CatalogFastReader.isASCII(high), "a high byte at \(position) of \(count)")
+                #expect(!CatalogFastReader.isASCII(Array(high)))
+                #expect(!CatalogFastReader.isASCII(high.lazy.map { $0 }))
+            }
+        }
+    }
 }

@@ -13,8 +13,23 @@ enum CatalogFastReader {
     /// (or not plain ASCII: the `String` form takes text already checked as UTF-8).
     static func read(ascii bytes: some Collection<UInt8>) -> Catalog? {
         // Bytes past ASCII may be invalid UTF-8, which the parser would repair rather than refuse.
-        guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+        guard isASCII(bytes) else { return nil }
         return read(utf8: bytes)
+    }
+
+    /// Whether every byte is below 0x80, eight at a time where the bytes are
+    /// contiguous (`Data`'s own iterator, byte by byte, took a tenth of a
+    /// console's start at 10,000 experiments).
+    static func isASCII(_ bytes: some Collection<UInt8>) -> Bool {
+        let contiguous = bytes.withContiguousStorageIfAvailable { buffer -> Bool in
+            let raw = UnsafeRawBufferPointer(buffer)
+            let words = raw.count / 8
+            var high: UInt64 = 0
+            for word in 0..<words { high |= raw.loadUnaligned(fromByteOffset: word * 8, as: UInt64.self) }
+            for index in (words * 8)..<raw.count { high |= UInt64(raw[index]) }
+            return high & 0x8080_8080_8080_8080 == 0
+        }
+        return contiguous ?? !bytes.contains { $0 >= 0x80 }
     }
 
     /// The catalog in `text`, or `nil` when the text is not a sound catalog.

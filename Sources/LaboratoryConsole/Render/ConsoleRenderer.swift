@@ -194,9 +194,9 @@ package enum ConsoleRenderer {
         let rows = state.rows
         guard rows.count > layout.listHeight else { return nil }
         let end = min(rows.count, state.frame.scroll + layout.listHeight)
-        let before = rows[..<state.frame.scroll].lazy.filter(\.isSelectable).count
-        let shown = rows[state.frame.scroll..<end].lazy.filter(\.isSelectable).count
-        let total = before + shown + rows[end...].lazy.filter(\.isSelectable).count
+        let before = rows.selectableCount(in: 0..<state.frame.scroll)
+        let shown = rows.selectableCount(in: state.frame.scroll..<end)
+        let total = before + shown + rows.selectableCount(in: end..<rows.count)
         guard shown > 0 else { return nil }
         return "\(before + 1)–\(before + shown) of \(total)"
     }
@@ -269,7 +269,7 @@ package enum ConsoleRenderer {
         var notes: [String] = []
         if !state.frame.filter.isEmpty {
             notes.append(
-                "filter \"\(state.frame.filter)\": \(state.rows.filter(\.isSelectable).count) shown · Esc clears"
+                "filter \"\(state.frame.filter)\": \(state.rows.selectableCount(in: state.rows.indices)) shown · Esc clears"
             )
             if state.rows.indices.contains(state.frame.cursor),
                 let reason = FilterMatch.hiddenReason(state.rows[state.frame.cursor], filter: state.frame.filter)

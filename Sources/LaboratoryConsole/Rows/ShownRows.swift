@@ -13,10 +13,12 @@ package struct ShownRows: Sendable, Equatable, RandomAccessCollection {
     /// How many items each section shows, for the count in its header.
     private var shownCounts: [Int]
 
-    /// A section's header (`item` is -1) or one of its items.
+    /// A section's header (`item` is -1) or one of its items, and whether
+    /// the row can be highlighted (counting those is a scan of places, not of rows).
     private struct Place: Sendable, Equatable {
         var section: Int32
         var item: Int32
+        var isSelectable: Bool
     }
 
     /// No rows.
@@ -41,9 +43,19 @@ package struct ShownRows: Sendable, Equatable, RandomAccessCollection {
             let items = needle.isEmpty ? Array(rowSection.items.indices) : rowSection.itemIndices(containing: needle)
             shownCounts.append(items.count)
             if !needle.isEmpty && items.isEmpty { continue }
-            if rowSection.header != nil { places.append(Place(section: Int32(section), item: -1)) }
-            for item in items { places.append(Place(section: Int32(section), item: Int32(item))) }
+            if rowSection.header != nil {
+                places.append(Place(section: Int32(section), item: -1, isSelectable: false))
+            }
+            for item in items {
+                let isSelectable = rowSection.items[item].isSelectable
+                places.append(Place(section: Int32(section), item: Int32(item), isSelectable: isSelectable))
+            }
         }
+    }
+
+    /// How many of the rows at `positions` can be highlighted (``ListRow/isSelectable``).
+    package func selectableCount(in positions: Range<Int>) -> Int {
+        places[positions].reduce(0) { $0 + ($1.isSelectable ? 1 : 0) }
     }
 
     package var startIndex: Int { 0 }
@@ -51,12 +63,13 @@ package struct ShownRows: Sendable, Equatable, RandomAccessCollection {
 
     package subscript(position: Int) -> ListRow {
         let place = places[position]
-        let section = sections[Int(place.section)]
-        if place.item >= 0 { return section.items[Int(place.item)] }
+        let section = Int(place.section)
+        // Read in place: a copy of the section would count references to its four lists.
+        if place.item >= 0 { return sections[section].items[Int(place.item)] }
         // Only a section with a header has a place for it.
-        var header = section.header!
-        if section.countsItems && header.columns.count > 1 {
-            header.columns[1] = String(shownCounts[Int(place.section)])
+        var header = sections[section].header!
+        if sections[section].countsItems && header.columns.count > 1 {
+            header.columns[1] = String(shownCounts[section])
         }
         return header
     }

@@ -194,7 +194,13 @@ struct LabBench: ParsableCommand {
         let decoded = now()
         let peakAfterCatalogs = peakMegabytes()
         // The console's wiring, as `lab console` builds it.
-        let laboratory = try LocalLaboratory(catalogs: catalogs, statePath: path, debugSource: true, app: nil)
+        let laboratory = try LocalLaboratory(
+            catalogs: catalogs,
+            statePath: path,
+            debugSource: true,
+            app: nil,
+            random: BenchRandomSource()
+        )
         guard let debug = laboratory.debug else { throw ValidationError("the console's wiring has no debug source") }
         let environment = LiveConsoleEnvironment(
             manager: laboratory.manager,

@@ -14,7 +14,8 @@ enum ServeRebuildBench {
             catalogs: catalogs,
             statePath: folder + "/serve.sqlite",
             debugSource: true,
-            app: nil
+            app: nil,
+            random: BenchRandomSource()
         )
         guard let debug = laboratory.debug else { return }
         let hub = try ServedStateHub(laboratory: laboratory)

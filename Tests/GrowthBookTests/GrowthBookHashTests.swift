@@ -61,4 +61,37 @@ import Testing
             #expect(hash == nil)
         }
     }
+
+    /// The evaluator hashes from a seed's units and a value's state, known
+    /// ahead; it must answer as hashing the joined text does, for every version.
+    @Test(arguments: cases)
+    func theCaseHashesAlikeFromKnownParts(_ testCase: Case) {
+        let joined = GrowthBookHash.hash(seed: testCase.seed, value: testCase.value, version: testCase.version)
+        let parts = GrowthBookHash.hash(
+            seed: GrowthBookHash.Seed(testCase.seed),
+            value: GrowthBookHash.HashedText(testCase.value),
+            version: testCase.version
+        )
+        #expect(parts == joined)
+    }
+
+    @Test func hashingFromKnownPartsAgreesOnGeneratedText() {
+        let pieces = ["", "a", "id-", "user-42", "é", "ß", "日本", "🧪", "e\u{301}", "\u{0}", "__ns", "0x10"]
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let seed = (0..<Int.random(in: 0...3, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+                .joined()
+            let value = (0..<Int.random(in: 0...3, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+                .joined()
+            for version in 0...3 {
+                let joined = GrowthBookHash.hash(seed: seed, value: value, version: version)
+                let parts = GrowthBookHash.hash(
+                    seed: GrowthBookHash.Seed(seed),
+                    value: GrowthBookHash.HashedText(value),
+                    version: version
+                )
+                #expect(parts == joined, "hash(\"\(seed)\", \"\(value)\", v\(version))")
+            }
+        }
+    }
 }

@@ -30,7 +30,12 @@ package enum BucketMath {
 
     /// Whether an id falls in a namespace's [start, end) slice.
     package static func inNamespace(_ id: String, namespace: Namespace) -> Bool {
-        guard let hash = GrowthBookHash.hash(seed: namespace.seed, value: id, version: 1) else { return false }
+        inNamespace(GrowthBookHash.HashedText(id), namespace: namespace)
+    }
+
+    /// Whether an id, as hashing reads it, falls in a namespace's [start, end) slice.
+    static func inNamespace(_ id: GrowthBookHash.HashedText, namespace: Namespace) -> Bool {
+        guard let hash = GrowthBookHash.hash(seed: namespace.hashSeed, value: id, version: 1) else { return false }
         return hash >= namespace.start && hash < namespace.end
     }
 
@@ -41,12 +46,15 @@ package enum BucketMath {
         package let end: Double
         /// What ids are hashed with: `__<id>`, built once.
         let seed: String
+        /// ``seed`` as hashing reads it.
+        let hashSeed: GrowthBookHash.Seed
 
         package init(id: String, start: Double, end: Double) {
             self.id = id
             self.start = start
             self.end = end
             seed = "__" + id
+            hashSeed = GrowthBookHash.Seed(seed)
         }
     }
 }

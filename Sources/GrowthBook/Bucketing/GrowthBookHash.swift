@@ -11,7 +11,7 @@ package enum GrowthBookHash {
 
     /// FNV-1a continued over `text`: hashing `b` after `a` equals hashing `a + b`,
     /// without building the joined string.
-    private static func fnv32a(_ text: String, continuing start: UInt32) -> UInt32 {
+    static func fnv32a(_ text: String, continuing start: UInt32) -> UInt32 {
         // ASCII text (ids, seeds, feature keys) is hashed from its UTF-8
         // bytes, which are its UTF-16 units; any byte with the high bit set
         // sends the text to the UTF-16 loop instead.
@@ -48,6 +48,50 @@ package enum GrowthBookHash {
             let inner = fnv32a(value, continuing: fnv32a(seed))
             return Double(fnv32a(decimal: inner) % 10000) / 10000
         default: return nil
+        }
+    }
+
+    /// FNV-1a continued over UTF-16 code units.
+    static func fnv32a(units: [UInt16], continuing start: UInt32) -> UInt32 {
+        var hash = start
+        for unit in units { hash = (hash ^ UInt32(unit)) &* 16_777_619 }
+        return hash
+    }
+
+    /// ``hash(seed:value:version:)`` from what is known ahead: the seed's
+    /// units and FNV-1a state (``Seed``) and the value's FNV-1a state, so
+    /// that a version 1 hash walks only the seed, and a version 2 hash only the value.
+    static func hash(seed: Seed, value: HashedText, version: Int) -> Double? {
+        switch version {
+        case 1: return Double(fnv32a(units: seed.units, continuing: value.state) % 1000) / 1000
+        case 2:
+            let inner = fnv32a(value.text, continuing: seed.state)
+            return Double(fnv32a(decimal: inner) % 10000) / 10000
+        default: return nil
+        }
+    }
+
+    /// A seed as hashing reads it: its UTF-16 code units, and its FNV-1a state.
+    struct Seed: Sendable, Hashable {
+        let text: String
+        let units: [UInt16]
+        let state: UInt32
+
+        init(_ text: String) {
+            self.text = text
+            units = Array(text.utf16)
+            state = GrowthBookHash.fnv32a(text)
+        }
+    }
+
+    /// A value as hashing reads it (what JavaScript prints for it), and its FNV-1a state.
+    struct HashedText: Sendable {
+        let text: String
+        let state: UInt32
+
+        init(_ text: String) {
+            self.text = text
+            state = GrowthBookHash.fnv32a(text)
         }
     }
 

@@ -1,39 +1,63 @@
-/// A targeting condition compiled once from GrowthBook's MongoDB-style JSON:
-/// attribute paths split, operators resolved to cases, constants such as
-/// padded versions, lowercased lists and `JSON.stringify` texts computed, so
-/// an evaluation walks the tree without string lookups. Its meaning is
-/// exactly the JavaScript SDK's (the conformance cases pin it).
-package indirect enum Condition: Sendable {
-    /// Every part holds (a condition object's members).
-    case all([Condition])
-    /// `$or`: some part holds (an empty list holds).
-    case any([Condition])
-    /// `$nor`: no part holds, and there is one (it is `$or` negated, and an empty `$or` holds).
-    case none([Condition])
-    /// `$not`.
-    case not(Condition)
-    /// An attribute (a dotted path) matches a test.
-    case attribute(path: [String], test: ValueTest)
-    /// A top-level attribute (a path of one name, the usual case) matches a test.
-    case member(String, test: ValueTest)
-    /// Never holds: a condition that is not an object, or an `$and`/`$or` whose operand is not a list.
-    case never
+/// A targeting condition compiled once from GrowthBook's MongoDB-style JSON
+/// into a flat program: the parts in preorder, each attribute's name with
+/// its hash, its test compiled (operators resolved to cases, constants such
+/// as padded versions, lowercased lists and `JSON.stringify` texts
+/// computed). Evaluating walks the parts in one array, finds each attribute
+/// through the user's ``AttributeTable`` by hash, and counts no references
+/// for the parts it passes. Its meaning is exactly the JavaScript SDK's
+/// (the conformance cases pin it).
+package final class Condition: Sendable {
+    /// One part of the condition. A part's own parts follow it, up to its ``end``.
+    struct Part: Sendable {
+        enum Kind: UInt8, Sendable {
+            /// Every part holds (a condition object's members, `$and`); none holds too.
+            case all
+            /// `$or`: some part holds (an empty list holds).
+            case any
+            /// `$nor`: no part holds, and there is one (it is `$or` negated, and an empty `$or` holds).
+            case none
+            /// `$not`: its one part does not hold.
+            case not
+            /// A top-level attribute (``Condition/names``) matches a test.
+            case member
+            /// An attribute at a dotted path (``Condition/paths``) matches a test.
+            case path
+            /// Never holds: a condition that is not an object, or an
+            /// `$and`/`$or` whose operand is not a list.
+            case never
+        }
+
+        var kind: Kind
+        /// Where this part and its parts end: the next sibling starts there.
+        var end: Int32
+        /// The name (``member``) or path (``path``), by position.
+        var operand: Int32 = 0
+        /// The test (``member``, ``path``), by position.
+        var test: Int32 = 0
+    }
+
+    /// An attribute name with its ``NameHash``.
+    struct Name: Sendable {
+        var text: String
+        var hash: UInt32
+    }
+
+    let parts: ContiguousArray<Part>
+    let names: ContiguousArray<Name>
+    let paths: [[String]]
+    let tests: ContiguousArray<ValueTest>
 
     /// Compiles a condition. Something other than an object reads as the
     /// SDK's `Object.entries` reads it: an array or a string names its
     /// elements or characters by index, a number or boolean names nothing
     /// (so it holds), and `null`, which JavaScript cannot read, never holds.
     package init(_ json: JSONValue) {
-        guard let members = Self.entries(json) else {
-            self = .never
-            return
-        }
-        // The usual condition names one attribute: it needs no list of parts.
-        if members.count == 1 {
-            self = Self.part(members[0])
-            return
-        }
-        self = .all(members.map(Self.part))
+        var builder = Builder()
+        builder.condition(json)
+        parts = builder.parts
+        names = builder.names
+        paths = builder.paths
+        tests = builder.tests
     }
 
     /// A rule's condition as the SDK reads `rule.condition && …`: `nil`
@@ -46,100 +70,79 @@ package indirect enum Condition: Sendable {
     /// A condition the SDK reads as `condition || {}` (prerequisites, bandit
     /// leaves): a missing or falsy one always holds.
     package static func orEmpty(_ json: JSONValue?) -> Condition {
-        given(json) ?? .all([])
+        given(json) ?? Condition(.object([]))
     }
 
-    /// `Object.entries(value)` as condition members; `nil` for `null` (where it throws).
-    private static func entries(_ value: JSONValue) -> [JSONValue.Member]? {
-        switch value {
-        // As `JSON.parse` built it: a repeated name once, with its last value.
-        case .object(let members): return JavaScriptSemantics.membersAsParsed(members)
-        case .array(let elements): return elements.enumerated().map { .init(String($0.offset), $0.element) }
-        case .string(let text): return units(of: text).enumerated().map { .init(String($0.offset), $0.element) }
-        case .number, .bool: return []
-        case .null: return nil
-        }
+    /// Whether a user's attributes satisfy the condition; `groups` serve `$inGroup`.
+    package func holds(for attributes: AttributeTable, groups: [String: [JSONValue]]) -> Bool {
+        holds(in: attributes, groups: groups)
     }
 
-    /// The parts `$or`, `$nor` and `$and` read from their operand, as the SDK
-    /// indexes it up to its `length`: a list's elements, a string's
-    /// characters; no parts for a value without a length (an object, a
-    /// number); `nil` for `null`, where JavaScript throws.
-    private static func parts(of operand: JSONValue) -> [Condition]? {
-        switch operand {
-        case .array(let elements): return elements.map(Condition.init)
-        case .string(let text): return units(of: text).map(Condition.init)
-        case .object, .number, .bool: return []
-        case .null: return nil
-        }
-    }
-
-    /// A string's UTF-16 code units, each as a string, as JavaScript indexes a string.
-    private static func units(of text: String) -> [JSONValue] {
-        text.utf16.map { .string(String(decoding: [$0], as: UTF16.self)) }
-    }
-
-    /// The condition one member of a condition object sets.
-    private static func part(_ member: JSONValue.Member) -> Condition {
-        switch member.key {
-        // `$or` holds over no parts (the SDK returns true for a length of 0 or none), `$nor` therefore fails.
-        case "$or": return parts(of: member.value).map { .any($0) } ?? .never
-        case "$nor": return parts(of: member.value).map { .none($0) } ?? .never
-        case "$and": return parts(of: member.value).map { .all($0) } ?? .never
-        case "$not":
-            // `null` throws in the SDK: the condition never holds, `$not` included.
-            if member.value == .null { return .never }
-            return .not(Condition(member.value))
-        default:
-            let test = ValueTest(member.value)
-            guard member.key.utf8.contains(UInt8(ascii: ".")) else { return .member(member.key, test: test) }
-            let path = member.key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            return .attribute(path: path, test: test)
-        }
-    }
-
-    /// Whether `attributes` satisfy the condition; `groups` serve `$inGroup`.
+    /// Whether a value (an element for `$elemMatch`, `{"value": …}` for a
+    /// prerequisite) satisfies the condition as attributes.
     package func holds(for attributes: JSONValue, groups: [String: [JSONValue]]) -> Bool {
-        switch self {
-        case .all(let parts):
-            for part in parts where !part.holds(for: attributes, groups: groups) { return false }
-            return true
-        case .any(let parts): return parts.isEmpty || parts.contains { $0.holds(for: attributes, groups: groups) }
-        case .none(let parts): return !parts.isEmpty && !parts.contains { $0.holds(for: attributes, groups: groups) }
-        case .not(let inner): return !inner.holds(for: attributes, groups: groups)
-        case .attribute(let path, let test): return test.matches(Self.value(at: path, in: attributes), groups)
-        case .member(let name, let test):
-            guard case .object(let members) = attributes else { return test.matches(.null, groups) }
-            // By index: a `for member in` loop would copy (retain and release) every member it passes.
-            // The context's attributes hold each name once (``GrowthBookContext/attributes``).
-            for index in members.indices where members[index].key == name {
-                return test.matches(members[index].value, groups)
+        holds(in: ScannedAttributes(root: attributes), groups: groups)
+    }
+
+    private func holds(in attributes: some AttributeLookup, groups: [String: [JSONValue]]) -> Bool {
+        parts.withUnsafeBufferPointer { parts in
+            Self.holds(0, parts, self, attributes, groups)
+        }
+    }
+
+    /// Whether the part at `index` holds; its parts are evaluated in turn.
+    private static func holds(
+        _ index: Int,
+        _ parts: UnsafeBufferPointer<Part>,
+        _ condition: Condition,
+        _ attributes: some AttributeLookup,
+        _ groups: [String: [JSONValue]]
+    ) -> Bool {
+        let part = parts[index]
+        switch part.kind {
+        case .member:
+            let name = condition.names[Int(part.operand)]
+            let value = attributes.value(named: name.text, hash: name.hash) ?? .null
+            return condition.tests[Int(part.test)].matches(value, groups)
+        case .all, .any, .none:
+            var child = index + 1
+            let end = Int(part.end)
+            if child == end { return part.kind != .none }  // no parts: `$and` and `$or` hold, `$nor` fails
+            while child < end {
+                let holds = Self.holds(child, parts, condition, attributes, groups)
+                switch part.kind {
+                case .all where !holds: return false
+                case .any where holds: return true
+                case .none where holds: return false
+                default: break
+                }
+                child = Int(parts[child].end)
             }
-            return test.matches(.null, groups)
-        case .never: return false
+            return part.kind != .any
+        case .not:
+            return !Self.holds(index + 1, parts, condition, attributes, groups)
+        case .path:
+            let value = Self.value(at: condition.paths[Int(part.operand)], in: attributes.root)
+            return condition.tests[Int(part.test)].matches(value, groups)
+        case .never:
+            return false
         }
     }
 
     /// The attributes the condition reads, as written (`country`, `user.plan`),
     /// in the order they first appear: what a person may want to set to see it hold.
     package var attributeNames: [String] {
-        var names: [String] = []
-        collectNames(into: &names)
-        return names
-    }
-
-    private func collectNames(into names: inout [String]) {
-        switch self {
-        case .all(let parts), .any(let parts), .none(let parts):
-            for part in parts { part.collectNames(into: &names) }
-        case .not(let inner): inner.collectNames(into: &names)
-        case .attribute(let path, _):
-            let name = path.joined(separator: ".")
-            if !names.contains(name) { names.append(name) }
-        case .member(let name, _):
-            if !names.contains(name) { names.append(name) }
-        case .never: break
+        var found: [String] = []
+        for part in parts {
+            let name: String
+            switch part.kind {
+            case .member: name = names[Int(part.operand)].text
+            case .path: name = paths[Int(part.operand)].joined(separator: ".")
+            default: continue
+            }
+            if !found.contains(name) { found.append(name) }
         }
+        return found
     }
 
     /// `a.b.c` in nested objects, as the SDK's `getPath` follows it: into an
@@ -164,5 +167,120 @@ package indirect enum Condition: Sendable {
             }
         }
         return current
+    }
+
+    /// Writes a condition's parts in preorder.
+    private struct Builder {
+        var parts = ContiguousArray<Part>()
+        var names = ContiguousArray<Name>()
+        var paths: [[String]] = []
+        var tests = ContiguousArray<ValueTest>()
+
+        /// A whole condition: one part when it names one attribute (the
+        /// usual condition), all of its members' parts otherwise.
+        mutating func condition(_ json: JSONValue) {
+            guard let members = Self.entries(json) else {
+                leaf(.never)
+                return
+            }
+            if members.count == 1 {
+                member(members[0])
+                return
+            }
+            group(.all) { builder in for member in members { builder.member(member) } }
+        }
+
+        /// The part one member of a condition object sets.
+        private mutating func member(_ member: JSONValue.Member) {
+            switch member.key {
+            // `$or` holds over no parts (the SDK returns true for a length of 0 or none), `$nor` therefore fails.
+            case "$or": list(.any, member.value)
+            case "$nor": list(.none, member.value)
+            case "$and": list(.all, member.value)
+            case "$not":
+                // `null` throws in the SDK: the condition never holds, `$not` included.
+                if member.value == .null { return leaf(.never) }
+                group(.not) { $0.condition(member.value) }
+            default:
+                tests.append(ValueTest(member.value))
+                let test = Int32(tests.count - 1)
+                if member.key.utf8.contains(UInt8(ascii: ".")) {
+                    paths.append(member.key.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
+                    parts.append(
+                        Part(kind: .path, end: Int32(parts.count + 1), operand: Int32(paths.count - 1), test: test)
+                    )
+                } else {
+                    names.append(Name(text: member.key, hash: NameHash.of(member.key)))
+                    parts.append(
+                        Part(kind: .member, end: Int32(parts.count + 1), operand: Int32(names.count - 1), test: test)
+                    )
+                }
+            }
+        }
+
+        /// `$or`, `$nor`, `$and`: a part over the conditions its operand
+        /// lists, as the SDK indexes it up to its `length` (a list's
+        /// elements, a string's characters; nothing for a value without a
+        /// length); `null`, where JavaScript throws, never holds.
+        private mutating func list(_ kind: Part.Kind, _ operand: JSONValue) {
+            switch operand {
+            case .array(let elements): group(kind) { builder in for element in elements { builder.condition(element) } }
+            case .string(let text):
+                group(kind) { builder in for unit in Self.units(of: text) { builder.condition(unit) } }
+            case .object, .number, .bool: group(kind) { _ in }
+            case .null: leaf(.never)
+            }
+        }
+
+        private mutating func leaf(_ kind: Part.Kind) {
+            parts.append(Part(kind: kind, end: Int32(parts.count + 1)))
+        }
+
+        /// A part whose parts `body` writes.
+        private mutating func group(_ kind: Part.Kind, _ body: (inout Builder) -> Void) {
+            let index = parts.count
+            parts.append(Part(kind: kind, end: 0))
+            body(&self)
+            parts[index].end = Int32(parts.count)
+        }
+
+        /// `Object.entries(value)` as condition members; `nil` for `null` (where it throws).
+        private static func entries(_ value: JSONValue) -> [JSONValue.Member]? {
+            switch value {
+            // As `JSON.parse` built it: a repeated name once, with its last value.
+            case .object(let members): return JavaScriptSemantics.membersAsParsed(members)
+            case .array(let elements): return elements.enumerated().map { .init(String($0.offset), $0.element) }
+            case .string(let text): return units(of: text).enumerated().map { .init(String($0.offset), $0.element) }
+            case .number, .bool: return []
+            case .null: return nil
+            }
+        }
+
+        /// A string's UTF-16 code units, each as a string, as JavaScript indexes a string.
+        private static func units(of text: String) -> [JSONValue] {
+            text.utf16.map { .string(String(decoding: [$0], as: UTF16.self)) }
+        }
+    }
+}
+
+/// Where a condition finds a top-level attribute, and the object paths start from.
+protocol AttributeLookup {
+    var root: JSONValue { get }
+    func value(named name: String, hash: UInt32) -> JSONValue?
+}
+
+extension AttributeTable: AttributeLookup {}
+
+/// Attributes looked up by a scan of the object: for a value a condition
+/// meets once (an array's element, a prerequisite's `{"value": …}`), where
+/// indexing it would cost more than the scan.
+struct ScannedAttributes: AttributeLookup {
+    let root: JSONValue
+
+    func value(named name: String, hash: UInt32) -> JSONValue? {
+        guard case .object(let members) = root else { return nil }
+        // By index: a `for member in` loop would copy (retain and release) every member it passes.
+        for index in members.indices where members[index].key == name { return members[index].value }
+        return nil
     }
 }

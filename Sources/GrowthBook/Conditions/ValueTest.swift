@@ -18,11 +18,15 @@ package enum ValueTest: Sendable {
     /// One `$`-operator and its compiled operand.
     package indirect enum Operator: Sendable {
         /// The operand's padded form, as UTF-16 code units (see ``Version``).
-        case version(order: VersionOrder, padded: [UInt16])
+        case version(order: ComparisonOrder, padded: [UInt16])
         case equals(JSONValue)
         case notEquals(JSONValue)
         case less(JSONValue, orEqual: Bool)
         case greater(JSONValue, orEqual: Bool)
+        /// `$lt`, `$lte`, `$gt`, `$gte` with a number: the usual form
+        /// (`{"age": {"$gte": 18}}`), compared at once when the attribute is
+        /// a number too, and as `less`/`greater` otherwise.
+        case numberOrder(ComparisonOrder, Double)
         case exists(Bool)
         /// `$in`/`$ini` (`negated`: `$nin`/`$nini`); the list is lowercased when `insensitive`.
         case inList([JSONValue], insensitive: Bool, negated: Bool)
@@ -40,8 +44,8 @@ package enum ValueTest: Sendable {
         case inGroup(String, negated: Bool)
     }
 
-    /// How a version comparison's order must come out.
-    package enum VersionOrder: Sendable {
+    /// How a comparison's order (of versions, or of numbers) must come out.
+    package enum ComparisonOrder: Sendable {
         case equal, notEqual, greater, greaterOrEqual, less, lessOrEqual
 
         func holds(_ order: Int) -> Bool {
@@ -93,10 +97,10 @@ package enum ValueTest: Sendable {
         case "$vlte": return .version(order: .lessOrEqual, padded: Version.paddedUnits(operand))
         case "$eq": return .equals(operand)
         case "$ne": return .notEquals(operand)
-        case "$lt": return .less(operand, orEqual: false)
-        case "$lte": return .less(operand, orEqual: true)
-        case "$gt": return .greater(operand, orEqual: false)
-        case "$gte": return .greater(operand, orEqual: true)
+        case "$lt": return numberOrder(.less, operand) ?? .less(operand, orEqual: false)
+        case "$lte": return numberOrder(.lessOrEqual, operand) ?? .less(operand, orEqual: true)
+        case "$gt": return numberOrder(.greater, operand) ?? .greater(operand, orEqual: false)
+        case "$gte": return numberOrder(.greaterOrEqual, operand) ?? .greater(operand, orEqual: true)
         case "$exists": return .exists(JavaScriptSemantics.truthy(operand))
         case "$in": return inList(operand, insensitive: false, negated: false)
         case "$nin": return inList(operand, insensitive: false, negated: true)
@@ -119,6 +123,12 @@ package enum ValueTest: Sendable {
         case "$notInGroup": return .inGroup(operand.stringValue ?? "", negated: true)
         default: return .never  // An unknown operator never matches.
         }
+    }
+
+    /// An order against a number operand, `nil` for any other operand.
+    private static func numberOrder(_ order: ComparisonOrder, _ operand: JSONValue) -> Operator? {
+        guard case .number(let number) = operand else { return nil }
+        return .numberOrder(order, number)
     }
 
     private static func inList(_ operand: JSONValue, insensitive: Bool, negated: Bool) -> Operator {
@@ -157,6 +167,13 @@ extension ValueTest.Operator {
             return JavaScriptSemantics.compare(actual, expected) { orEqual ? $0 <= 0 : $0 < 0 }
         case .greater(let expected, let orEqual):
             return JavaScriptSemantics.compare(actual, expected) { orEqual ? $0 >= 0 : $0 > 0 }
+        case .numberOrder(let order, let expected):
+            // Two numbers compare as numbers (NaN never holds); anything else as JavaScript coerces it.
+            guard case .number(let number) = actual else {
+                return JavaScriptSemantics.compare(actual, .number(expected)) { order.holds($0) }
+            }
+            if number.isNaN || expected.isNaN { return false }
+            return order.holds(number < expected ? -1 : (number == expected ? 0 : 1))
         case .exists(let wanted): return (actual != .null) == wanted
         case .inList(let list, let insensitive, let negated): return Self.isIn(actual, list, insensitive) != negated
         case .never: return false

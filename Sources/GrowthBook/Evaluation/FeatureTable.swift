@@ -2,19 +2,15 @@
 ///
 /// A `Dictionary` hashes a key with seeded SipHash: an eighth of the
 /// instructions of an average evaluation in `lab-bench growthbook`. This
-/// table hashes the key with FNV-1a (`GrowthBookHash/fnv32a(_:)`) and
-/// probes linearly from there, at about half the cost. FNV-1a has no seed, so
+/// table hashes the key's bytes eight at a time (``NameHash``) and probes
+/// linearly from there. The hash has no seed, so
 /// a payload's keys can be made to collide: a key that lands further than
 /// `maximumProbes` slots from its own turns the table off, and the features
 /// go into a dictionary instead, costing what they cost before the table.
 public struct FeatureTable: Sendable {
+    /// One reference, whichever way lookups go: an evaluation reaches its
+    /// feature through it without unwrapping an enum (and counting references) first.
     private let storage: Storage
-
-    private enum Storage: Sendable {
-        case table(Slots)
-        /// When keys collided too much.
-        case dictionary([String: GrowthBookFeature])
-    }
 
     /// How far from its slot a key may land before the table is turned off.
     static let maximumProbes = 32
@@ -26,97 +22,93 @@ public struct FeatureTable: Sendable {
 
     /// Features by key, in payload order: the first of a repeated key wins, as in a JavaScript object.
     init(_ entries: [(key: String, feature: GrowthBookFeature)]) {
-        if let slots = Slots(entries) {
-            storage = .table(slots)
-        } else {
-            storage = .dictionary(Dictionary(entries, uniquingKeysWith: { first, _ in first }))
-        }
+        storage = Storage(entries)
     }
 
     /// The feature under `key`, if any.
     public subscript(key: String) -> GrowthBookFeature? {
-        switch storage {
-        case .table(let slots): return slots.feature(key)
-        case .dictionary(let byKey): return byKey[key]
-        }
+        storage.feature(key)
     }
 
     /// How many keys there are.
-    public var count: Int {
-        switch storage {
-        case .table(let slots): return slots.count
-        case .dictionary(let byKey): return byKey.count
-        }
-    }
+    public var count: Int { storage.features.count }
 
-    /// The features, in no particular order.
-    public var values: [GrowthBookFeature] {
-        switch storage {
-        case .table(let slots): return slots.features.compactMap { $0 }
-        case .dictionary(let byKey): return Array(byKey.values)
-        }
-    }
+    /// The features, in payload order (the first of a repeated key).
+    public var values: [GrowthBookFeature] { storage.features }
 
     /// Whether lookups use the table (`false` after keys collided too much).
-    var usesTable: Bool {
-        if case .table = storage { return true }
-        return false
-    }
+    var usesTable: Bool { storage.byKey == nil }
 
-    /// Keys, their hashes and features side by side, a power of two of them,
-    /// at most a quarter full, so that probes stay short however many keys there are.
-    private final class Slots: Sendable {
+    /// The features and their keys side by side, in payload order, and
+    /// slots pointing at them: a power of two of slots, at most a quarter
+    /// full, so that probes stay short however many keys there are. When
+    /// keys collide too much the slots are dropped and a dictionary answers.
+    private final class Storage: Sendable {
         let keys: [String]
-        let hashes: [UInt32]
-        let features: [GrowthBookFeature?]
+        let features: [GrowthBookFeature]
+        /// Each slot's key hash and the position of its feature (-1: empty).
+        let slots: [Slot]
         let mask: Int
-        let count: Int
+        /// Positions by key, when keys collided too much for the slots.
+        let byKey: [String: Int]?
 
-        /// `nil` when a key lands too far from its slot.
-        init?(_ entries: [(key: String, feature: GrowthBookFeature)]) {
+        struct Slot: Sendable {
+            var hash: UInt32
+            var position: Int32
+        }
+
+        init(_ entries: [(key: String, feature: GrowthBookFeature)]) {
+            var keys: [String] = []
+            var features: [GrowthBookFeature] = []
+            var seen = Set<String>()
+            keys.reserveCapacity(entries.count)
+            features.reserveCapacity(entries.count)
+            for (key, feature) in entries where seen.insert(key).inserted {
+                keys.append(key)
+                features.append(feature)
+            }
             var capacity = 8
-            while capacity < entries.count * 4 { capacity *= 2 }
-            var keys = [String](repeating: "", count: capacity)
-            var hashes = [UInt32](repeating: 0, count: capacity)
-            var features = [GrowthBookFeature?](repeating: nil, count: capacity)
+            while capacity < keys.count * 4 { capacity *= 2 }
+            var slots = [Slot](repeating: Slot(hash: 0, position: -1), count: capacity)
             let mask = capacity - 1
-            var count = 0
-            entries: for (key, feature) in entries {
+            var collided = false
+            keys: for (position, key) in keys.enumerated() {
                 let hash = FeatureTable.hash(key)
                 var slot = Int(hash) & mask
                 var probes = 0
-                while features[slot] != nil {
-                    if hashes[slot] == hash && keys[slot] == key { continue entries }  // a repeated key
+                while slots[slot].position >= 0 {
                     probes += 1
-                    if probes > FeatureTable.maximumProbes { return nil }
+                    if probes > FeatureTable.maximumProbes {
+                        collided = true
+                        break keys
+                    }
                     slot = (slot + 1) & mask
                 }
-                keys[slot] = key
-                hashes[slot] = hash
-                features[slot] = feature
-                count += 1
+                slots[slot] = Slot(hash: hash, position: Int32(position))
             }
             self.keys = keys
-            self.hashes = hashes
             self.features = features
-            self.mask = mask
-            self.count = count
+            self.mask = collided ? 0 : mask
+            self.slots = collided ? [] : slots
+            byKey = collided ? Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) }) : nil
         }
 
         /// Every key was placed within ``FeatureTable/maximumProbes`` of its
         /// slot, and none was removed, so an empty slot or that many probes end the search.
         func feature(_ key: String) -> GrowthBookFeature? {
+            if let byKey { return byKey[key].map { features[$0] } }
             let hash = FeatureTable.hash(key)
             var slot = Int(hash) & mask
             for _ in 0...FeatureTable.maximumProbes {
-                guard let feature = features[slot] else { return nil }
-                if hashes[slot] == hash && keys[slot] == key { return feature }
+                let found = slots[slot]
+                if found.position < 0 { return nil }
+                if found.hash == hash && keys[Int(found.position)] == key { return features[Int(found.position)] }
                 slot = (slot + 1) & mask
             }
             return nil
         }
     }
 
-    /// The key's hash: GrowthBook's own FNV-1a.
-    static func hash(_ key: String) -> UInt32 { GrowthBookHash.fnv32a(key) }
+    /// The key's hash (``NameHash``).
+    static func hash(_ key: String) -> UInt32 { NameHash.of(key) }
 }

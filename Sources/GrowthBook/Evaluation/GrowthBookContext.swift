@@ -4,8 +4,13 @@ public struct GrowthBookContext: Sendable {
     /// The user's attributes, a JSON object.
     public var attributes: JSONValue {
         // Read as `JSON.parse` builds them, once: lookups then take the first member of a name.
-        didSet { attributes = JavaScriptSemantics.asParsed(attributes) }
+        didSet {
+            attributes = JavaScriptSemantics.asParsed(attributes)
+            attributeTable = AttributeTable(attributes)
+        }
     }
+    /// The attributes indexed for conditions, made again whenever they are set.
+    package private(set) var attributeTable: AttributeTable
     /// Feature key → feature, decoded (``GrowthBookFeature/index(_:)``).
     public var features: FeatureTable
     /// Experiment key → forced variation index.
@@ -35,7 +40,9 @@ public struct GrowthBookContext: Sendable {
         url: String? = nil,
         contextualBandits: [String: ContextualBandit] = [:]
     ) {
-        self.attributes = JavaScriptSemantics.asParsed(attributes)
+        let parsed = JavaScriptSemantics.asParsed(attributes)
+        self.attributes = parsed
+        attributeTable = AttributeTable(parsed)
         self.features = features
         self.forcedVariations = forcedVariations
         self.savedGroups = savedGroups

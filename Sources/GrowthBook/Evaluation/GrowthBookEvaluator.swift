@@ -6,7 +6,10 @@
 public struct GrowthBookEvaluator: Sendable {
     /// What features are evaluated against: attributes, payload, overrides.
     public var context: GrowthBookContext {
-        didSet { banditLeaves = [:] }
+        didSet {
+            banditLeaves = [:]
+            hashedAttributes = []
+        }
     }
     /// Sticky bucket documents by `attribute||value`; `nil` turns sticky
     /// bucketing off. Running experiments adds to them; the caller stores them.
@@ -16,6 +19,9 @@ public struct GrowthBookEvaluator: Sendable {
     /// Called when a user is bucketed into an experiment, once per
     /// experiment, variation and user (GrowthBook's tracking callback).
     public var onExperimentViewed: (@Sendable (_ experiment: GrowthBookExperiment, _ result: ExperimentResult) -> Void)?
+    /// The experiment part of the last result an experiment decided, filled
+    /// again by the next one once the caller has let go of it.
+    private var spareExperimentPart: DecidingExperiment?
     /// What was tracked already: hash attribute, value, experiment and variation.
     private var trackedExperiments: Set<String> = []
     /// Where changed sticky bucket documents are saved, when one was given.
@@ -61,7 +67,7 @@ public struct GrowthBookEvaluator: Sendable {
         }
         var values: [String: String] = [:]
         for attribute in attributes {
-            values[attribute] = JavaScriptSemantics.string(hashAttribute(attribute, fallback: nil).1 ?? .string(""))
+            values[attribute] = JavaScriptSemantics.string(truthyAttribute(attribute).value ?? .string(""))
         }
         return values
     }
@@ -96,6 +102,10 @@ public struct GrowthBookEvaluator: Sendable {
     /// a payload may hold a bandit of thousands of leaves that a thousand
     /// rules refer to, and the leaf depends on the context alone.
     private var banditLeaves: [String: ContextualBandit.Leaf?] = [:]
+    /// The attributes rules hashed this context by, each with its truthy
+    /// value and that value as hashing reads it: found and printed once,
+    /// not once per rule (almost every rule hashes `id`).
+    private var hashedAttributes: [HashedAttribute] = []
     private var evaluationCount = 0
     /// Counts cycles (and limits) met; a result computed while one was met
     /// depends on the path that led to it, so it is not memoized.
@@ -108,10 +118,13 @@ public struct GrowthBookEvaluator: Sendable {
     /// experiment runs.
     public mutating func evaluateFeature(_ id: String) -> FeatureResult {
         if !context.forcedFeatures.isEmpty, let forced = context.forcedFeatures[id] {
-            return FeatureResult(value: forced, source: .override, ruleId: "")
+            return FeatureResult(value: forced, source: .override, ruleId: "", ruleIndex: nil)
         }
         guard let feature = context.features[id] else {
-            return FeatureResult(value: .null, source: .unknownFeature, ruleId: "")
+            return FeatureResult(value: .null, source: .unknownFeature, ruleId: "", ruleIndex: nil)
+        }
+        if feature.rules.isEmpty {
+            return FeatureResult(value: feature.defaultValue, source: .defaultValue, ruleId: "", ruleIndex: nil)
         }
         var seen: Set<String> = []
         if !feature.hasPrerequisites { return evaluateRules(of: feature, id: id, seen: &seen) }
@@ -128,13 +141,13 @@ public struct GrowthBookEvaluator: Sendable {
         {
             if !seen.contains(id) { note("  \(id): prerequisites too deep or too many: treated as a cycle") }
             cyclesMet += 1
-            return FeatureResult(value: .null, source: .cyclicPrerequisite, ruleId: "")
+            return FeatureResult(value: .null, source: .cyclicPrerequisite, ruleId: "", ruleIndex: nil)
         }
         if !context.forcedFeatures.isEmpty, let forced = context.forcedFeatures[id] {
-            return FeatureResult(value: forced, source: .override, ruleId: "")
+            return FeatureResult(value: forced, source: .override, ruleId: "", ruleIndex: nil)
         }
         guard let feature = context.features[id] else {
-            return FeatureResult(value: .null, source: .unknownFeature, ruleId: "")
+            return FeatureResult(value: .null, source: .unknownFeature, ruleId: "", ruleIndex: nil)
         }
         let cyclesBefore = cyclesMet
         let result = evaluateRules(of: feature, id: id, seen: &seen)
@@ -152,42 +165,32 @@ public struct GrowthBookEvaluator: Sendable {
     ) -> FeatureResult {
         // Only a feature that leads to others needs to be known on the path.
         if feature.hasPrerequisites { seen.insert(id) }
-        rules: for (ruleIndex, rule) in feature.rules.enumerated() {
-            note("\(id) rule \(ruleIndex + 1): " + Self.describe(rule, feature: id))
-            for parent in rule.parentConditions {
-                var branch = seen
-                let parentResult = evaluateFeature(parent.feature, seen: &branch)
-                if parentResult.source == .cyclicPrerequisite {
-                    return FeatureResult(value: .null, source: .cyclicPrerequisite, ruleId: "")
-                }
-                let passed = parent.condition.holds(
-                    for: .object([.init("value", parentResult.value)]),
-                    groups: context.savedGroups
-                )
-                if !passed {
-                    if parent.gate { return FeatureResult(value: .null, source: .prerequisite, ruleId: "") }
-                    continue rules
+        let rules = feature.rules
+        rules: for ruleIndex in rules.indices {
+            let rule = rules[ruleIndex]
+            if trace != nil { note("\(id) rule \(ruleIndex + 1): " + Self.describe(rule, feature: id)) }
+            // Most rules have neither prerequisites nor filters: flags, not their lists, say so.
+            if rule.hasParentConditions {
+                switch prerequisites(of: rule, seen: seen) {
+                case .hold: break
+                case .skipRule: continue rules
+                case .stop(let result): return result
                 }
             }
-            if let filters = rule.filters, isFilteredOut(filters) {
+            if rule.hasFilters, let filters = rule.filters, isFilteredOut(filters) {
                 note("  filtered out (mutual exclusion)")
                 continue
             }
-            if let forced = rule.forcedValue {
-                if let condition = forced.condition,
-                    !condition.holds(for: context.attributes, groups: context.savedGroups)
-                {
-                    note("  condition \(JavaScriptSemantics.stringify(rule.json["condition"]) ?? "") is false: skipped")
-                    continue
-                }
-                if !isIncludedInRollout(forced) {
-                    note("  not in the rollout (coverage \(forced.coverage.map { String($0) } ?? "-"))")
-                    continue
-                }
-                note("  applies: the feature is \(JavaScriptSemantics.stringify(forced.value) ?? "")")
-                var result = FeatureResult(value: forced.value, source: .force, ruleId: rule.id)
-                result.ruleIndex = ruleIndex
-                return result
+            if rule.forcedValue != nil {
+                let reach = reach(of: rule)
+                if trace != nil { noteReach(reach, of: rule) }
+                guard reach == .applies else { continue }
+                return FeatureResult(
+                    value: rule.forcedValue!.value,
+                    source: .force,
+                    ruleId: rule.id,
+                    ruleIndex: ruleIndex
+                )
             }
             guard var experiment = rule.ruleExperiment else { continue }
             var bandit: [JSONValue.Member]?
@@ -195,31 +198,113 @@ public struct GrowthBookEvaluator: Sendable {
                 bandit = route(&experiment, bandit: reference, rule: rule.json)
             }
             var branch = seen
-            var result = runExperiment(experiment, featureId: id, seen: &branch)
-            var decidingExperiment = experiment.json
+            let outcome = runExperiment(experiment, featureId: id, seen: &branch)
+            guard outcome.inExperiment, !experiment.passesThrough(outcome.variation) else { continue }
+            let value = experiment.variations[outcome.variation]
+            note("  decides: variation \(outcome.variation) = \(JavaScriptSemantics.stringify(value) ?? "")")
             // The bandit's details belong to users bucketed by hash, not to forced ones.
-            if let bandit, result.hashUsed, result.inExperiment {
-                decidingExperiment = .object(
-                    (decidingExperiment.members ?? []) + [.init("contextualBandit", .object(bandit))]
-                )
-                result.extras = bandit
+            let part = experimentPart(
+                experiment,
+                featureId: id,
+                outcome: outcome,
+                bandit: outcome.hashUsed ? bandit : nil
+            )
+            return FeatureResult(
+                value: value,
+                source: .experiment,
+                ruleId: rule.id,
+                ruleIndex: ruleIndex,
+                decidingExperiment: part
+            )
+        }
+        return FeatureResult(value: feature.defaultValue, source: .defaultValue, ruleId: "", ruleIndex: nil)
+    }
+
+    /// Whether a force or rollout rule's value reaches this user, and if not, why.
+    private enum Reach {
+        case applies, conditionFails, outsideRollout
+    }
+
+    /// How far a force or rollout rule reaches this user.
+    private mutating func reach(of rule: FeatureRule) -> Reach {
+        let forced = rule.forcedValue!
+        if !forced.conditionHolds(for: context.attributeTable, groups: context.savedGroups) { return .conditionFails }
+        return isIncludedInRollout(forced) ? .applies : .outsideRollout
+    }
+
+    /// The trace's lines for a force or rollout rule.
+    private mutating func noteReach(_ reach: Reach, of rule: FeatureRule) {
+        guard let forced = rule.forcedValue else { return }
+        switch reach {
+        case .conditionFails:
+            note("  condition \(JavaScriptSemantics.stringify(rule.json["condition"]) ?? "") is false: skipped")
+        case .outsideRollout:
+            note("  not in the rollout (coverage \(forced.coverage.map { String($0) } ?? "-"))")
+        case .applies:
+            note("  applies: the feature is \(JavaScriptSemantics.stringify(forced.value) ?? "")")
+        }
+    }
+
+    /// What a rule's prerequisites say.
+    private enum Prerequisites {
+        /// They all hold: the rule goes on.
+        case hold
+        /// One failed: the rule is skipped.
+        case skipRule
+        /// A gate failed, or they lead back to a cycle: the feature stops with this result.
+        case stop(FeatureResult)
+    }
+
+    /// Evaluates a rule's prerequisite features, in order, against their conditions.
+    private mutating func prerequisites(of rule: FeatureRule, seen: Set<String>) -> Prerequisites {
+        for parent in rule.parentConditions {
+            var branch = seen
+            let parentResult = evaluateFeature(parent.feature, seen: &branch)
+            if parentResult.source == .cyclicPrerequisite {
+                return .stop(FeatureResult(value: .null, source: .cyclicPrerequisite, ruleId: "", ruleIndex: nil))
             }
-            if result.inExperiment && result.passthrough != true {
-                note(
-                    "  decides: variation \(result.variationId) = \(JavaScriptSemantics.stringify(result.value) ?? "")"
-                )
-                var decided = FeatureResult(
-                    value: result.value,
-                    source: .experiment,
-                    ruleId: rule.id,
-                    experiment: decidingExperiment,
-                    experimentResult: result
-                )
-                decided.ruleIndex = ruleIndex
-                return decided
+            let passed = parent.condition.holds(
+                for: .object([.init("value", parentResult.value)]),
+                groups: context.savedGroups
+            )
+            if !passed {
+                if parent.gate {
+                    return .stop(FeatureResult(value: .null, source: .prerequisite, ruleId: "", ruleIndex: nil))
+                }
+                return .skipRule
             }
         }
-        return FeatureResult(value: feature.defaultValue, source: .defaultValue, ruleId: "")
+        return .hold
+    }
+
+    /// The experiment part of a result an experiment decided: the one
+    /// handed out last, filled again, when its result was let go of (so
+    /// that evaluating allocates nothing), or a new one.
+    private mutating func experimentPart(
+        _ experiment: GrowthBookExperiment,
+        featureId: String,
+        outcome: ExperimentOutcome,
+        bandit: [JSONValue.Member]?
+    ) -> DecidingExperiment {
+        let hashed = outcome.subject
+        let content = DecidingExperiment.Content.evaluated(
+            .init(
+                experiment: experiment,
+                featureId: featureId,
+                outcome: outcome,
+                hashAttribute: hashedAttributes[hashed].name,
+                attributeValue: hashedAttributes[hashed].value ?? .string(""),
+                bandit: bandit
+            )
+        )
+        if spareExperimentPart != nil, isKnownUniquelyReferenced(&spareExperimentPart!) {
+            let part = spareExperimentPart!
+            part.content = content
+            return part
+        }
+        let part = DecidingExperiment(content)
+        spareExperimentPart = part
+        return part
     }
 
     /// A rule in a few words, for the trace.
@@ -267,7 +352,7 @@ public struct GrowthBookEvaluator: Sendable {
     /// The first leaf of `bandit` whose condition this context meets, found once per context.
     private mutating func leaf(of bandit: ContextualBandit, reference: String) -> ContextualBandit.Leaf? {
         if let known = banditLeaves[reference] { return known }
-        let leaf = bandit.leaves.first { $0.condition.holds(for: context.attributes, groups: context.savedGroups) }
+        let leaf = bandit.leaves.first { $0.condition.holds(for: context.attributeTable, groups: context.savedGroups) }
         banditLeaves[reference] = .some(leaf)
         return leaf
     }
@@ -279,81 +364,81 @@ public struct GrowthBookEvaluator: Sendable {
         memo = [:]
         evaluationCount = 0
         var seen: Set<String> = []
-        return runExperiment(GrowthBookExperiment(experiment), featureId: featureId, seen: &seen)
+        let decoded = GrowthBookExperiment(experiment)
+        let outcome = runExperiment(decoded, featureId: featureId, seen: &seen)
+        return result(of: outcome, in: decoded, featureId: featureId)
     }
 
+    /// Runs an experiment for this context: how the user comes out, from
+    /// which ``result(of:in:featureId:)`` makes the full result when one is
+    /// wanted (the tracking callback, sticky buckets, a caller asking).
     private mutating func runExperiment(
         _ experiment: GrowthBookExperiment,
         featureId: String?,
         seen: inout Set<String>
-    ) -> ExperimentResult {
+    ) -> ExperimentOutcome {
         let key = experiment.key
         let count = experiment.variations.count
-        if count < 2 || !context.enabled { return makeResult(experiment, featureId: featureId, index: -1) }
-        if let forced = queryStringOverride(key, variations: count) {
-            return makeResult(experiment, featureId: featureId, index: forced)
+        // Whom the experiment hashes: found once, for the bucket and for the result.
+        let subject = subject(experiment.hashAttribute, fallback: fallback(of: experiment))
+        let out = ExperimentOutcome(notIn: experiment, subject: subject)
+        if count < 2 || !context.enabled { return out }
+        if context.url != nil, let forced = queryStringOverride(key, variations: count) {
+            return ExperimentOutcome(experiment, variation: forced, subject: subject)
         }
         if !context.forcedVariations.isEmpty, let forced = context.forcedVariations[key] {
-            return makeResult(experiment, featureId: featureId, index: forced)
+            return ExperimentOutcome(experiment, variation: forced, subject: subject)
         }
-        if experiment.isInactive { return makeResult(experiment, featureId: featureId, index: -1) }
-        let (_, hashValue) = hashAttribute(experiment.hashAttribute, fallback: fallback(of: experiment))
-        guard let hashValue else {
+        if experiment.isInactive { return out }
+        guard hashedAttributes[subject].value != nil else {
             note("  no value for the hash attribute: not in the experiment")
-            return makeResult(experiment, featureId: featureId, index: -1)
+            return out
         }
-        note(
-            "  hash attribute \(GrowthBookHash.attribute(experiment.hashAttribute)) = \(JavaScriptSemantics.string(hashValue))"
-        )
+        if trace != nil {
+            let hashed = hashedAttributes[subject]
+            note("  hash attribute \(hashed.name) = \(hashed.hashed.text)")
+        }
         let sticky = stickyDocuments != nil && !experiment.disableStickyBucketing
         let stored = sticky ? stickyVariation(experiment) : (variation: -1, blocked: false)
         let foundSticky = stored.variation >= 0
         if foundSticky { note("  sticky bucket: variation \(stored.variation)") }
-        if !foundSticky, targetingFails(experiment, hashValue: hashValue, seen: &seen) {
-            return makeResult(experiment, featureId: featureId, index: -1)
-        }
-        guard
-            let bucket = GrowthBookHash.hash(
-                seed: experiment.seed ?? key,
-                value: JavaScriptSemantics.string(hashValue),
-                version: experiment.hashVersion
-            )
-        else { return makeResult(experiment, featureId: featureId, index: -1) }
+        if !foundSticky, targetingFails(experiment, subject: subject, seen: &seen) { return out }
+        guard let bucket = hash(subject, seed: experiment.hashSeed, version: experiment.hashVersion) else { return out }
         var assigned = stored.variation
         if !foundSticky {
             let ranges = experiment.bucketRanges
             assigned = BucketMath.chooseVariation(bucket, ranges: ranges) ?? -1
             note(
-                "  bucket \(bucket) (hash v\(experiment.hashVersion), seed \(experiment.seed ?? key)); ranges "
+                "  bucket \(bucket) (hash v\(experiment.hashVersion), seed \(experiment.hashSeed.text)); ranges "
                     + ranges.map(\.description).joined(separator: " ")
                     + " (coverage \(experiment.coverage ?? 1)): "
                     + (assigned >= 0 ? "variation \(assigned)" : "in no range, so not in the experiment")
             )
         }
         // A user with a sticky bucket from a blocked version leaves the experiment.
-        if stored.blocked { return makeResult(experiment, featureId: featureId, index: -1, sticky: true) }
-        guard assigned >= 0 else { return makeResult(experiment, featureId: featureId, index: -1) }
-        if let forced = experiment.forcedVariation {
-            return makeResult(experiment, featureId: featureId, index: forced ?? -1)
+        if stored.blocked {
+            var blocked = out
+            blocked.stickyBucketUsed = true
+            return blocked
         }
-        if context.qaMode || experiment.isStopped { return makeResult(experiment, featureId: featureId, index: -1) }
-        let final = makeResult(
-            experiment,
-            featureId: featureId,
-            index: assigned,
-            hashUsed: true,
-            bucket: bucket,
-            sticky: foundSticky
-        )
-        if sticky { persistStickyBucket(experiment, result: final) }
-        track(experiment, final)
+        guard assigned >= 0 else { return out }
+        if let forced = experiment.forcedVariation {
+            return ExperimentOutcome(experiment, variation: forced ?? -1, subject: subject)
+        }
+        if context.qaMode || experiment.isStopped { return out }
+        var final = ExperimentOutcome(experiment, variation: assigned, subject: subject)
+        final.hashUsed = true
+        final.bucket = bucket
+        final.stickyBucketUsed = foundSticky
+        if sticky { persistStickyBucket(experiment, result: result(of: final, in: experiment, featureId: featureId)) }
+        if onExperimentViewed != nil { track(experiment, result(of: final, in: experiment, featureId: featureId)) }
         return final
     }
 
     /// Filters or namespace, condition and prerequisites: whether they exclude the user.
     private mutating func targetingFails(
         _ experiment: GrowthBookExperiment,
-        hashValue: JSONValue,
+        subject: Int,
         seen: inout Set<String>
     ) -> Bool {
         if let filters = experiment.filters {
@@ -361,9 +446,7 @@ public struct GrowthBookEvaluator: Sendable {
                 note("  filtered out (mutual exclusion)")
                 return true
             }
-        } else if let namespace = experiment.namespace,
-            !BucketMath.inNamespace(JavaScriptSemantics.string(hashValue), namespace: namespace)
-        {
+        } else if let namespace = experiment.namespace, !isInNamespace(subject, namespace) {
             note("  outside namespace \(JavaScriptSemantics.stringify(experiment.json["namespace"]) ?? "")")
             return true
         }
@@ -371,7 +454,7 @@ public struct GrowthBookEvaluator: Sendable {
             note("  inside namespace \(JavaScriptSemantics.stringify(experiment.json["namespace"]) ?? "")")
         }
         if let condition = experiment.condition {
-            let passes = condition.holds(for: context.attributes, groups: context.savedGroups)
+            let passes = condition.holds(for: context.attributeTable, groups: context.savedGroups)
             note("  condition \(JavaScriptSemantics.stringify(experiment.json["condition"]) ?? "") is \(passes)")
             if !passes { return true }
         }
@@ -410,8 +493,8 @@ public struct GrowthBookEvaluator: Sendable {
     /// The stored documents of the user's hash attribute, then of its fallback.
     private func stickyDocumentsFor(_ attribute: String?, fallback: String?) -> [StickyBucketDocument] {
         guard let docs = stickyDocuments else { return [] }
-        let (name, value) = hashAttribute(attribute, fallback: nil)
-        let (fallbackName, fallbackValue) = hashAttribute(fallback, fallback: nil)
+        let (name, value) = truthyAttribute(attribute)
+        let (fallbackName, fallbackValue) = truthyAttribute(fallback)
         var result: [StickyBucketDocument] = []
         if let document = docs["\(name)||\(JavaScriptSemantics.string(value ?? .string("")))"] {
             result.append(document)
@@ -446,36 +529,18 @@ public struct GrowthBookEvaluator: Sendable {
         onExperimentViewed(experiment, result)
     }
 
-    private func makeResult(
-        _ experiment: GrowthBookExperiment,
-        featureId: String?,
-        index: Int,
-        hashUsed: Bool = false,
-        bucket: Double? = nil,
-        sticky: Bool = false
+    /// The full result of an outcome of `experiment`.
+    private func result(
+        of outcome: ExperimentOutcome,
+        in experiment: GrowthBookExperiment,
+        featureId: String?
     ) -> ExperimentResult {
-        let variations = experiment.variations
-        var index = index
-        var inExperiment = true
-        if index < 0 || index >= variations.count {
-            index = 0
-            inExperiment = false
-        }
-        let (attribute, hashValue) = hashAttribute(experiment.hashAttribute, fallback: fallback(of: experiment))
-        let meta = index < experiment.meta.count ? experiment.meta[index] : nil
-        return ExperimentResult(
-            key: experiment.resultKey(index),
+        let hashed = hashedAttributes[outcome.subject]
+        return outcome.result(
+            of: experiment,
             featureId: featureId,
-            inExperiment: inExperiment,
-            hashUsed: hashUsed,
-            variationId: index,
-            value: variations.isEmpty ? .null : variations[index],
-            hashAttribute: attribute,
-            attributeValue: hashValue ?? .string(""),
-            stickyBucketUsed: sticky,
-            bucket: bucket,
-            name: meta?.name,
-            passthrough: meta?.passthrough
+            hashAttribute: hashed.name,
+            attributeValue: hashed.value ?? .string("")
         )
     }
 
@@ -492,38 +557,79 @@ public struct GrowthBookEvaluator: Sendable {
         fallback(experiment.fallbackAttribute, stickyBucketingDisabled: experiment.disableStickyBucketing)
     }
 
-    /// The attribute that identifies the user (`name || "id"`), and its value when truthy.
-    private func hashAttribute(_ name: String?, fallback: String?) -> (String, JSONValue?) {
-        var attribute = GrowthBookHash.attribute(name)
-        // The context's attributes hold each name once: the first member is the one.
-        var value = context.attributes[attribute].flatMap { JavaScriptSemantics.truthy($0) ? $0 : nil }
-        if value == nil, let fallback, !fallback.isEmpty, let fallbackValue = context.attributes[fallback],
-            JavaScriptSemantics.truthy(fallbackValue)
-        {
-            value = fallbackValue
-            attribute = fallback
+    /// One attribute as rules hash it: its value when truthy, and that
+    /// value as hashing reads it (empty when there is none).
+    private struct HashedAttribute {
+        var name: String
+        var value: JSONValue?
+        var hashed: GrowthBookHash.HashedText
+    }
+
+    /// The attribute `name || "id"` and its value when truthy, for what
+    /// reads it outside an evaluation (sticky bucket documents).
+    private func truthyAttribute(_ name: String?) -> (name: String, value: JSONValue?) {
+        let attribute = GrowthBookHash.attribute(name)
+        let value = context.attributeTable.value(named: attribute)
+        return (attribute, value.flatMap { JavaScriptSemantics.truthy($0) ? $0 : nil })
+    }
+
+    /// Whom a rule hashes, as a position in ``hashedAttributes``: the
+    /// attribute `name || "id"`, or `fallback` when that one has no truthy
+    /// value and the fallback has (the first when neither has).
+    private mutating func subject(_ name: String?, fallback: String?) -> Int {
+        let primary = hashedAttribute(GrowthBookHash.attribute(name))
+        if hashedAttributes[primary].value == nil, let fallback, !fallback.isEmpty {
+            let second = hashedAttribute(fallback)
+            if hashedAttributes[second].value != nil { return second }
         }
-        return (attribute, value)
+        return primary
+    }
+
+    /// The position of the attribute `name` in ``hashedAttributes``, found once per context.
+    private mutating func hashedAttribute(_ name: String) -> Int {
+        for index in hashedAttributes.indices where hashedAttributes[index].name == name { return index }
+        // The context's attributes hold each name once: the first member is the one.
+        let value = context.attributeTable.value(named: name).flatMap { JavaScriptSemantics.truthy($0) ? $0 : nil }
+        hashedAttributes.append(
+            HashedAttribute(
+                name: name,
+                value: value,
+                hashed: GrowthBookHash.HashedText(value.map { JavaScriptSemantics.string($0) } ?? "")
+            )
+        )
+        return hashedAttributes.count - 1
+    }
+
+    /// The hash of a subject's value with `seed`; `nil` for an unknown version.
+    private func hash(_ subject: Int, seed: GrowthBookHash.Seed, version: Int) -> Double? {
+        GrowthBookHash.hash(seed: seed, value: hashedAttributes[subject].hashed, version: version)
+    }
+
+    /// Whether a subject falls in a namespace's slice.
+    private func isInNamespace(_ subject: Int, _ namespace: BucketMath.Namespace) -> Bool {
+        BucketMath.inNamespace(hashedAttributes[subject].hashed, namespace: namespace)
     }
 
     /// Whether the user falls outside every range of any filter (mutual exclusion).
-    private func isFilteredOut(_ filters: [Filter]) -> Bool {
-        filters.contains { filter in
-            guard let hash = userHash(filter.attribute, fallback: nil, seed: filter.seed, version: filter.hashVersion)
+    private mutating func isFilteredOut(_ filters: [Filter]) -> Bool {
+        for filter in filters {
+            guard
+                let hash = userHash(filter.attribute, fallback: nil, seed: filter.hashSeed, version: filter.hashVersion)
             else { return true }
-            return !filter.ranges.contains { $0.contains(hash) }
+            if !filter.ranges.contains(where: { $0.contains(hash) }) { return true }
         }
+        return false
     }
 
     /// Whether a force or rollout rule's value reaches this user.
-    private func isIncludedInRollout(_ rule: ForcedValue) -> Bool {
+    private mutating func isIncludedInRollout(_ rule: ForcedValue) -> Bool {
         if !rule.hasRange && rule.coverage == nil { return true }
         if !rule.hasRange && rule.coverage == 0 { return false }
         guard
             let hash = userHash(
                 rule.hashAttribute,
                 fallback: fallback(rule.fallbackAttribute, stickyBucketingDisabled: rule.disableStickyBucketing),
-                seed: rule.seed,
+                seed: rule.hashSeed,
                 version: rule.hashVersion
             )
         else { return false }
@@ -533,9 +639,15 @@ public struct GrowthBookEvaluator: Sendable {
 
     /// The user's hash by an attribute (or its fallback) with a seed; `nil`
     /// when the user has no value for it or the version is unknown.
-    private func userHash(_ attribute: String?, fallback: String?, seed: String, version: Int) -> Double? {
-        guard let value = hashAttribute(attribute, fallback: fallback).1 else { return nil }
-        return GrowthBookHash.hash(seed: seed, value: JavaScriptSemantics.string(value), version: version)
+    private mutating func userHash(
+        _ attribute: String?,
+        fallback: String?,
+        seed: GrowthBookHash.Seed,
+        version: Int
+    ) -> Double? {
+        let subject = subject(attribute, fallback: fallback)
+        guard hashedAttributes[subject].value != nil else { return nil }
+        return hash(subject, seed: seed, version: version)
     }
 
     /// `?key=N` in the context's URL forces variation N.

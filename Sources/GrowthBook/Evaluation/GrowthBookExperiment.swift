@@ -23,6 +23,8 @@ public final class GrowthBookExperiment: Sendable {
     public let seed: String?
     /// 1 or 2, or 0 for a version no hash exists for.
     public let hashVersion: Int
+    /// `seed || key`, as hashing reads it.
+    let hashSeed: GrowthBookHash.Seed
     /// Whether this experiment keeps out of sticky bucketing.
     public let disableStickyBucketing: Bool
     /// `bucketVersion` as given (sticky bucket keys print it as JavaScript does).
@@ -51,6 +53,8 @@ public final class GrowthBookExperiment: Sendable {
     public let json: JSONValue
     /// Each variation's bucket range: `ranges`, or computed from the weights and coverage.
     public let bucketRanges: [HalfOpenRange]
+    /// Each variation's result key (``resultKey(_:)``).
+    private let variationKeys: [String]
 
     /// What `meta` says of one variation.
     public struct VariationMeta: Sendable {
@@ -80,6 +84,7 @@ public final class GrowthBookExperiment: Sendable {
         fallbackAttribute = members[members.fallbackAttribute]?.stringValue
         seed = members[members.seed].flatMap { JavaScriptSemantics.truthy($0) ? JavaScriptSemantics.string($0) : nil }
         hashVersion = JavaScriptSemantics.hashVersion(members[members.hashVersion], fallback: 1)
+        hashSeed = GrowthBookHash.Seed(seed ?? key)
         disableStickyBucketing = JavaScriptSemantics.truthy(members[members.disableStickyBucketing])
         bucketVersion = members[members.bucketVersion]
         minBucketVersion = members[members.minBucketVersion]?.numberValue ?? 0
@@ -115,17 +120,26 @@ public final class GrowthBookExperiment: Sendable {
         isStopped = status == "stopped"
         bucketRanges =
             ranges ?? BucketMath.bucketRanges(count: variations.count, coverage: coverage ?? 1, weights: weights)
+        variationKeys = variations.indices.map { [meta] in Self.key(of: $0, meta: meta) }
     }
 
     /// The key a result in variation `index` carries: its `meta` key, or its
     /// index when that is missing or empty.
     func resultKey(_ index: Int) -> String {
-        if index < meta.count, let key = meta[index].key, !key.isEmpty { return key }
-        // The usual indexes are printed once, not on every evaluation.
-        return index >= 0 && index < Self.smallIndexKeys.count ? Self.smallIndexKeys[index] : String(index)
+        index >= 0 && index < variationKeys.count ? variationKeys[index] : Self.key(of: index, meta: meta)
     }
 
-    private static let smallIndexKeys = (0..<16).map { String($0) }
+    /// The key of variation `index`, written once per variation, not once per evaluation.
+    private static func key(of index: Int, meta: [VariationMeta]) -> String {
+        if index < meta.count, let key = meta[index].key, !key.isEmpty { return key }
+        return String(index)
+    }
+
+    /// Whether users in variation `index` pass through to the feature's
+    /// other rules (its `meta` says `passthrough: true`).
+    func passesThrough(_ index: Int) -> Bool {
+        index < meta.count && meta[index].passthrough == true
+    }
 
     /// The experiment with other weights (a contextual bandit's leaf), in its JSON too.
     func weighted(_ weights: JSONValue) -> GrowthBookExperiment {
@@ -144,6 +158,8 @@ public struct Filter: Sendable {
     public var seed: String
     /// 1 or 2 (2 when missing), or 0 for a version no hash exists for: the filter then lets nobody through.
     public var hashVersion: Int
+    /// ``seed`` as hashing reads it.
+    let hashSeed: GrowthBookHash.Seed
     /// Only ranges of exactly two numbers count.
     public var ranges: [HalfOpenRange]
 
@@ -151,6 +167,7 @@ public struct Filter: Sendable {
         attribute = json["attribute"]?.stringValue
         // The SDK hashes `filter.seed + value`: a missing seed prints as "undefined".
         seed = JavaScriptSemantics.string(json["seed"])
+        hashSeed = GrowthBookHash.Seed(seed)
         hashVersion = JavaScriptSemantics.hashVersion(json["hashVersion"], fallback: 2)
         ranges = (json["ranges"]?.elements ?? []).compactMap { range in
             let bounds = (range.elements ?? []).compactMap(\.numberValue)

@@ -61,6 +61,10 @@ public final class FeatureRule: Sendable {
     public let parentConditions: [ParentCondition]
     /// Mutual-exclusion filters: a user outside any of them skips the rule.
     public let filters: [Filter]?
+    /// Whether ``parentConditions`` is not empty: read on every evaluation, without touching the list.
+    let hasParentConditions: Bool
+    /// Whether ``filters`` is not `nil`: read on every evaluation, without touching the list.
+    let hasFilters: Bool
     /// The rule as given, for traces.
     public let json: JSONValue
 
@@ -70,6 +74,8 @@ public final class FeatureRule: Sendable {
         id = members[members.id]?.stringValue ?? ""
         parentConditions = (members[members.parentConditions]?.elements ?? []).map(ParentCondition.init)
         filters = members[members.filters].map { ($0.elements ?? []).map(Filter.init) }
+        hasParentConditions = !parentConditions.isEmpty
+        hasFilters = filters != nil
         if let force = members[members.force] {
             let value = ForcedValue(feature: feature, value: force, members: members)
             kind = members.coverage != nil || members.range != nil ? .rollout(value) : .force(value)
@@ -127,6 +133,8 @@ public final class ForcedValue: Sendable {
     package let condition: Condition?
     /// What a rollout hashes with (`seed || feature key`).
     public let seed: String
+    /// ``seed`` as hashing reads it.
+    let hashSeed: GrowthBookHash.Seed
     /// The attribute a rollout hashes (`id` when missing or empty).
     public let hashAttribute: String?
     /// The attribute hashed when the hash attribute has no value, with sticky bucketing only.
@@ -142,10 +150,17 @@ public final class ForcedValue: Sendable {
     /// 1 or 2, or 0 for a version no hash exists for (nobody is included).
     public let hashVersion: Int
 
+    /// Whether the rule's condition holds for `attributes` (a rule without one holds for everyone).
+    func conditionHolds(for attributes: AttributeTable, groups: [String: [JSONValue]]) -> Bool {
+        guard let condition else { return true }
+        return condition.holds(for: attributes, groups: groups)
+    }
+
     init(feature: String, value: JSONValue, members: RuleMembers) {
         self.value = value
         condition = Condition.given(members[members.condition])
         seed = JavaScriptSemantics.seed(members[members.seed], or: feature)
+        hashSeed = GrowthBookHash.Seed(seed)
         hashAttribute = members[members.hashAttribute]?.stringValue
         fallbackAttribute = members[members.fallbackAttribute]?.stringValue
         disableStickyBucketing = JavaScriptSemantics.truthy(members[members.disableStickyBucketing])

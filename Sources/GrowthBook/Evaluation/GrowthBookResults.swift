@@ -70,12 +70,79 @@ public struct FeatureResult: Sendable, Hashable {
     public var source: Source
     /// The `id` of the rule that decided; empty for a default or an unnamed rule.
     public var ruleId: String
-    /// The experiment rule that decided, as GrowthBook builds it.
-    public var experiment: JSONValue?
-    /// The result of the experiment that decided, when one did.
-    public var experimentResult: ExperimentResult?
     /// The position of the deciding rule in the feature's rules.
     public var ruleIndex: Int?
+    /// The experiment part, when an experiment decided: kept apart, by
+    /// reference, so that a result is a few words to return and copy (an
+    /// experiment's result is 160 bytes), and reused by the evaluator
+    /// while nobody else holds it (``DecidingExperiment``).
+    var decidingExperiment: DecidingExperiment?
+
+    /// A result; `experiment` and `experimentResult` when an experiment decided.
+    public init(
+        value: JSONValue,
+        source: Source,
+        ruleId: String,
+        experiment: JSONValue? = nil,
+        experimentResult: ExperimentResult? = nil
+    ) {
+        self.value = value
+        self.source = source
+        self.ruleId = ruleId
+        if experiment != nil || experimentResult != nil {
+            decidingExperiment = DecidingExperiment(.given(experiment: experiment, result: experimentResult))
+        }
+    }
+
+    /// A result as the evaluator makes it, without the experiment part's
+    /// optionals (it makes thousands a millisecond).
+    init(
+        value: JSONValue,
+        source: Source,
+        ruleId: String,
+        ruleIndex: Int?,
+        decidingExperiment: DecidingExperiment? = nil
+    ) {
+        self.value = value
+        self.source = source
+        self.ruleId = ruleId
+        self.ruleIndex = ruleIndex
+        self.decidingExperiment = decidingExperiment
+    }
+
+    /// The experiment rule that decided, as GrowthBook builds it.
+    public var experiment: JSONValue? {
+        get { decidingExperiment?.experiment }
+        set { changeExperimentPart(experiment: newValue, result: experimentResult) }
+    }
+
+    /// The result of the experiment that decided, when one did.
+    public var experimentResult: ExperimentResult? {
+        get { decidingExperiment?.result }
+        set { changeExperimentPart(experiment: experiment, result: newValue) }
+    }
+
+    /// Gives the experiment part these values: a new part, since another result may share this one.
+    private mutating func changeExperimentPart(experiment: JSONValue?, result: ExperimentResult?) {
+        decidingExperiment =
+            experiment == nil && result == nil
+            ? nil : DecidingExperiment(.given(experiment: experiment, result: result))
+    }
+
+    public static func == (lhs: FeatureResult, rhs: FeatureResult) -> Bool {
+        lhs.value == rhs.value && lhs.source == rhs.source && lhs.ruleId == rhs.ruleId
+            && lhs.ruleIndex == rhs.ruleIndex && lhs.experiment == rhs.experiment
+            && lhs.experimentResult == rhs.experimentResult
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(value)
+        hasher.combine(source)
+        hasher.combine(ruleId)
+        hasher.combine(ruleIndex)
+        hasher.combine(experiment)
+        hasher.combine(experimentResult)
+    }
 
     /// Whether the value is truthy as JavaScript reads it.
     public var on: Bool { JavaScriptSemantics.truthy(value) }
@@ -91,5 +158,122 @@ public struct FeatureResult: Sendable, Hashable {
         if let experiment { members.append(.init("experiment", experiment)) }
         if let experimentResult { members.append(.init("experimentResult", experimentResult.json)) }
         return .object(members)
+    }
+}
+
+/// The experiment part of a feature's result: the rule's experiment and the
+/// user's result in it.
+///
+/// A class so that a result carries it by reference. The evaluator keeps
+/// what makes the result (the experiment, the variation, the bucket, whom
+/// it hashed), not the result itself: most callers ask a feature's value,
+/// and making and copying a 160-byte result for each was a third of an
+/// experiment's evaluation. The evaluator also keeps the last part it
+/// handed out and fills it again once the caller has let go of it (it is
+/// changed only while one reference holds it, as an array's storage is),
+/// so evaluating experiments one after another allocates nothing.
+final class DecidingExperiment: @unchecked Sendable {
+    /// What the part holds.
+    enum Content {
+        /// As the evaluator found it.
+        case evaluated(Evaluated)
+        /// As someone gave it (``FeatureResult``'s initializer and setters).
+        case given(experiment: JSONValue?, result: ExperimentResult?)
+    }
+
+    /// What makes an evaluated experiment's result.
+    struct Evaluated {
+        var experiment: GrowthBookExperiment
+        var featureId: String
+        var outcome: ExperimentOutcome
+        var hashAttribute: String
+        var attributeValue: JSONValue
+        /// A contextual bandit's leaf and weights, for a user it bucketed by hash.
+        var bandit: [JSONValue.Member]?
+    }
+
+    var content: Content
+
+    init(_ content: Content) {
+        self.content = content
+    }
+
+    /// The experiment rule that decided, as GrowthBook builds it.
+    var experiment: JSONValue? {
+        switch content {
+        case .given(let experiment, _): return experiment
+        case .evaluated(let evaluated):
+            guard let bandit = evaluated.bandit else { return evaluated.experiment.json }
+            return .object(
+                (evaluated.experiment.json.members ?? []) + [.init("contextualBandit", .object(bandit))]
+            )
+        }
+    }
+
+    /// The user's result in the experiment.
+    var result: ExperimentResult? {
+        switch content {
+        case .given(_, let result): return result
+        case .evaluated(let evaluated):
+            var result = evaluated.outcome.result(
+                of: evaluated.experiment,
+                featureId: evaluated.featureId,
+                hashAttribute: evaluated.hashAttribute,
+                attributeValue: evaluated.attributeValue
+            )
+            if let bandit = evaluated.bandit { result.extras = bandit }
+            return result
+        }
+    }
+}
+
+/// How a user came out of an experiment: a few plain values, from which
+/// the full ``ExperimentResult`` is made when one is wanted.
+struct ExperimentOutcome {
+    /// The variation's index (0 when the user is not in the experiment).
+    var variation: Int
+    var inExperiment: Bool
+    var hashUsed = false
+    var stickyBucketUsed = false
+    var bucket: Double?
+    /// Whom the experiment hashed: an index the evaluator keeps.
+    var subject: Int
+
+    /// In variation `index` of `experiment`, or not in it (and given the
+    /// first variation) when `index` is not one of its variations.
+    init(_ experiment: GrowthBookExperiment, variation index: Int, subject: Int) {
+        let valid = index >= 0 && index < experiment.variations.count
+        variation = valid ? index : 0
+        inExperiment = valid
+        self.subject = subject
+    }
+
+    /// Not in `experiment`.
+    init(notIn experiment: GrowthBookExperiment, subject: Int) {
+        self.init(experiment, variation: -1, subject: subject)
+    }
+
+    /// The full result, for a user whose hash attribute and value these are.
+    func result(
+        of experiment: GrowthBookExperiment,
+        featureId: String?,
+        hashAttribute: String,
+        attributeValue: JSONValue
+    ) -> ExperimentResult {
+        let meta = variation < experiment.meta.count ? experiment.meta[variation] : nil
+        return ExperimentResult(
+            key: experiment.resultKey(variation),
+            featureId: featureId,
+            inExperiment: inExperiment,
+            hashUsed: hashUsed,
+            variationId: variation,
+            value: experiment.variations.isEmpty ? .null : experiment.variations[variation],
+            hashAttribute: hashAttribute,
+            attributeValue: attributeValue,
+            stickyBucketUsed: stickyBucketUsed,
+            bucket: bucket,
+            name: meta?.name,
+            passthrough: meta?.passthrough
+        )
     }
 }

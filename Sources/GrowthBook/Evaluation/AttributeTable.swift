@@ -1,0 +1,86 @@
+/// A user's attributes as an evaluation reads them: each top-level attribute
+/// found through its name's hash (``NameHash``), which a condition keeps for
+/// every name it reads, instead of a scan of the object comparing names.
+///
+/// Made once per context (``GrowthBookContext/attributes``), from the
+/// object as `JSON.parse` would build it, so each name is there once.
+package struct AttributeTable: Sendable {
+    /// The attributes: a JSON object (anything else has no attributes).
+    package let root: JSONValue
+    private let names: ContiguousArray<String>
+    private let values: ContiguousArray<JSONValue>
+    /// Each slot's name hash and the position of its attribute (-1: empty);
+    /// empty when names collided too much, and ``values`` are scanned instead.
+    private let slots: ContiguousArray<Slot>
+    private let mask: Int
+
+    private struct Slot: Sendable {
+        var hash: UInt32
+        var position: Int32
+    }
+
+    /// How far from its slot a name may land before the table is given up for a scan.
+    private static let maximumProbes = 16
+
+    /// The table of `attributes`, which should hold each name once (the first is found).
+    package init(_ attributes: JSONValue) {
+        root = attributes
+        var names = ContiguousArray<String>()
+        var values = ContiguousArray<JSONValue>()
+        if case .object(let members) = attributes {
+            names.reserveCapacity(members.count)
+            values.reserveCapacity(members.count)
+            for member in members {
+                names.append(member.key)
+                values.append(member.value)
+            }
+        }
+        var capacity = 4
+        while capacity < names.count * 2 { capacity *= 2 }
+        var slots = ContiguousArray(repeating: Slot(hash: 0, position: -1), count: capacity)
+        let mask = capacity - 1
+        var collided = false
+        names: for (position, name) in names.enumerated() {
+            let hash = NameHash.of(name)
+            var slot = Int(hash) & mask
+            var probes = 0
+            while slots[slot].position >= 0 {
+                // A repeated name keeps its first place, as a lookup by scan would find it.
+                if slots[slot].hash == hash && names[Int(slots[slot].position)] == name { continue names }
+                probes += 1
+                if probes > Self.maximumProbes {
+                    collided = true
+                    break names
+                }
+                slot = (slot + 1) & mask
+            }
+            slots[slot] = Slot(hash: hash, position: Int32(position))
+        }
+        self.names = names
+        self.values = values
+        self.slots = collided ? [] : slots
+        self.mask = collided ? 0 : mask
+    }
+
+    /// The value of the attribute `name`, whose ``NameHash`` is `hash`; `nil` when there is none.
+    package func value(named name: String, hash: UInt32) -> JSONValue? {
+        position(of: name, hash: hash).map { values[$0] }
+    }
+
+    /// The value of the attribute `name`; `nil` when there is none.
+    package func value(named name: String) -> JSONValue? {
+        value(named: name, hash: NameHash.of(name))
+    }
+
+    private func position(of name: String, hash: UInt32) -> Int? {
+        if slots.isEmpty { return names.firstIndex(of: name) }
+        var slot = Int(hash) & mask
+        for _ in 0...Self.maximumProbes {
+            let found = slots[slot]
+            if found.position < 0 { return nil }
+            if found.hash == hash && names[Int(found.position)] == name { return Int(found.position) }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
+}

@@ -32,7 +32,13 @@ enum ServeRebuildBench {
             try debug.force(variant: others[round].variants.last!.name, of: others[round].name)
         }
         report("— forcing another experiment each time, median of 21:", another)
-        try phases(laboratory, debug: debug, experiment: experiment)
+        try phases(laboratory, debug: debug, label: "forcing the first experiment again") { round in
+            try debug.force(variant: experiment.variants[round % experiment.variants.count].name, of: experiment.name)
+        }
+        let fresh = Array(catalogs[2].catalog.experiments.prefix(21))
+        try phases(laboratory, debug: debug, label: "forcing another experiment each time") { round in
+            try debug.force(variant: fresh[round].variants.last!.name, of: fresh[round].name)
+        }
     }
 
     /// How long each of 21 rebuilds takes after `change(round)`, sorted.
@@ -61,7 +67,12 @@ enum ServeRebuildBench {
 
     /// The rebuild's steps one by one, the same way ``ServedStateHub`` runs
     /// them: where the time goes, for the README's profile.
-    private static func phases(_ laboratory: LocalLaboratory, debug: DebugSource, experiment: Experiment) throws {
+    private static func phases(
+        _ laboratory: LocalLaboratory,
+        debug: DebugSource,
+        label: String,
+        change: (Int) throws -> Void
+    ) throws {
         var previous = try ServedStateHub(laboratory: laboratory).current
         var times: [String: [Double]] = [:]
         func timed<T>(_ name: String, _ work: () throws -> T) rethrows -> T {
@@ -70,7 +81,7 @@ enum ServeRebuildBench {
             return try work()
         }
         for round in 0..<21 {
-            try debug.force(variant: experiment.variants[round % experiment.variants.count].name, of: experiment.name)
+            try change(round)
             let snapshot = try timed("the manager's refresh") { try laboratory.manager.refresh() }
             let forced = try timed("forced variants read") { try laboratory.store.forcedVariants() }
             let entries = try timed("debug entries") { try debug.latestEntries ?? debug.entries() }
@@ -81,7 +92,7 @@ enum ServeRebuildBench {
                 ServedState(entries: entries, snapshot: snapshot, shared: shared, previous: previous)
             }
         }
-        print("  the steps of a rebuild after forcing the first experiment again, medians of 21:")
+        print("  the steps of a rebuild after \(label), medians of 21:")
         for name in [
             "the manager's refresh", "forced variants read", "debug entries", "shared features", "served state",
         ] {

@@ -155,9 +155,9 @@ public struct GrowthBookEvaluator: Sendable {
         return result
     }
 
-    // Inlined into both callers, so the result (a large value) is built in
-    // place: called, it was copied through temporaries, three 160-byte copies an evaluation.
-    @inline(__always)
+    // Called, not inlined: each of its returns then builds the result in the
+    // caller's place once (inlined, the returns met in a copy of the result).
+    @inline(never)
     private mutating func evaluateRules(
         of feature: GrowthBookFeature,
         id: String,

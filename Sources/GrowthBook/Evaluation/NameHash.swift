@@ -3,8 +3,8 @@
 /// time and mixed by multiplication, a few cycles for a short name where
 /// FNV-1a spends one dependent multiplication per byte. It has no seed, so
 /// names can be made to collide; the tables that use it bound their probes.
-enum NameHash {
-    static func of(_ name: String) -> UInt32 {
+package enum NameHash {
+    package static func of(_ name: String) -> UInt32 {
         let hash = name.utf8.withContiguousStorageIfAvailable { bytes -> UInt64 in
             let raw = UnsafeRawBufferPointer(bytes)
             var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 &+ UInt64(raw.count)

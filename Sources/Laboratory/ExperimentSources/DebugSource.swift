@@ -52,6 +52,42 @@ public final class DebugSource: TargetedSource, Sendable {
         /// Each experiment's position in ``entries``; `nil` when two entries
         /// share an id, and then every change builds the entries again.
         var positions: [ExperimentID: Int]?
+        /// What the app gets, in entry order: each entry's ``DebugEntry/effective``
+        /// that is not `nil` (``activeVariants()``).
+        var active: [ActiveVariant]
+        /// Each entry's position in ``active``; -1 for an entry that gives nothing.
+        var activePositions: [Int32]
+
+        /// ``active`` and ``activePositions`` made again from every entry.
+        mutating func collectActive() {
+            active = []
+            active.reserveCapacity(entries.count)
+            activePositions = []
+            activePositions.reserveCapacity(entries.count)
+            // By index: iterating would copy every entry, experiment and all, to read one field.
+            for index in entries.indices {
+                if let effective = entries[index].effective {
+                    activePositions.append(Int32(active.count))
+                    active.append(effective)
+                } else {
+                    activePositions.append(-1)
+                }
+            }
+        }
+
+        /// Puts `entry` at `position`, and what the app gets from it into ``active``.
+        mutating func replace(_ position: Int, with entry: DebugEntry) -> Bool {
+            entries[position] = entry
+            let effective = entry.effective
+            let place = Int(activePositions[position])
+            switch (place >= 0, effective) {
+            case (true, let effective?):
+                active[place] = effective
+                return true
+            case (false, nil): return true
+            default: return false  // it starts or stops giving something: the list moves
+            }
+        }
     }
 
     private let memo = Mutex<Memo?>(nil)
@@ -160,18 +196,18 @@ public final class DebugSource: TargetedSource, Sendable {
     }
 
     public func activeVariants() throws -> [ActiveVariant] {
-        let entries = try entries()
-        // By index: iterating would copy every entry, experiment and all, to read one field.
-        var active: [ActiveVariant] = []
-        active.reserveCapacity(entries.count)
-        for index in entries.indices {
-            if let effective = entries[index].effective { active.append(effective) }
-        }
-        return active
+        try evaluation().active
     }
 
     /// Every experiment of every wrapped source with what it would run and what it runs.
     public func entries() throws -> [DebugEntry] {
+        try evaluation().entries
+    }
+
+    /// The entries and what the app gets from them, for the sources' current
+    /// evaluation: kept from the last time, patched where forced variants
+    /// changed, made again when anything else did.
+    private func evaluation() throws -> Memo {
         let forcedVariants = try store.forcedVariants()
         let attributes = try syncAttributes()
         let experiments = sources.map(\.experiments)
@@ -180,30 +216,38 @@ public final class DebugSource: TargetedSource, Sendable {
         for forcedVariant in forcedVariants {
             forcedByID[forcedVariant.experimentID, default: []].append(forcedVariant)
         }
-        if var memo = memo.withLock({ $0 }), let positions = memo.positions, memo.experiments == experiments,
-            memo.natural == natural, memo.attributes == attributes
-        {
-            if memo.forcedByID == forcedByID { return memo.entries }
-            let changed = Set(forcedByID.keys).union(memo.forcedByID.keys).filter {
-                forcedByID[$0] != memo.forcedByID[$0]
+        // Patched under the lock, where nothing else holds the memo's lists,
+        // so they change in place instead of being copied first.
+        let patched = memo.withLock { memo -> Memo? in
+            guard var kept = memo, let positions = kept.positions, kept.experiments == experiments,
+                kept.natural == natural, kept.attributes == attributes
+            else { return nil }
+            memo = nil
+            if kept.forcedByID != forcedByID {
+                let changed = Set(forcedByID.keys).union(kept.forcedByID.keys).filter {
+                    forcedByID[$0] != kept.forcedByID[$0]
+                }
+                var listMoved = false
+                for id in changed {
+                    // A forced variant of an experiment no source has changes no entry.
+                    guard let position = positions[id] else { continue }
+                    let entry = kept.entries[position]
+                    let updated = DebugEntry(
+                        source: entry.source,
+                        experiment: entry.experiment,
+                        natural: entry.natural,
+                        forcedVariants: forcedByID[id] ?? [],
+                        attributes: attributes
+                    )
+                    if !kept.replace(position, with: updated) { listMoved = true }
+                }
+                if listMoved { kept.collectActive() }
+                kept.forcedByID = forcedByID
             }
-            for id in changed {
-                // A forced variant of an experiment no source has changes no entry.
-                guard let position = positions[id] else { continue }
-                let entry = memo.entries[position]
-                memo.entries[position] = DebugEntry(
-                    source: entry.source,
-                    experiment: entry.experiment,
-                    natural: entry.natural,
-                    forcedVariants: forcedByID[id] ?? [],
-                    attributes: attributes
-                )
-            }
-            memo.forcedByID = forcedByID
-            let updated = memo
-            self.memo.withLock { $0 = updated }
-            return updated.entries
+            memo = kept
+            return kept
         }
+        if let patched { return patched }
         var entries: [DebugEntry] = []
         entries.reserveCapacity(experiments.reduce(0) { $0 + $1.count })
         for (index, source) in sources.enumerated() {
@@ -234,16 +278,19 @@ public final class DebugSource: TargetedSource, Sendable {
             let id = ExperimentID(source: entries[index].source, name: entries[index].experiment.name)
             if positions?.updateValue(index, forKey: id) != nil { positions = nil }
         }
-        let built = Memo(
+        var built = Memo(
             attributes: attributes,
             forcedByID: forcedByID,
             experiments: experiments,
             natural: natural,
             entries: entries,
-            positions: positions
+            positions: positions,
+            active: [],
+            activePositions: []
         )
+        built.collectActive()
         memo.withLock { $0 = built }
-        return entries
+        return built
     }
 
     /// The entries of the newest evaluation (``entries()``, which a refresh of

@@ -205,7 +205,7 @@ public final class AssignmentsManager: Sendable {
         var assignments = previous.assignments
         for (old, new) in paired.pairs {
             guard accepted[new].experiment == before[old].experiment else { return nil }
-            if accepted[new].variant == before[old].variant { continue }
+            if accepted[new].runsSameVariant(as: before[old]) { continue }
             let written = accepted[new].assignments
             guard written.count == before[old].variant.assignments.count else { return nil }
             for assignment in written {

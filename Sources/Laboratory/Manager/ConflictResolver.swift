@@ -1,3 +1,5 @@
+import GrowthBook
+
 /// Decides, deterministically, which of several active experiments that
 /// share keys the app gets.
 ///
@@ -57,18 +59,17 @@ public enum ConflictResolver {
         // own array and no copy of thousands of variants is made.
         var accepted: [Int] = []  // indices in `candidates`
         accepted.reserveCapacity(candidates.count)
-        var owner: [String: Int] = [:]  // key → position in `accepted`
-        owner.reserveCapacity(candidates.count * 2)
+        var owner = NameIndex(capacity: candidates.count * 2)  // key → position in `accepted`
         var conflicts: [Conflict] = []
         for candidate in ordered {
-            let assignments = candidates[candidate].variant.assignments
+            let keys = candidates[candidate].assignedKeys
             // The keys already taken, by whom: almost always none, and then nothing is built.
             var clashes: [Int: [String]] = [:]
-            for key in assignments.keys {
+            for key in keys {
                 if let taken = owner[key] { clashes[taken, default: []].append(key) }
             }
             if clashes.isEmpty {
-                for key in assignments.keys { owner[key] = accepted.count }
+                for key in keys { owner.insert(key, at: accepted.count) }
                 accepted.append(candidate)
                 continue
             }

@@ -97,6 +97,25 @@ public struct ActiveVariant: Sendable, Hashable {
         self.basis = basis ?? (forced ? .forced : .drawn)
     }
 
+    /// The keys the variant assigns, sorted: read where the variant is, not through a copy of it.
+    var assignedKeys: [String] {
+        switch variantPlace {
+        case .position(let index): return storedExperiment.assignedKeys(ofVariantAt: index)
+        case .own(let variant): return variant.assignments.keys
+        }
+    }
+
+    /// Whether `other` runs the same variant: at once when both keep it at
+    /// the same position of the same experiment (one reference to compare).
+    func runsSameVariant(as other: ActiveVariant) -> Bool {
+        if case .position(let index) = variantPlace, case .position(let otherIndex) = other.variantPlace,
+            index == otherIndex, storedExperiment.isSame(as: other.storedExperiment)
+        {
+            return true
+        }
+        return variant == other.variant
+    }
+
     /// The variant's assignments, sorted by key.
     public var assignments: [Assignment] {
         let variant = self.variant

@@ -155,6 +155,16 @@ public struct Experiment: Sendable, Hashable {
         hasher.combine(title)
     }
 
+    /// The keys the variant at `index` assigns, read in place.
+    func assignedKeys(ofVariantAt index: Int) -> [String] {
+        fields.values.variants[index].assignments.keys
+    }
+
+    /// Whether `other` is this very experiment (the same fields, shared), which makes it equal without comparing.
+    func isSame(as other: Experiment) -> Bool {
+        fields === other.fields
+    }
+
     /// Whether the experiment is concluded and serves its winner.
     public var isResolved: Bool { winner != nil }
 

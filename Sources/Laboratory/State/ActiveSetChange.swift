@@ -30,27 +30,30 @@ public struct ActiveSetChange: Sendable, Hashable {
         _ old: some Collection<Assignment>,
         _ new: some Collection<Assignment>
     ) -> ActiveSetChange {
+        between(Array(old), Array(new))
+    }
+
+    /// The change from `old` to `new`, as the overload for any collections
+    /// computes it, from two arrays read in place.
+    public static func between(_ old: [Assignment], _ new: [Assignment]) -> ActiveSetChange {
         let order: (Assignment, Assignment) -> Bool = {
             ($0.source, $0.experiment, $0.key) < ($1.source, $1.experiment, $1.key)
         }
         // An active set holds one assignment per source, experiment and key,
         // and both sides come sorted the same way as a rule (the manager's
         // order), so most of them pair up where they stand: only the rest
-        // are hashed. A side out of order only leaves more to hash.
+        // are hashed. A side out of order only leaves more to hash. (Arrays,
+        // not any collection: a generic called from another module is not
+        // specialized, and reading each of 20,000 assignments through it copied it.)
         var oldRest: [ExactAssignment] = []
         var newRest: [ExactAssignment] = []
-        var (oldIndex, newIndex) = (old.startIndex, new.startIndex)
-        while oldIndex != old.endIndex, newIndex != new.endIndex {
-            // Compared where they stand: copying 20,000 assignments to compare them was most of a swap.
-            if !ExactAssignment.same(old[oldIndex], new[newIndex]) {
-                oldRest.append(ExactAssignment(assignment: old[oldIndex]))
-                newRest.append(ExactAssignment(assignment: new[newIndex]))
-            }
-            old.formIndex(after: &oldIndex)
-            new.formIndex(after: &newIndex)
+        let paired = min(old.count, new.count)
+        for index in 0..<paired where !ExactAssignment.same(old[index], new[index]) {
+            oldRest.append(ExactAssignment(assignment: old[index]))
+            newRest.append(ExactAssignment(assignment: new[index]))
         }
-        oldRest += old[oldIndex...].map(ExactAssignment.init)
-        newRest += new[newIndex...].map(ExactAssignment.init)
+        oldRest += old[paired...].map(ExactAssignment.init)
+        newRest += new[paired...].map(ExactAssignment.init)
         let before = Set(oldRest)
         let after = Set(newRest)
         return ActiveSetChange(

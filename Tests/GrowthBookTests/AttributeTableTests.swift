@@ -20,6 +20,14 @@ struct AttributeTableTests {
         #expect(AttributeTable(.null).value(named: "0") == nil)
     }
 
+    /// Names are JavaScript's property names: equal code unit for code unit,
+    /// so `é` written as one scalar is not `e` and a combining accent (Swift's `==` says it is).
+    @Test func namesAreEqualUnitForUnitAsInJavaScript() {
+        let table = AttributeTable(.object([.init("é", .number(1))]))
+        #expect(table.value(named: "é") == .number(1))
+        #expect(table.value(named: "e\u{301}") == nil)
+    }
+
     @Test func theFirstOfARepeatedNameIsFound() {
         let table = AttributeTable(.object([.init("id", .string("first")), .init("id", .string("second"))]))
         #expect(table.value(named: "id") == .string("first"))

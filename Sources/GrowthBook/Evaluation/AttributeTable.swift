@@ -3,7 +3,8 @@
 /// every name it reads, instead of a scan of the object comparing names.
 ///
 /// Made once per context (``GrowthBookContext/attributes``), from the
-/// object as `JSON.parse` would build it, so each name is there once.
+/// object as `JSON.parse` would build it, so each name is there once. Names
+/// are compared as JavaScript compares property names, code unit for code unit.
 package struct AttributeTable: Sendable {
     /// The attributes: a JSON object (anything else has no attributes).
     package let root: JSONValue
@@ -46,7 +47,7 @@ package struct AttributeTable: Sendable {
             var probes = 0
             while slots[slot].position >= 0 {
                 // A repeated name keeps its first place, as a lookup by scan would find it.
-                if slots[slot].hash == hash && names[Int(slots[slot].position)] == name { continue names }
+                if slots[slot].hash == hash && Self.same(names[Int(slots[slot].position)], name) { continue names }
                 probes += 1
                 if probes > Self.maximumProbes {
                     collided = true
@@ -72,13 +73,19 @@ package struct AttributeTable: Sendable {
         value(named: name, hash: NameHash.of(name))
     }
 
+    /// Whether two names are the same JavaScript property name: the same
+    /// code units (Swift's `==` would also hold `é` and `e` with a combining accent equal).
+    private static func same(_ a: String, _ b: String) -> Bool {
+        a.utf8.elementsEqual(b.utf8)
+    }
+
     private func position(of name: String, hash: UInt32) -> Int? {
-        if slots.isEmpty { return names.firstIndex(of: name) }
+        if slots.isEmpty { return names.firstIndex { Self.same($0, name) } }
         var slot = Int(hash) & mask
         for _ in 0...Self.maximumProbes {
             let found = slots[slot]
             if found.position < 0 { return nil }
-            if found.hash == hash && names[Int(found.position)] == name { return Int(found.position) }
+            if found.hash == hash && Self.same(names[Int(found.position)], name) { return Int(found.position) }
             slot = (slot + 1) & mask
         }
         return nil

@@ -25,6 +25,14 @@ package enum NameHash {
         return UInt32(truncatingIfNeeded: hash ^ hash >> 32)
     }
 
+    /// The hash of an ASCII name; `nil` for any other (see ``NameIndex``).
+    package static func ascii(_ name: String) -> UInt32? {
+        let ascii = name.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.reduce(0 as UInt8) { $0 | $1 } < 0x80
+        }
+        return ascii == true ? of(name) : nil
+    }
+
     /// One round of a 64-bit mixer (SplitMix64's finalizer).
     @inline(__always)
     private static func mix(_ value: UInt64) -> UInt64 {

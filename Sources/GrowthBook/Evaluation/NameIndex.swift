@@ -3,6 +3,11 @@
 /// ``NameHash`` and probed linearly, about a third of what a `Dictionary`'s
 /// seeded hash costs. Names can be made to collide (the hash has no seed):
 /// a name that lands too far from its slot turns the table into a dictionary.
+///
+/// Names are equal as Swift's strings are (canonically: `é` is `e` and a
+/// combining accent), as a dictionary's keys are. The hash reads bytes, which
+/// keeps that promise for ASCII names only: the first other name turns the
+/// table into a dictionary, and one looked up meanwhile is compared with every name.
 package struct NameIndex: Sendable {
     private var names: [String] = []
     private var positions: [Int] = []
@@ -31,12 +36,13 @@ package struct NameIndex: Sendable {
     }
 
     /// How many names there are.
-    package var count: Int { names.count }
+    package var count: Int { dictionary?.count ?? names.count }
 
     /// The position of `name`, if it has one.
     package subscript(name: String) -> Int? {
         if let dictionary { return dictionary[name] }
-        let hash = NameHash.of(name)
+        // Every name here is ASCII; another may still equal one canonically (the Kelvin sign is `K`).
+        guard let hash = NameHash.ascii(name) else { return names.firstIndex(of: name).map { positions[$0] } }
         var slot = Int(hash) & mask
         // At most half the slots are taken: an empty one ends every search.
         while true {
@@ -55,8 +61,13 @@ package struct NameIndex: Sendable {
             dictionary![name] = position
             return nil
         }
+        guard let hash = NameHash.ascii(name) else {
+            if let known = self[name] { return known }
+            useDictionary()
+            dictionary![name] = position
+            return nil
+        }
         if (names.count + 1) * 2 > slots.count { grow() }
-        let hash = NameHash.of(name)
         var slot = Int(hash) & mask
         var probes = 0
         while slots[slot].entry >= 0 {

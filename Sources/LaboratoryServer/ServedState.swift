@@ -26,7 +26,10 @@ package struct ServedState: Sendable {
     package var payload: Data { Data(payloadBuffer.readableBytesView) }
     /// The payload as a server-sent `features` event, built once and shared
     /// by every stream: a buffer written to many connections is not copied.
-    package let featuresEvent: ByteBuffer
+    package var featuresEvent: ByteBuffer { written.event }
+    /// The event as written, with where each device feature starts in it,
+    /// for the next state to copy what did not change.
+    private let written: GrowthBookPayloadWriter.FeaturesEvent
     /// The payload's ETag, quoted; it does not depend on `dateUpdated`.
     package let payloadTag: String
     /// The payload's `dateUpdated` (ISO 8601), as written into it.
@@ -136,7 +139,6 @@ package struct ServedState: Sendable {
         self.layout = layout
         self.entries = entries
         self.snapshot = snapshot
-        assignmentsSorted = Self.isSorted(snapshot.assignments)
         variantAliases = Self.aliases(shared)
         var forcing: [String: DebugEntry] = [:]
         for index in entries.indices where !entries[index].forcedVariants.isEmpty {
@@ -150,10 +152,15 @@ package struct ServedState: Sendable {
         var changed: [Bool]
         var features: [Feature]
         if let aligned {
-            changed = Self.changedKeys(from: aligned, to: entries, snapshot, layout: layout)
+            let walk = Self.changedKeys(from: aligned, to: entries, snapshot, layout: layout)
+            changed = walk.changed
+            // The same keys in the same order as sorted ones are sorted: 20,000 comparisons fewer.
+            assignmentsSorted =
+                aligned.assignmentsSorted && walk.sameKeys || Self.isSorted(snapshot.assignments)
             features = aligned.flags.features
         } else {
             changed = [Bool](repeating: true, count: layout.keys.count)
+            assignmentsSorted = Self.isSorted(snapshot.assignments)
             features = []
             features.reserveCapacity(deviceCount)
         }
@@ -229,18 +236,20 @@ package struct ServedState: Sendable {
         payloadTag = contentHash.tag
         if let previous, previous.payloadTag == payloadTag {
             payloadBuffer = previous.payloadBuffer
-            featuresEvent = previous.featuresEvent
+            written = previous.written
             dateUpdated = previous.dateUpdated
         } else {
-            dateUpdated = ISO8601DateFormatter().string(from: now)
-            let (event, range) = GrowthBookPayloadWriter.featuresEvent(
+            // The format style is a value: no formatter (and its calendar) made per rebuild.
+            dateUpdated = Date.ISO8601FormatStyle().format(now)
+            written = GrowthBookPayloadWriter.featuresEvent(
                 members: features.map(\.member),
                 more: more,
                 tail: tail,
-                dateUpdated: dateUpdated
+                dateUpdated: dateUpdated,
+                reusing: aligned?.written,
+                unchanged: { !changed[$0] }
             )
-            featuresEvent = event
-            payloadBuffer = event.getSlice(at: range.lowerBound, length: range.count)!
+            payloadBuffer = written.event.getSlice(at: written.payload.lowerBound, length: written.payload.count)!
         }
     }
 
@@ -254,7 +263,7 @@ package struct ServedState: Sendable {
         to entries: [DebugEntry],
         _ snapshot: AssignmentsSnapshot,
         layout: ServedKeys
-    ) -> [Bool] {
+    ) -> (changed: [Bool], sameKeys: Bool) {
         var changed = [Bool](repeating: false, count: layout.keys.count)
         for position in layout.deviceKeys.count..<layout.keys.count { changed[position] = true }
         func mark(_ key: String) {
@@ -265,19 +274,31 @@ package struct ServedState: Sendable {
         // Assignments come sorted by key: one walk over both finds every key that moved.
         let (old, new) = (previous.snapshot.assignments, snapshot.assignments)
         var (i, j) = (0, 0)
+        var sameKeys = old.count == new.count
         while i < old.count || j < new.count {
             if i < old.count, j < new.count, old[i].key == new[j].key {
-                if old[i] != new[j] { mark(new[j].key) }
+                // Field by field, in place: `!=` on the whole assignment, a generic
+                // from another module, copied both of each of 20,000 pairs.
+                if old[i].value != new[j].value || old[i].variant != new[j].variant
+                    || old[i].experiment != new[j].experiment || old[i].source != new[j].source
+                {
+                    mark(new[j].key)
+                }
                 (i, j) = (i + 1, j + 1)
             } else if j == new.count || (i < old.count && old[i].key < new[j].key) {
+                sameKeys = false
                 mark(old[i].key)
                 i += 1
             } else {
+                sameKeys = false
                 mark(new[j].key)
                 j += 1
             }
         }
-        if !previous.assignmentsSorted || !isSorted(new) { return [Bool](repeating: true, count: layout.keys.count) }
+        // The same keys in the same order as sorted ones are sorted: only other keys need looking at.
+        if !previous.assignmentsSorted || (!sameKeys && !isSorted(new)) {
+            return ([Bool](repeating: true, count: layout.keys.count), sameKeys)
+        }
 
         // A flag's reason and forcing come from its experiment's active variant.
         // Read in place, by index: iterating would copy each active variant.
@@ -307,7 +328,7 @@ package struct ServedState: Sendable {
                 mark(entries[index].experiment)
             }
         }
-        return changed
+        return (changed, sameKeys)
     }
 
     private static func isSorted(_ assignments: [Assignment]) -> Bool {

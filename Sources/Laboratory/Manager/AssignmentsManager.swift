@@ -122,9 +122,10 @@ public final class AssignmentsManager: Sendable {
         let order = sources.flatMap(\.leaves).map(\.name) + sources.map(\.name)
         let (accepted, conflicts) = ConflictResolver.resolve(candidates, sourceOrder: order)
         let previous = state.withLock { $0.snapshot }
-        let assignments =
-            Self.assignments(of: accepted, patching: previous)
-            ?? Self.sortedAssignments(of: accepted)
+        let patched = Self.assignments(of: accepted, patching: previous)
+        let assignments = patched?.assignments ?? Self.sortedAssignments(of: accepted)
+        // What a patch wrote over is a change, known without comparing 20,000 assignments.
+        let knownChanged = patched?.changed ?? false
         let snapshot = AssignmentsSnapshot(
             assignments: assignments,
             active: accepted,
@@ -141,7 +142,7 @@ public final class AssignmentsManager: Sendable {
         var revision = try store.revision()
         // Swap only when the set changed here or someone wrote since our last swap.
         let stored = state.withLock { $0.stored }
-        if stored?.revision != revision || stored?.assignments != assignments {
+        if stored?.revision != revision || knownChanged || stored?.assignments != assignments {
             let change = try store.swapActiveAssignments(assignments)
             let now = clock.now()
             // A change to or from a forced variant is QA's doing, not the experiment's: whose, when it says.
@@ -175,7 +176,7 @@ public final class AssignmentsManager: Sendable {
 
         publish { state in
             state.seenRevision = revision
-            guard state.snapshot != snapshot else { return false }
+            guard knownChanged || state.snapshot != snapshot else { return false }
             state.snapshot = snapshot
             return true
         }
@@ -186,11 +187,12 @@ public final class AssignmentsManager: Sendable {
     /// `previous`'s: when the same experiments are accepted (in any order:
     /// a forced one moves ahead) and each whose variant changed assigns the
     /// keys it assigned before, those keys are written over and nothing is
-    /// gathered or sorted (a force among 10,000 experiments). `nil` otherwise.
+    /// gathered or sorted (a force among 10,000 experiments), and whether
+    /// any was. `nil` otherwise.
     private static func assignments(
         of accepted: [ActiveVariant],
         patching previous: AssignmentsSnapshot
-    ) -> [Assignment]? {
+    ) -> (assignments: [Assignment], changed: Bool)? {
         let before = previous.active
         // A different number accepted (the first refresh too) is a different set: nothing to pair.
         guard accepted.count == before.count else { return nil }
@@ -203,6 +205,7 @@ public final class AssignmentsManager: Sendable {
         )
         guard paired.oldOnly.isEmpty, paired.newOnly.isEmpty else { return nil }
         var assignments = previous.assignments
+        var changed = false
         for (old, new) in paired.pairs {
             guard accepted[new].experiment == before[old].experiment else { return nil }
             if accepted[new].runsSameVariant(as: before[old]) { continue }
@@ -214,9 +217,10 @@ public final class AssignmentsManager: Sendable {
                     assignments[position].experiment == assignment.experiment
                 else { return nil }
                 assignments[position] = assignment
+                changed = true
             }
         }
-        return assignments
+        return (assignments, changed)
     }
 
     /// Whether an assignment that another process (or an earlier run)

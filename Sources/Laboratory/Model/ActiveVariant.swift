@@ -134,7 +134,7 @@ public struct ActiveVariant: Sendable, Hashable {
 extension ActiveVariant {
     public static func == (lhs: ActiveVariant, rhs: ActiveVariant) -> Bool {
         lhs.source == rhs.source && lhs.storedExperiment == rhs.storedExperiment && lhs.forced == rhs.forced
-            && lhs.forcedBy == rhs.forcedBy && lhs.basis == rhs.basis && lhs.variant == rhs.variant
+            && lhs.forcedBy == rhs.forcedBy && lhs.basis == rhs.basis && lhs.runsSameVariant(as: rhs)
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -56,7 +56,11 @@ let package = Package(
         // open at the same time.
         .target(
             name: "LaboratorySQLite",
-            dependencies: ["Laboratory", "GrowthBook", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "Laboratory", "GrowthBook", .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's own calls, for writing thousands of rows at once (BulkInsert).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         // The runtime wiring an app links: LocalLaboratory (sources, store, manager and debug source wired
         // together), the GrowthBook connection, watching catalog files, and reading and writing files.

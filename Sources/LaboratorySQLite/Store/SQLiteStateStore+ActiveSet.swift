@@ -61,18 +61,19 @@ extension SQLiteStateStore {
             for assignment in change.left {
                 try delete.execute(arguments: [assignment.source, assignment.experiment, assignment.key])
             }
-            let insert = try db.cachedStatement(
-                sql: """
-                    INSERT OR REPLACE INTO active_assignments (source, experiment, variant, key, value)
-                    VALUES (?, ?, ?, ?, ?)
-                    """
-            )
-            for assignment in change.entered {
-                try insert.execute(arguments: [
-                    assignment.source, assignment.experiment, assignment.variant, assignment.key,
-                    // As bytes: SQLite's text binding would end at a NUL (see ActiveAssignmentRecord).
-                    Data(assignment.value.taggedText.utf8),
-                ])
+            let entered = change.entered
+            try BulkInsert(
+                "active_assignments",
+                columns: ["source", "experiment", "variant", "key", "value"],
+                replacing: true
+            ).insert(db, count: entered.count) { row, values in
+                let assignment = entered[row]
+                values.text(assignment.source)
+                values.text(assignment.experiment)
+                values.text(assignment.variant)
+                values.text(assignment.key)
+                // As bytes: SQLite's text binding would end at a NUL (see ActiveAssignmentRecord).
+                values.value(Data(assignment.value.taggedText.utf8).databaseValue)
             }
             try Self.bumpRevision(db)
             return change

@@ -45,11 +45,10 @@ extension SQLiteStateStore {
                 return decide(experiment, draws[experiment])
             }
             // Statements prepared once, not a record's SQL built per row: a first
-            // start draws for thousands of experiments (2 s instead of 0.8 s for 10,000).
+            // start draws for thousands of experiments (2 s instead of 0.8 s for
+            // 10,000), and writes the new draws many rows a statement.
             let delete = try db.cachedStatement(sql: "DELETE FROM draws WHERE source = ? AND experiment = ?")
-            let insert = try db.cachedStatement(
-                sql: "INSERT OR REPLACE INTO draws (source, experiment, variant, drawnAt) VALUES (?, ?, ?, ?)"
-            )
+            var chosen: [(experiment: String, variant: String)] = []
             let listed = Set(experiments)
             for experiment in draws.keys where !listed.contains(experiment) {
                 try delete.execute(arguments: [source, experiment])
@@ -61,7 +60,7 @@ extension SQLiteStateStore {
                 case .keep:
                     continue
                 case .choose(let variant):
-                    try insert.execute(arguments: [source, experiment, variant, time.timeIntervalSince1970])
+                    chosen.append((experiment, variant))
                     draws[experiment] = Draw(variant: variant, drawnAt: time)
                 case .forget:
                     guard draws[experiment] != nil else { continue }
@@ -70,6 +69,13 @@ extension SQLiteStateStore {
                 }
                 changed = true
             }
+            try BulkInsert("draws", columns: ["source", "experiment", "variant", "drawnAt"], replacing: true)
+                .insert(db, count: chosen.count) { row, values in
+                    values.text(source)
+                    values.text(chosen[row].experiment)
+                    values.text(chosen[row].variant)
+                    values.double(time.timeIntervalSince1970)
+                }
             if changed { try Self.bumpRevision(db, device: true) }
             return draws
         }

@@ -7,10 +7,7 @@ import Laboratory
 extension SQLiteStateStore {
     public func record(_ events: [Event]) throws {
         guard !events.isEmpty else { return }
-        try write { db in
-            let times = EventRecord.storedTimes(events)
-            for (event, time) in zip(events, times) { try EventRecord(event).insert(into: db, time: time) }
-        }
+        try write { db in try EventRecord.insert(events, into: db, times: EventRecord.storedTimes(events)) }
     }
 
     public func recordOnce(_ event: Event) throws -> Bool {

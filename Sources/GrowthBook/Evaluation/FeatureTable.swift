@@ -2,7 +2,7 @@
 ///
 /// A `Dictionary` hashes a key with seeded SipHash: an eighth of the
 /// instructions of an average evaluation in `lab-bench growthbook`. This
-/// table hashes the key's bytes eight at a time (``NameHash``) and probes
+/// table hashes the key's bytes eight at a time (`NameHash`) and probes
 /// linearly from there. The hash has no seed, so
 /// a payload's keys can be made to collide: a key that lands further than
 /// `maximumProbes` slots from its own turns the table off, and the features

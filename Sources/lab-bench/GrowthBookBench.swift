@@ -17,7 +17,7 @@ import LabDrivers
 /// The Python SDK (`growthbook` from PyPI) is installed on first use in a
 /// virtual environment under `.build/python`, as CI does; without Python or
 /// the network the comparison is skipped with a message. GrowthBook's Go SDK
-/// needs a Go newer than this machine has, which the output says.
+/// needs Go 1.22 and the Go module proxy, which this machine lacks; the output says so.
 /// Run it in release: `swift run -c release lab-bench growthbook`.
 struct GrowthBookBench: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -150,11 +150,14 @@ struct GrowthBookBench: ParsableCommand {
         } else if python != nil {
             print("  Python: the SDK's rounds failed; no comparison")
         }
-        if ExecutableSearch.find("go") != nil {
-            print("  Go: not measured: this benchmark does not build GrowthBook's Go SDK yet")
-        } else {
-            print("  Go: not measured: no Go toolchain on this machine (`go` is not on PATH)")
-        }
+        // growthbook-golang 0.2 declares Go 1.22 and fetches go-sse and testify
+        // from the Go module proxy; Debian 12 packages Go 1.19 and no proxy is reachable here.
+        let goToolchain =
+            ExecutableSearch.find("go") != nil ? "this machine's Go" : "no Go toolchain (`go` is not on PATH)"
+        print(
+            "  Go: not measured: GrowthBook's Go SDK needs Go 1.22 and modules from the Go module proxy;"
+                + " here there is \(goToolchain), and Debian's is 1.19"
+        )
 
         // Allocations, counted around each evaluation.
         var plain = (allocations: 0, evaluations: 0)

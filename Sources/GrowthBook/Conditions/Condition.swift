@@ -36,10 +36,10 @@ package final class Condition: Sendable {
         var test: Int32 = 0
     }
 
-    /// An attribute name with its ``NameHash``.
+    /// An attribute name with its ``NameHash/key(of:)``.
     struct Name: Sendable {
         var text: String
-        var hash: UInt32
+        var key: (hash: UInt32, isASCII: Bool)
     }
 
     let parts: ContiguousArray<Part>
@@ -102,7 +102,7 @@ package final class Condition: Sendable {
         switch part.kind {
         case .member:
             let name = condition.names[Int(part.operand)]
-            let value = attributes.value(named: name.text, hash: name.hash) ?? .null
+            let value = attributes.value(named: name.text, key: name.key) ?? .null
             return condition.tests[Int(part.test)].matches(value, groups)
         case .all, .any, .none:
             var child = index + 1
@@ -210,7 +210,7 @@ package final class Condition: Sendable {
                         Part(kind: .path, end: Int32(parts.count + 1), operand: Int32(paths.count - 1), test: test)
                     )
                 } else {
-                    names.append(Name(text: member.key, hash: NameHash.of(member.key)))
+                    names.append(Name(text: member.key, key: NameHash.key(of: member.key)))
                     parts.append(
                         Part(kind: .member, end: Int32(parts.count + 1), operand: Int32(names.count - 1), test: test)
                     )
@@ -266,7 +266,7 @@ package final class Condition: Sendable {
 /// Where a condition finds a top-level attribute, and the object paths start from.
 protocol AttributeLookup {
     var root: JSONValue { get }
-    func value(named name: String, hash: UInt32) -> JSONValue?
+    func value(named name: String, key: (hash: UInt32, isASCII: Bool)) -> JSONValue?
 }
 
 extension AttributeTable: AttributeLookup {}
@@ -277,7 +277,7 @@ extension AttributeTable: AttributeLookup {}
 struct ScannedAttributes: AttributeLookup {
     let root: JSONValue
 
-    func value(named name: String, hash: UInt32) -> JSONValue? {
+    func value(named name: String, key: (hash: UInt32, isASCII: Bool)) -> JSONValue? {
         guard case .object(let members) = root else { return nil }
         // By index: a `for member in` loop would copy (retain and release) every member it passes.
         for index in members.indices where members[index].key == name { return members[index].value }

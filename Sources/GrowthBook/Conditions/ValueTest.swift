@@ -14,6 +14,8 @@ package enum ValueTest: Sendable {
     case json(String)
     /// An object of operators, all of which must hold.
     case operators([Operator])
+    /// An object of one operator (`{"$gte": 18}`), the usual form: no list to walk.
+    case single(Operator)
 
     /// One `$`-operator and its compiled operand.
     package indirect enum Operator: Sendable {
@@ -30,6 +32,9 @@ package enum ValueTest: Sendable {
         case exists(Bool)
         /// `$in`/`$ini` (`negated`: `$nin`/`$nini`); the list is lowercased when `insensitive`.
         case inList([JSONValue], insensitive: Bool, negated: Bool)
+        /// `$in`/`$nin` of strings alone, the usual list (`["US", "CA"]`):
+        /// compared as strings, with no value to unwrap per element.
+        case inStrings([String], negated: Bool)
         /// Never holds: an unknown operator, or one whose operand has the wrong
         /// type (`$in` or `$nin` without a list, `$regex` without a string).
         case never
@@ -75,7 +80,8 @@ package enum ValueTest: Sendable {
                 return
             }
             // A repeated operator counts once, with its last operand, as after `JSON.parse`.
-            self = .operators(JavaScriptSemantics.membersAsParsed(members).map { Self.compile($0.key, $0.value) })
+            let operators = JavaScriptSemantics.membersAsParsed(members).map { Self.compile($0.key, $0.value) }
+            self = operators.count == 1 ? .single(operators[0]) : .operators(operators)
         }
     }
 
@@ -109,7 +115,10 @@ package enum ValueTest: Sendable {
         case "$not": return .not(ValueTest(operand))
         case "$size": return .size(ValueTest(operand))
         case "$elemMatch":
-            if case .operators = ValueTest(operand) { return .elementMatches(ValueTest(operand)) }
+            switch ValueTest(operand) {
+            case .operators, .single: return .elementMatches(ValueTest(operand))
+            default: break
+            }
             return .elementSatisfies(Condition(operand))
         case "$all", "$alli":
             guard let wanted = operand.elements else { return .never }
@@ -133,6 +142,10 @@ package enum ValueTest: Sendable {
 
     private static func inList(_ operand: JSONValue, insensitive: Bool, negated: Bool) -> Operator {
         guard let list = operand.elements else { return .never }
+        if !insensitive {
+            let strings = list.compactMap(\.stringValue)
+            if strings.count == list.count { return .inStrings(strings, negated: negated) }
+        }
         return .inList(insensitive ? list.map(folded) : list, insensitive: insensitive, negated: negated)
     }
 
@@ -147,6 +160,7 @@ package enum ValueTest: Sendable {
         case .null: return actual == .null
         case .json(let text): return JavaScriptSemantics.stringifyAsParsed(actual) == text
         case .operators(let operators): return operators.allSatisfy { $0.holds(for: actual, groups) }
+        case .single(let only): return only.holds(for: actual, groups)
         }
     }
 
@@ -176,6 +190,19 @@ extension ValueTest.Operator {
             return order.holds(number < expected ? -1 : (number == expected ? 0 : 1))
         case .exists(let wanted): return (actual != .null) == wanted
         case .inList(let list, let insensitive, let negated): return Self.isIn(actual, list, insensitive) != negated
+        case .inStrings(let strings, let negated):
+            // As `isIn` reads a list of strings: a string equal to one, or an array holding such a string.
+            let found: Bool
+            switch actual {
+            case .string(let text): found = strings.contains(text)
+            case .array(let elements):
+                found = elements.contains { element in
+                    if case .string(let text) = element { return strings.contains(text) }
+                    return false
+                }
+            default: found = false
+            }
+            return found != negated
         case .never: return false
         case .not(let test): return !test.matches(actual, groups)
         case .size(let test):

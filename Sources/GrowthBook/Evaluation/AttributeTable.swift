@@ -9,6 +9,8 @@ package struct AttributeTable: Sendable {
     /// The attributes: a JSON object (anything else has no attributes).
     package let root: JSONValue
     private let names: ContiguousArray<String>
+    /// Whether each name is ASCII: two ASCII names are compared with `==`.
+    private let asciiNames: ContiguousArray<Bool>
     private let values: ContiguousArray<JSONValue>
     /// Each slot's name hash and the position of its attribute (-1: empty);
     /// empty when names collided too much, and ``values`` are scanned instead.
@@ -28,12 +30,17 @@ package struct AttributeTable: Sendable {
         root = attributes
         var names = ContiguousArray<String>()
         var values = ContiguousArray<JSONValue>()
+        var hashes = ContiguousArray<UInt32>()
+        var asciiNames = ContiguousArray<Bool>()
         if case .object(let members) = attributes {
             names.reserveCapacity(members.count)
             values.reserveCapacity(members.count)
             for member in members {
+                let key = NameHash.key(of: member.key)
                 names.append(member.key)
                 values.append(member.value)
+                hashes.append(key.hash)
+                asciiNames.append(key.isASCII)
             }
         }
         var capacity = 4
@@ -42,12 +49,15 @@ package struct AttributeTable: Sendable {
         let mask = capacity - 1
         var collided = false
         names: for (position, name) in names.enumerated() {
-            let hash = NameHash.of(name)
+            let hash = hashes[position]
             var slot = Int(hash) & mask
             var probes = 0
             while slots[slot].position >= 0 {
                 // A repeated name keeps its first place, as a lookup by scan would find it.
-                if slots[slot].hash == hash && Self.same(names[Int(slots[slot].position)], name) { continue names }
+                let other = Int(slots[slot].position)
+                if slots[slot].hash == hash && Self.same(names[other], asciiNames[other], name, asciiNames[position]) {
+                    continue names
+                }
                 probes += 1
                 if probes > Self.maximumProbes {
                     collided = true
@@ -58,34 +68,39 @@ package struct AttributeTable: Sendable {
             slots[slot] = Slot(hash: hash, position: Int32(position))
         }
         self.names = names
+        self.asciiNames = asciiNames
         self.values = values
         self.slots = collided ? [] : slots
         self.mask = collided ? 0 : mask
     }
 
-    /// The value of the attribute `name`, whose ``NameHash`` is `hash`; `nil` when there is none.
-    package func value(named name: String, hash: UInt32) -> JSONValue? {
-        position(of: name, hash: hash).map { values[$0] }
+    /// The value of the attribute `name`, whose ``NameHash/key(of:)`` is `key`; `nil` when there is none.
+    package func value(named name: String, key: (hash: UInt32, isASCII: Bool)) -> JSONValue? {
+        position(of: name, key: key).map { values[$0] }
     }
 
     /// The value of the attribute `name`; `nil` when there is none.
     package func value(named name: String) -> JSONValue? {
-        value(named: name, hash: NameHash.of(name))
+        value(named: name, key: NameHash.key(of: name))
     }
 
     /// Whether two names are the same JavaScript property name: the same
-    /// code units (Swift's `==` would also hold `é` and `e` with a combining accent equal).
-    private static func same(_ a: String, _ b: String) -> Bool {
-        a.utf8.elementsEqual(b.utf8)
+    /// code units. Two ASCII names are that exactly when `==` holds (which
+    /// holds `é` and `e` with a combining accent equal, and the Kelvin sign `K`).
+    private static func same(_ a: String, _ aIsASCII: Bool, _ b: String, _ bIsASCII: Bool) -> Bool {
+        aIsASCII && bIsASCII ? a == b : a.utf8.elementsEqual(b.utf8)
     }
 
-    private func position(of name: String, hash: UInt32) -> Int? {
-        if slots.isEmpty { return names.firstIndex { Self.same($0, name) } }
-        var slot = Int(hash) & mask
+    private func position(of name: String, key: (hash: UInt32, isASCII: Bool)) -> Int? {
+        if slots.isEmpty { return names.indices.first { Self.same(names[$0], asciiNames[$0], name, key.isASCII) } }
+        var slot = Int(key.hash) & mask
         for _ in 0...Self.maximumProbes {
             let found = slots[slot]
             if found.position < 0 { return nil }
-            if found.hash == hash && Self.same(names[Int(found.position)], name) { return Int(found.position) }
+            let position = Int(found.position)
+            if found.hash == key.hash && Self.same(names[position], asciiNames[position], name, key.isASCII) {
+                return position
+            }
             slot = (slot + 1) & mask
         }
         return nil

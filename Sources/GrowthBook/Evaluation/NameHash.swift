@@ -1,39 +1,59 @@
 /// A hash of a name (a feature key, an attribute name) for the tables an
 /// evaluation looks names up in: the name's UTF-8 bytes taken eight at a
-/// time and mixed by multiplication, a few cycles for a short name where
-/// FNV-1a spends one dependent multiplication per byte. It has no seed, so
-/// names can be made to collide; the tables that use it bound their probes.
+/// time, one multiplication each and one mix at the end, a few cycles for a
+/// short name where FNV-1a spends one dependent multiplication per byte. It
+/// has no seed, so names can be made to collide; the tables that use it
+/// bound their probes.
 package enum NameHash {
+    /// The name's hash.
     package static func of(_ name: String) -> UInt32 {
-        let hash = name.utf8.withContiguousStorageIfAvailable { bytes -> UInt64 in
-            let raw = UnsafeRawBufferPointer(bytes)
-            var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 &+ UInt64(raw.count)
-            var offset = 0
-            while offset + 8 <= raw.count {
-                hash = mix(hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-                offset += 8
-            }
-            if offset < raw.count {
-                var tail: UInt64 = 0
-                for index in offset..<raw.count { tail = tail << 8 | UInt64(raw[index]) }
-                hash = mix(hash ^ tail)
-            }
-            return hash
-        }
-        // A string without contiguous UTF-8 (bridged) is hashed by its units.
-        guard let hash else { return GrowthBookHash.fnv32a(name) }
-        return UInt32(truncatingIfNeeded: hash ^ hash >> 32)
+        key(of: name).hash
     }
 
     /// The hash of an ASCII name; `nil` for any other (see ``NameIndex``).
     package static func ascii(_ name: String) -> UInt32? {
-        let ascii = name.utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.reduce(0 as UInt8) { $0 | $1 } < 0x80
-        }
-        return ascii == true ? of(name) : nil
+        let key = key(of: name)
+        return key.isASCII ? key.hash : nil
     }
 
-    /// One round of a 64-bit mixer (SplitMix64's finalizer).
+    /// The name's hash, and whether the name is ASCII (the tables compare
+    /// two ASCII names with `==`, which then holds exactly for the same
+    /// bytes; other names byte by byte), from one pass over its bytes.
+    package static func key(of name: String) -> (hash: UInt32, isASCII: Bool) {
+        let key = name.utf8.withContiguousStorageIfAvailable { bytes -> (UInt64, Bool) in
+            let raw = UnsafeRawBufferPointer(bytes)
+            let count = raw.count
+            var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 &+ UInt64(count)
+            var high: UInt64 = 0
+            if count >= 8 {
+                var offset = 0
+                while offset + 8 < count {
+                    let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    high |= word
+                    hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
+                    hash ^= hash >> 32
+                    offset += 8
+                }
+                // The last eight bytes, overlapping the word before when the count is not a multiple of eight.
+                let last = raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                high |= last
+                hash = (hash ^ last) &* 0xFF51_AFD7_ED55_8CCD
+            } else {
+                var tail: UInt64 = 0
+                for index in 0..<count { tail = tail << 8 | UInt64(raw[index]) }
+                high = tail
+                hash = (hash ^ tail) &* 0xFF51_AFD7_ED55_8CCD
+            }
+            return (mix(hash), high & 0x8080_8080_8080_8080 == 0)
+        }
+        // A string without contiguous UTF-8 (bridged) is hashed by its units.
+        guard let (hash, isASCII) = key else {
+            return (GrowthBookHash.fnv32a(name), name.utf8.allSatisfy { $0 < 0x80 })
+        }
+        return (UInt32(truncatingIfNeeded: hash ^ hash >> 32), isASCII)
+    }
+
+    /// The end of SplitMix64: every bit of the result depends on every bit given.
     @inline(__always)
     private static func mix(_ value: UInt64) -> UInt64 {
         var value = (value ^ value >> 30) &* 0xBF58_476D_1CE4_E5B9

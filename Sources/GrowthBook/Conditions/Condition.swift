@@ -53,6 +53,13 @@ package final class Condition: Sendable {
     /// (so it holds), and `null`, which JavaScript cannot read, never holds.
     package init(_ json: JSONValue) {
         var builder = Builder()
+        // The usual condition is an object of attributes: room for each at
+        // once (and for their group), where growing would copy each array twice.
+        if case .object(let members) = json, members.count > 1 {
+            builder.parts.reserveCapacity(members.count + 1)
+            builder.names.reserveCapacity(members.count)
+            builder.tests.reserveCapacity(members.count)
+        }
         builder.condition(json)
         parts = builder.parts
         names = builder.names

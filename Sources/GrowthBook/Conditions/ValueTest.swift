@@ -79,6 +79,10 @@ package enum ValueTest: Sendable {
                 self = .json(JavaScriptSemantics.stringifyAsParsed(json))
                 return
             }
+            if members.count == 1 {
+                self = .single(Self.compile(members[0].key, members[0].value))
+                return
+            }
             // A repeated operator counts once, with its last operand, as after `JSON.parse`.
             let operators = JavaScriptSemantics.membersAsParsed(members).map { Self.compile($0.key, $0.value) }
             self = operators.count == 1 ? .single(operators[0]) : .operators(operators)

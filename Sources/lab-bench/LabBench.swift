@@ -129,7 +129,6 @@ struct LabBench: ParsableCommand {
     private func probeStart(_ spec: String) throws {
         let parts = spec.split(separator: "\n").map(String.init)
         let start = try firstFrame(paths: Array(parts.dropFirst()), state: parts[0])
-        let drawnAt = DispatchTime.now().uptimeNanoseconds
         var world = start.state
         for key in [Key.enter, .end, .character("/"), .character("e"), .escape] {
             _ = ConsoleReducer.reduce(&world, .input(.key(key)))
@@ -138,7 +137,7 @@ struct LabBench: ParsableCommand {
         print(
             ProbedStart.line(
                 start,
-                drawnAt: drawnAt,
+                drawnAt: start.drawnAt,
                 peakMegabytes: peakMegabytes()
             )
         )
@@ -146,6 +145,10 @@ struct LabBench: ParsableCommand {
 
     /// One console start in a fresh process (``probeStart(_:)``).
     private func probedStart(paths: [String], state: String) throws -> ProbedStart {
+        // The last start's files reach the disk first, as they would
+        // between two starts by hand: the kernel's flushing of them would
+        // otherwise fall on this start, whichever moment its program chose to write.
+        sync()
         let spawnedAt = DispatchTime.now().uptimeNanoseconds
         let output = try spawnSelf(["--memory-probe", ([state] + paths).joined(separator: "\n")])
         guard let probed = ProbedStart(output, spawnedAt: spawnedAt) else {
@@ -180,6 +183,10 @@ struct LabBench: ParsableCommand {
         var stateParts: (open: Double, read: Double, rows: Double)
         /// The peak resident memory in MB before the start, after reading the catalogs, after reading the state.
         var peaks: (start: Double, catalogs: Double, state: Double)
+        /// The monotonic time of the frame, in nanoseconds: taken as it is
+        /// drawn, before the wiring is torn down (closing the state file
+        /// may copy its write-ahead log into it, which the console does when it quits).
+        var drawnAt: UInt64
     }
 
     /// What `lab console` does before its first frame: read the catalogs, open
@@ -217,14 +224,16 @@ struct LabBench: ParsableCommand {
         let loaded = now()
         let terminal = try CursesTerminal.headless(size: state.size)
         terminal.draw(ConsoleRenderer.render(state))
-        let drawn = now()
+        let drawnAt = DispatchTime.now().uptimeNanoseconds
+        let drawn = Double(drawnAt) / 1e6
         terminal.close()
         return Start(
             milliseconds: drawn - start,
             state: state,
             stages: (decoded - start, loaded - decoded, drawn - loaded),
             stateParts: (opened - decoded, read - opened, loaded - read),
-            peaks: (peakAtStart, peakAfterCatalogs, peakAfterRead)
+            peaks: (peakAtStart, peakAfterCatalogs, peakAfterRead),
+            drawnAt: drawnAt
         )
     }
 

@@ -40,72 +40,48 @@ public struct FeatureTable: Sendable {
     var usesTable: Bool { storage.byKey == nil }
 
     /// The features and their keys side by side, in payload order, and
-    /// slots pointing at them: a power of two of slots, at most a quarter
-    /// full, so that probes stay short however many keys there are. When
-    /// keys collide too much the slots are dropped and a dictionary answers.
+    /// slots pointing at them (``ProbedSlots``), at most a quarter full, so
+    /// that probes stay short however many keys there are. When keys
+    /// collide too much the slots are dropped and a dictionary answers.
     private final class Storage: Sendable {
         let keys: [String]
         let features: [GrowthBookFeature]
-        /// Each slot's key hash and the position of its feature (-1: empty).
-        let slots: [Slot]
-        let mask: Int
+        let slots: ProbedSlots
         /// Positions by key, when keys collided too much for the slots.
         let byKey: [String: Int]?
-
-        struct Slot: Sendable {
-            var hash: UInt32
-            var position: Int32
-        }
 
         init(_ entries: [(key: String, feature: GrowthBookFeature)]) {
             var keys: [String] = []
             var features: [GrowthBookFeature] = []
-            var seen = Set<String>()
             keys.reserveCapacity(entries.count)
             features.reserveCapacity(entries.count)
-            for (key, feature) in entries where seen.insert(key).inserted {
+            var slots = ProbedSlots(atLeast: max(8, entries.count * 4), maximumProbes: FeatureTable.maximumProbes)
+            var byKey: [String: Int]?
+            for (key, feature) in entries {
+                if byKey == nil {
+                    switch slots.place(FeatureTable.hash(key), at: keys.count, isSame: { keys[$0] == key }) {
+                    case .placed: break
+                    case .found: continue  // a repeated key
+                    case .tooFar:
+                        byKey = Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+                    }
+                }
+                if byKey != nil {
+                    guard byKey![key] == nil else { continue }
+                    byKey![key] = keys.count
+                }
                 keys.append(key)
                 features.append(feature)
             }
-            var capacity = 8
-            while capacity < keys.count * 4 { capacity *= 2 }
-            var slots = [Slot](repeating: Slot(hash: 0, position: -1), count: capacity)
-            let mask = capacity - 1
-            var collided = false
-            keys: for (position, key) in keys.enumerated() {
-                let hash = FeatureTable.hash(key)
-                var slot = Int(hash) & mask
-                var probes = 0
-                while slots[slot].position >= 0 {
-                    probes += 1
-                    if probes > FeatureTable.maximumProbes {
-                        collided = true
-                        break keys
-                    }
-                    slot = (slot + 1) & mask
-                }
-                slots[slot] = Slot(hash: hash, position: Int32(position))
-            }
             self.keys = keys
             self.features = features
-            self.mask = collided ? 0 : mask
-            self.slots = collided ? [] : slots
-            byKey = collided ? Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) }) : nil
+            self.slots = slots
+            self.byKey = byKey
         }
 
-        /// Every key was placed within ``FeatureTable/maximumProbes`` of its
-        /// slot, and none was removed, so an empty slot or that many probes end the search.
         func feature(_ key: String) -> GrowthBookFeature? {
             if let byKey { return byKey[key].map { features[$0] } }
-            let hash = FeatureTable.hash(key)
-            var slot = Int(hash) & mask
-            for _ in 0...FeatureTable.maximumProbes {
-                let found = slots[slot]
-                if found.position < 0 { return nil }
-                if found.hash == hash && keys[Int(found.position)] == key { return features[Int(found.position)] }
-                slot = (slot + 1) & mask
-            }
-            return nil
+            return slots.find(FeatureTable.hash(key), isSame: { keys[$0] == key }).map { features[$0] }
         }
     }
 

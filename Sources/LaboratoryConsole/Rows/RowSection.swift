@@ -61,9 +61,8 @@ package struct RowSection: Sendable, Equatable {
     /// The positions of the items whose names contain `needle`.
     func itemIndices(containing needle: [UInt8]) -> [Int] {
         search.withUnsafeBufferPointer { bytes in
-            var start = 0
-            return items.indices.filter { index in
-                defer { start = searchEnds[index] }
+            items.indices.filter { index in
+                let start = index == 0 ? 0 : searchEnds[index - 1]
                 return Self.contains(UnsafeBufferPointer(rebasing: bytes[start..<searchEnds[index]]), needle)
             }
         }

@@ -4,7 +4,10 @@
 /// as padded versions, lowercased lists and `JSON.stringify` texts
 /// computed). Evaluating walks the parts in one array, finds each attribute
 /// through the user's ``AttributeTable`` by hash, and counts no references
-/// for the parts it passes. Its meaning is exactly the JavaScript SDK's
+/// for the parts it passes. The usual condition, an object of attributes
+/// with plain tests, is also compiled into plain values
+/// (``CompactCondition``), which a user's attribute table answers without
+/// copying a test or a value. Its meaning is exactly the JavaScript SDK's
 /// (the conformance cases pin it).
 package final class Condition: Sendable {
     /// One part of the condition. A part's own parts follow it, up to its ``end``.
@@ -46,6 +49,9 @@ package final class Condition: Sendable {
     let names: ContiguousArray<Name>
     let paths: [[String]]
     let tests: ContiguousArray<ValueTest>
+    /// The same condition in plain values, when it is an object of
+    /// attributes with the usual tests (``CompactCondition``).
+    let compact: CompactCondition
 
     /// Compiles a condition. Something other than an object reads as the
     /// SDK's `Object.entries` reads it: an array or a string names its
@@ -65,6 +71,7 @@ package final class Condition: Sendable {
         names = builder.names
         paths = builder.paths
         tests = builder.tests
+        compact = CompactCondition(parts: builder.parts, tests: builder.tests)
     }
 
     /// A rule's condition as the SDK reads `rule.condition && …`: `nil`
@@ -82,7 +89,10 @@ package final class Condition: Sendable {
 
     /// Whether a user's attributes satisfy the condition; `groups` serve `$inGroup`.
     package func holds(for attributes: AttributeTable, groups: [String: [JSONValue]]) -> Bool {
-        holds(in: attributes, groups: groups)
+        if let tests = compact.tests {
+            return tests.withUnsafeBufferPointer { compact.holds($0, for: attributes, in: self, groups: groups) }
+        }
+        return holds(in: attributes, groups: groups)
     }
 
     /// Whether a value (an element for `$elemMatch`, `{"value": …}` for a

@@ -12,6 +12,8 @@ package struct AttributeTable: Sendable {
     /// Whether each name is ASCII: two ASCII names are compared with `==`.
     private let asciiNames: ContiguousArray<Bool>
     private let values: ContiguousArray<JSONValue>
+    /// What a compact condition reads of each value (``AttributeFacts``), in step with ``values``.
+    private let facts: ContiguousArray<AttributeFacts>
     /// Each name's slot (``ProbedSlots``); `nil` when names collided too
     /// much, and ``names`` are scanned instead.
     private let slots: ProbedSlots?
@@ -22,10 +24,12 @@ package struct AttributeTable: Sendable {
         var names = ContiguousArray<String>()
         var values = ContiguousArray<JSONValue>()
         var asciiNames = ContiguousArray<Bool>()
+        var facts = ContiguousArray<AttributeFacts>()
         let members = attributes.members ?? []
         names.reserveCapacity(members.count)
         values.reserveCapacity(members.count)
         asciiNames.reserveCapacity(members.count)
+        facts.reserveCapacity(members.count)
         var slots: ProbedSlots? = ProbedSlots(atLeast: max(4, members.count * 2), maximumProbes: 16)
         for member in members {
             let key = NameHash.key(of: member.key)
@@ -40,10 +44,12 @@ package struct AttributeTable: Sendable {
             names.append(member.key)
             values.append(member.value)
             asciiNames.append(key.isASCII)
+            facts.append(AttributeFacts(member.value))
         }
         self.names = names
         self.asciiNames = asciiNames
         self.values = values
+        self.facts = facts
         self.slots = slots
     }
 
@@ -64,10 +70,57 @@ package struct AttributeTable: Sendable {
         aIsASCII && bIsASCII ? a == b : a.utf8.elementsEqual(b.utf8)
     }
 
-    private func position(of name: String, key: (hash: UInt32, isASCII: Bool)) -> Int? {
+    /// The facts of the attribute at `position` (from ``position(of:key:)``).
+    func facts(at position: Int) -> AttributeFacts { facts[position] }
+
+    /// The value of the attribute at `position` (from ``position(of:key:)``).
+    func value(at position: Int) -> JSONValue { values[position] }
+
+    /// Where the attribute `name`, whose ``NameHash/key(of:)`` is `key`, is; `nil` when there is none.
+    func position(of name: String, key: (hash: UInt32, isASCII: Bool)) -> Int? {
         guard let slots else {
             return names.indices.first { Self.same(names[$0], asciiNames[$0], name, key.isASCII) }
         }
         return slots.find(key.hash) { Self.same(names[$0], asciiNames[$0], name, key.isASCII) }
+    }
+}
+
+/// What a compact condition (``CompactCondition``) reads of an attribute's
+/// value: its type, and a number or an ASCII string's hash, found once per
+/// context. Plain values, so reading them counts no references.
+struct AttributeFacts: Sendable {
+    enum Kind: UInt8, Sendable {
+        /// A string of ASCII characters alone, whose hash is ``textHash``.
+        case asciiString
+        case number
+        case bool
+        /// Anything else: another string, `null`, an array, an object.
+        case other
+    }
+
+    var kind: Kind
+    /// The number; for a boolean, 1 or 0.
+    var number: Double = 0
+    /// An ASCII string's ``NameHash``.
+    var textHash: UInt32 = 0
+
+    init(_ value: JSONValue) {
+        switch value {
+        case .string(let text):
+            let key = NameHash.key(of: text)
+            if key.isASCII {
+                kind = .asciiString
+                textHash = key.hash
+            } else {
+                kind = .other
+            }
+        case .number(let number):
+            kind = .number
+            self.number = number
+        case .bool(let flag):
+            kind = .bool
+            number = flag ? 1 : 0
+        default: kind = .other
+        }
     }
 }

@@ -1,0 +1,181 @@
+/// The usual condition, compiled a second time into plain values: an
+/// object of top-level attributes, each with a test of the kinds payloads
+/// are made of (`"country": "US"`, `{"$in": ["US", "CA"]}`, `{"$gte": 18}`,
+/// `true`). Evaluating it reads each attribute's ``AttributeFacts`` (its type,
+/// a number, an ASCII string's hash) and compares plain values: no value is
+/// copied out, so no reference is counted, where the general walk copied
+/// every test and value it met (over half of an evaluation of such a rule).
+///
+/// Only what it can answer exactly as ``ValueTest/matches(_:_:)`` would is
+/// answered here: a value of another type (a string that is not ASCII, a
+/// missing attribute, an array) goes to the condition's own test.
+struct CompactCondition: Sendable {
+    /// One attribute's test.
+    struct Test: Sendable {
+        enum Kind: UInt8, Sendable {
+            /// Equal to the ASCII string ``pool``[`first`].
+            case string
+            /// One of the ASCII strings ``pool``[`first`..<`first + count`] (`$in`), or none of them (`$nin`).
+            case strings
+            case notStrings
+            /// Equal to ``number`` (a number test).
+            case number
+            /// A number, ordered against ``number`` as ``order`` says.
+            case numberOrder
+            /// A boolean equal to ``number`` (1 or 0).
+            case bool
+            /// A version ordered against ``versionFields``[`first`..<`first + count`] as ``order`` says.
+            case version
+            /// Only the condition's own test can say.
+            case general
+        }
+
+        var kind: Kind
+        var order: ValueTest.ComparisonOrder = .equal
+        var number: Double = 0
+        var first: Int32 = 0
+        var count: Int32 = 0
+        /// The attribute's name, by position in the condition's names.
+        var name: Int32
+        /// The condition's own test, by position.
+        var test: Int32
+    }
+
+    /// The tests, all of which must hold; `nil` when the condition is not of
+    /// this shape (nested, `$or`, paths), and the general walk evaluates it.
+    let tests: ContiguousArray<Test>?
+    /// The strings the tests compare against, with their hashes.
+    let pool: ContiguousArray<(text: String, hash: UInt32)>
+    /// The numeric fields of the versions the tests compare against (``VersionFields``).
+    let versionFields: ContiguousArray<UInt32>
+
+    /// The compact form of a condition's parts, when it has one.
+    init(parts: ContiguousArray<Condition.Part>, tests valueTests: ContiguousArray<ValueTest>) {
+        var pool = ContiguousArray<(text: String, hash: UInt32)>()
+        var versionFields = ContiguousArray<UInt32>()
+        /// Adds ASCII strings to the pool; `nil` (and nothing added) when one is not ASCII.
+        func pooled(_ strings: some Collection<String>) -> (first: Int32, count: Int32)? {
+            let first = pool.count
+            for text in strings {
+                let key = NameHash.key(of: text)
+                guard key.isASCII else {
+                    pool.removeSubrange(first...)
+                    return nil
+                }
+                pool.append((text, key.hash))
+            }
+            return (Int32(first), Int32(strings.count))
+        }
+        // One member, or a group of members: `{"country": …, "age": …}`.
+        let members: ArraySlice<Condition.Part>
+        if parts.count == 1 {
+            members = parts[...]
+        } else if parts.first?.kind == .all {
+            members = parts.dropFirst()
+        } else {
+            members = []
+        }
+        guard !members.isEmpty, members.allSatisfy({ $0.kind == .member }) else {
+            tests = nil
+            self.pool = []
+            self.versionFields = []
+            return
+        }
+        var tests = ContiguousArray<Test>()
+        tests.reserveCapacity(members.count)
+        for part in members {
+            var test = Test(kind: .general, name: part.operand, test: part.test)
+            switch valueTests[Int(part.test)] {
+            case .string(let text):
+                if let range = pooled(CollectionOfOne(text)) {
+                    (test.kind, test.first, test.count) = (.string, range.first, 1)
+                }
+            case .number(let number): (test.kind, test.number) = (.number, number)
+            case .bool(let flag): (test.kind, test.number) = (.bool, flag ? 1 : 0)
+            case .single(.numberOrder(let order, let number)):
+                (test.kind, test.order, test.number) = (.numberOrder, order, number)
+            case .single(.inStrings(let strings, let negated)):
+                if let range = pooled(strings) {
+                    (test.kind, test.first, test.count) = (negated ? .notStrings : .strings, range.first, range.count)
+                }
+            case .single(.version(let order, let padded)):
+                if let fields = VersionFields.of(padded: padded) {
+                    (test.kind, test.order) = (.version, order)
+                    (test.first, test.count) = (Int32(versionFields.count), Int32(fields.count))
+                    versionFields.append(contentsOf: fields)
+                }
+            default: break
+            }
+            tests.append(test)
+        }
+        self.tests = tests
+        self.pool = pool
+        self.versionFields = versionFields
+    }
+
+    /// Whether every test holds for `attributes`; `condition` answers the tests and values not compiled here.
+    func holds(
+        _ tests: UnsafeBufferPointer<Test>,
+        for attributes: AttributeTable,
+        in condition: Condition,
+        groups: [String: [JSONValue]]
+    ) -> Bool {
+        for test in tests {
+            let name = Int(test.name)
+            guard let position = attributes.position(of: condition.names[name].text, key: condition.names[name].key)
+            else {
+                if !condition.tests[Int(test.test)].matches(.null, groups) { return false }
+                continue
+            }
+            let facts = attributes.facts(at: position)
+            let holds: Bool
+            switch (test.kind, facts.kind) {
+            case (.string, .asciiString):
+                holds =
+                    pool[Int(test.first)].hash == facts.textHash
+                    && pooled(Int(test.first), equals: attributes, position)
+            case (.strings, .asciiString), (.notStrings, .asciiString):
+                var found = false
+                for index in Int(test.first)..<Int(test.first + test.count)
+                where pool[index].hash == facts.textHash && pooled(index, equals: attributes, position) {
+                    found = true
+                    break
+                }
+                holds = found != (test.kind == .notStrings)
+            case (.number, .number): holds = facts.number == test.number
+            case (.numberOrder, .number):
+                let (number, expected) = (facts.number, test.number)
+                holds =
+                    !number.isNaN && !expected.isNaN
+                    && test.order.holds(number < expected ? -1 : (number == expected ? 0 : 1))
+            case (.bool, .bool): holds = facts.number == test.number
+            case (.version, .asciiString):
+                guard let order = versionOrder(of: attributes.value(at: position), against: test) else { fallthrough }
+                holds = test.order.holds(order)
+            default: holds = condition.tests[Int(test.test)].matches(attributes.value(at: position), groups)
+            }
+            if !holds { return false }
+        }
+        return true
+    }
+
+    /// How the attribute's version orders against the test's, when both
+    /// have the same number of numeric fields; `nil` otherwise (the general test decides).
+    private func versionOrder(of value: JSONValue, against test: Test) -> Int? {
+        guard case .string(var text) = value else { return nil }
+        return text.withUTF8 { bytes in
+            versionFields.withUnsafeBufferPointer { fields in
+                VersionFields.order(
+                    of: bytes,
+                    against: UnsafeBufferPointer(rebasing: fields[Int(test.first)..<Int(test.first + test.count)])
+                )
+            }
+        }
+    }
+
+    /// Whether the pooled string at `index` is the attribute's string (whose hash is the same).
+    private func pooled(_ index: Int, equals attributes: AttributeTable, _ position: Int) -> Bool {
+        guard case .string(let text) = attributes.value(at: position) else { return false }
+        return pool[index].text == text
+    }
+}

@@ -1,0 +1,72 @@
+/// A version as its numeric fields, for the versions whose padded form
+/// (``Version``) orders as those fields do: one to five digits a part,
+/// split by `.` or `-`. Each part pads to five units, spaces then digits,
+/// so two such versions with as many parts compare field by field, and a
+/// field orders first by its number of digits (more leading spaces sort
+/// lower), then by its digits. Both then end in `-~`, or neither does.
+///
+/// Ordering a user's `1.3.0` this way reads its five bytes once, where
+/// producing its padded form unit by unit (``Version/order(of:comparedTo:)``)
+/// took a sixth of an experiment rule's evaluation. Any other pair of
+/// versions takes that longer way.
+enum VersionFields {
+    /// A field's key: its digit count, then its value (the digits, at most five, read as a number).
+    private static func key(digits: Int, value: UInt32) -> UInt32 { UInt32(digits) << 17 | value }
+
+    /// The fields of an already padded version (``Version/paddedUnits(_:)``);
+    /// `nil` unless every part is five units of spaces and then digits, with
+    /// `-~` after exactly three of them.
+    static func of(padded: [UInt16]) -> [UInt32]? {
+        // "~" after the last "-", or not at all.
+        let tilde = padded.count >= 2 && padded[padded.count - 1] == 0x7E && padded[padded.count - 2] == 0x2D
+        let end = tilde ? padded.count - 2 : padded.count
+        // Parts of five units, each followed by "-" but the last.
+        guard end % 6 == 5, tilde == (end == 17) else { return nil }
+        var fields: [UInt32] = []
+        fields.reserveCapacity((end + 1) / 6)
+        var start = 0
+        while start < end {
+            guard start + 5 == end || padded[start + 5] == 0x2D else { return nil }
+            var digits = 0
+            var value: UInt32 = 0
+            for unit in padded[start..<start + 5] {
+                if unit == 0x20, digits == 0 { continue }  // the padding
+                guard unit >= 0x30, unit <= 0x39 else { return nil }
+                digits += 1
+                value = value * 10 + UInt32(unit - 0x30)
+            }
+            guard digits > 0 else { return nil }  // spaces alone
+            fields.append(key(digits: digits, value: value))
+            start += 6
+        }
+        return fields
+    }
+
+    /// How the version in `bytes` orders against `fields` (-1, 0, 1), as their
+    /// padded forms would; `nil` when it is not of the same shape (a part that
+    /// is not one to five digits, a `+build`, another number of parts).
+    static func order(of bytes: UnsafeBufferPointer<UInt8>, against fields: UnsafeBufferPointer<UInt32>) -> Int? {
+        var index = bytes.first == 0x76 ? 1 : 0  // a leading "v" is dropped
+        var field = 0
+        var order = 0
+        while true {
+            var digits = 0
+            var value: UInt32 = 0
+            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+                value = value &* 10 &+ UInt32(bytes[index] - 0x30)
+                digits += 1
+                index += 1
+            }
+            guard digits > 0, digits <= 5, field < fields.count else { return nil }
+            if order == 0 {
+                let key = key(digits: digits, value: value)
+                if key != fields[field] { order = key < fields[field] ? -1 : 1 }
+            }
+            field += 1
+            if index == bytes.count { break }
+            guard bytes[index] == 0x2E || bytes[index] == 0x2D else { return nil }  // "." or "-"
+            index += 1
+        }
+        return field == fields.count ? order : nil
+    }
+}

@@ -5,6 +5,13 @@ import Testing
 /// Versions compared field by field order exactly as their padded strings
 /// do, and the pairs they cannot answer are left to the padded comparison.
 struct VersionFieldsTests {
+    /// How `actual` orders against `fields` by fields; `nil` where they cannot tell.
+    private static func order(_ actual: String, against fields: [UInt32]) -> Int? {
+        var text = actual
+        guard let parsed = text.withUTF8(VersionFields.parse) else { return nil }
+        return fields.withUnsafeBufferPointer { VersionFields.order(parsed.fields, count: parsed.count, against: $0) }
+    }
+
     /// Every pair of the listed versions and of generated ones (one to four
     /// parts of one to six digits, leading zeros, both separators, a `v`).
     @Test func ordersAsThePaddedStringsDoOrAbstains() {
@@ -28,10 +35,7 @@ struct VersionFieldsTests {
             let padded = Version.paddedUnits(.string(expected))
             guard let fields = VersionFields.of(padded: padded) else { continue }
             for actual in versions {
-                var text = actual
-                let order = text.withUTF8 { bytes in
-                    fields.withUnsafeBufferPointer { VersionFields.order(of: bytes, against: $0) }
-                }
+                let order = Self.order(actual, against: fields)
                 guard let order else { continue }
                 answered += 1
                 #expect(
@@ -46,11 +50,7 @@ struct VersionFieldsTests {
 
     @Test func answersTheUsualShapesOnly() {
         func order(_ actual: String, _ expected: String) -> Int? {
-            guard let fields = VersionFields.of(padded: Version.paddedUnits(.string(expected))) else { return nil }
-            var text = actual
-            return text.withUTF8 { bytes in
-                fields.withUnsafeBufferPointer { VersionFields.order(of: bytes, against: $0) }
-            }
+            VersionFields.of(padded: Version.paddedUnits(.string(expected))).flatMap { Self.order(actual, against: $0) }
         }
         #expect(order("1.3.0", "1.2.0") == 1)
         #expect(order("v1.2.0", "1.2.0") == 0)
@@ -62,5 +62,7 @@ struct VersionFieldsTests {
         #expect(order("123456.0.0", "1.2.0") == nil)
         #expect(order("1.2.0", "1.2.0-beta") == nil)
         #expect(order("", "1.2.0") == nil)
+        #expect(order("1.2.3.4.5", "1.2.3.4.5") == nil)  // more parts than a user's version is read with
+        #expect(order("1.2.3.4", "1.2.3.4") == 0)
     }
 }

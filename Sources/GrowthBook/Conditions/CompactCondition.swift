@@ -149,28 +149,21 @@ struct CompactCondition: Sendable {
                     !number.isNaN && !expected.isNaN
                     && test.order.holds(number < expected ? -1 : (number == expected ? 0 : 1))
             case (.bool, .bool): holds = facts.number == test.number
-            case (.version, .asciiString):
-                guard let order = versionOrder(of: attributes.value(at: position), against: test) else { fallthrough }
+            case (.version, .asciiString) where facts.versionFieldCount > 0:
+                let order = versionFields.withUnsafeBufferPointer { fields in
+                    VersionFields.order(
+                        facts.versionFields,
+                        count: facts.versionFieldCount,
+                        against: UnsafeBufferPointer(rebasing: fields[Int(test.first)..<Int(test.first + test.count)])
+                    )
+                }
+                guard let order else { fallthrough }
                 holds = test.order.holds(order)
             default: holds = condition.tests[Int(test.test)].matches(attributes.value(at: position), groups)
             }
             if !holds { return false }
         }
         return true
-    }
-
-    /// How the attribute's version orders against the test's, when both
-    /// have the same number of numeric fields; `nil` otherwise (the general test decides).
-    private func versionOrder(of value: JSONValue, against test: Test) -> Int? {
-        guard case .string(var text) = value else { return nil }
-        return text.withUTF8 { bytes in
-            versionFields.withUnsafeBufferPointer { fields in
-                VersionFields.order(
-                    of: bytes,
-                    against: UnsafeBufferPointer(rebasing: fields[Int(test.first)..<Int(test.first + test.count)])
-                )
-            }
-        }
     }
 
     /// Whether the pooled string at `index` is the attribute's string (whose hash is the same).

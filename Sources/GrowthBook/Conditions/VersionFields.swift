@@ -42,31 +42,40 @@ enum VersionFields {
         return fields
     }
 
-    /// How the version in `bytes` orders against `fields` (-1, 0, 1), as their
-    /// padded forms would; `nil` when it is not of the same shape (a part that
-    /// is not one to five digits, a `+build`, another number of parts).
-    static func order(of bytes: UnsafeBufferPointer<UInt8>, against fields: UnsafeBufferPointer<UInt32>) -> Int? {
+    /// The most parts a user's version may have to be read as fields (`1.2.3.4`).
+    static let maximumParts = 4
+
+    /// The fields of the version in `bytes`, and how many there are: `nil`
+    /// when a part is not one to five digits (a `+build`, a pre-release, an
+    /// empty part) or there are more than ``maximumParts``.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (fields: SIMD4<UInt32>, count: Int)? {
         var index = bytes.first == 0x76 ? 1 : 0  // a leading "v" is dropped
-        var field = 0
-        var order = 0
+        var fields = SIMD4<UInt32>()
+        var count = 0
         while true {
             var digits = 0
             var value: UInt32 = 0
-            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39, digits <= 5 {
                 value = value &* 10 &+ UInt32(bytes[index] - 0x30)
                 digits += 1
                 index += 1
             }
-            guard digits > 0, digits <= 5, field < fields.count else { return nil }
-            if order == 0 {
-                let key = key(digits: digits, value: value)
-                if key != fields[field] { order = key < fields[field] ? -1 : 1 }
-            }
-            field += 1
-            if index == bytes.count { break }
+            guard digits > 0, digits <= 5, count < maximumParts else { return nil }
+            fields[count] = key(digits: digits, value: value)
+            count += 1
+            if index == bytes.count { return (fields, count) }
             guard bytes[index] == 0x2E || bytes[index] == 0x2D else { return nil }  // "." or "-"
             index += 1
         }
-        return field == fields.count ? order : nil
+    }
+
+    /// How a parsed version orders against `expected` (-1, 0, 1), as their
+    /// padded forms would; `nil` when they have different numbers of fields.
+    static func order(_ fields: SIMD4<UInt32>, count: Int, against expected: UnsafeBufferPointer<UInt32>) -> Int? {
+        guard count == expected.count else { return nil }
+        for index in 0..<count where fields[index] != expected[index] {
+            return fields[index] < expected[index] ? -1 : 1
+        }
+        return 0
     }
 }

@@ -103,6 +103,10 @@ struct AttributeFacts: Sendable {
     var number: Double = 0
     /// An ASCII string's ``NameHash``.
     var textHash: UInt32 = 0
+    /// An ASCII string read as a version (``VersionFields``), when it is one
+    /// of the usual shape; ``versionFieldCount`` is 0 when it is not.
+    var versionFields = SIMD4<UInt32>()
+    var versionFieldCount = 0
 
     init(_ value: JSONValue) {
         switch value {
@@ -111,6 +115,10 @@ struct AttributeFacts: Sendable {
             if key.isASCII {
                 kind = .asciiString
                 textHash = key.hash
+                var text = text
+                if let version = text.withUTF8(VersionFields.parse) {
+                    (versionFields, versionFieldCount) = version
+                }
             } else {
                 kind = .other
             }

@@ -13,33 +13,39 @@ enum VersionFields {
     /// A field's key: its digit count, then its value (the digits, at most five, read as a number).
     private static func key(digits: Int, value: UInt32) -> UInt32 { UInt32(digits) << 17 | value }
 
-    /// The fields of an already padded version (``Version/paddedUnits(_:)``);
-    /// `nil` unless every part is five units of spaces and then digits, with
-    /// `-~` after exactly three of them.
-    static func of(padded: [UInt16]) -> [UInt32]? {
+    /// Appends the fields of an already padded version (``Version/paddedUnits(_:)``)
+    /// to `fields`, and says how many; `nil`, and nothing appended, unless
+    /// every part is five units of spaces and then digits, with `-~` after
+    /// exactly three of them.
+    static func append(padded: [UInt16], to fields: inout ContiguousArray<UInt32>) -> Int? {
         // "~" after the last "-", or not at all.
         let tilde = padded.count >= 2 && padded[padded.count - 1] == 0x7E && padded[padded.count - 2] == 0x2D
         let end = tilde ? padded.count - 2 : padded.count
         // Parts of five units, each followed by "-" but the last.
         guard end % 6 == 5, tilde == (end == 17) else { return nil }
-        var fields: [UInt32] = []
-        fields.reserveCapacity((end + 1) / 6)
+        let first = fields.count
         var start = 0
         while start < end {
-            guard start + 5 == end || padded[start + 5] == 0x2D else { return nil }
+            guard start + 5 == end || padded[start + 5] == 0x2D else { return removed(from: &fields, first) }
             var digits = 0
             var value: UInt32 = 0
             for unit in padded[start..<start + 5] {
                 if unit == 0x20, digits == 0 { continue }  // the padding
-                guard unit >= 0x30, unit <= 0x39 else { return nil }
+                guard unit >= 0x30, unit <= 0x39 else { return removed(from: &fields, first) }
                 digits += 1
                 value = value * 10 + UInt32(unit - 0x30)
             }
-            guard digits > 0 else { return nil }  // spaces alone
+            guard digits > 0 else { return removed(from: &fields, first) }  // spaces alone
             fields.append(key(digits: digits, value: value))
             start += 6
         }
-        return fields
+        return fields.count - first
+    }
+
+    /// Takes back the fields appended from `first` on: the version was not of the shape.
+    private static func removed(from fields: inout ContiguousArray<UInt32>, _ first: Int) -> Int? {
+        fields.removeSubrange(first...)
+        return nil
     }
 
     /// The most parts a user's version may have to be read as fields (`1.2.3.4`).

@@ -133,7 +133,8 @@ public final class ForcedValue: Sendable {
     package let condition: Condition?
     /// What a rollout hashes with (`seed || feature key`).
     public let seed: String
-    /// ``seed`` as hashing reads it.
+    /// ``seed`` as hashing reads it; empty for a rule that hashes nobody
+    /// (neither `coverage` nor `range`), which then keeps no copy of it.
     let hashSeed: GrowthBookHash.Seed
     /// The attribute a rollout hashes (`id` when missing or empty).
     public let hashAttribute: String?
@@ -160,7 +161,7 @@ public final class ForcedValue: Sendable {
         self.value = value
         condition = Condition.given(members[members.condition])
         seed = JavaScriptSemantics.seed(members[members.seed], or: feature)
-        hashSeed = GrowthBookHash.Seed(seed)
+        hashSeed = GrowthBookHash.Seed(members.coverage != nil || members.range != nil ? seed : "")
         hashAttribute = members[members.hashAttribute]?.stringValue
         fallbackAttribute = members[members.fallbackAttribute]?.stringValue
         disableStickyBucketing = JavaScriptSemantics.truthy(members[members.disableStickyBucketing])

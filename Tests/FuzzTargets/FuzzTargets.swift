@@ -111,6 +111,7 @@ public enum FuzzTargets {
             precondition((fast == nil) == (positioned == nil), "the JSON parsers disagree on accepting the text")
             if let fast, let positioned { precondition(fast == JSONValue(positioned), "the JSON parsers disagree") }
             _ = PayloadLinter().check(text, file: "fuzz.json")
+            if let fast, case .object = fast { conditionAgrees(fast) }
         }
         let store = InMemoryStateStore()
         guard let device = try? store.device(candidate: Device(id: "fuzz", token: ActiveExperimentsToken(0.25))) else {
@@ -131,6 +132,28 @@ public enum FuzzTargets {
         let read = source.targetingAttributes
         source.useAttributes(Dictionary(uniqueKeysWithValues: read.keys.map { ($0, "fuzz") }))
         _ = try? source.activeVariants()
+    }
+
+    /// Users a condition meets: names of plain ASCII letters (no name that
+    /// Swift's `==` holds equal to a different one), values of every type.
+    private static let conditionUsers: [JSONValue] = [
+        ["country": "US", "age": 30, "version": "1.3.0", "beta": true, "tags": ["a", "b"]],
+        ["country": "ca", "age": 17.5, "version": "v1.10.0-2", "beta": false, "id": ""],
+        ["country": "é", "age": "18", "version": 2, "beta": .null, "tags": []],
+        ["country": ["US"], "age": .null, "version": "1.2", "id": ["a": 1]],
+        [:],
+    ]
+
+    /// An object read as a condition holds for each user exactly when the
+    /// general walk says it does, whether or not it has a compact form (``CompactCondition``).
+    private static func conditionAgrees(_ json: JSONValue) {
+        let condition = Condition(json)
+        for user in conditionUsers {
+            precondition(
+                condition.holds(for: AttributeTable(user), groups: [:]) == condition.holds(for: user, groups: [:]),
+                "a condition's compact form and the general walk disagree"
+            )
+        }
     }
 
     /// An event stream, in chunks whose sizes come from the input itself.

@@ -45,14 +45,20 @@ struct CompactCondition: Sendable {
     /// The tests, all of which must hold; `nil` when the condition is not of
     /// this shape (nested, `$or`, paths), and the general walk evaluates it.
     let tests: ContiguousArray<Test>?
-    /// The strings the tests compare against, with their hashes.
-    let pool: ContiguousArray<(text: String, hash: UInt32)>
+    /// A string a test compares against, with its hash.
+    struct PooledString: Sendable {
+        var text: String
+        var hash: UInt32
+    }
+
+    /// The strings the tests compare against.
+    let pool: ContiguousArray<PooledString>
     /// The numeric fields of the versions the tests compare against (``VersionFields``).
     let versionFields: ContiguousArray<UInt32>
 
     /// The compact form of a condition's parts, when it has one.
     init(parts: ContiguousArray<Condition.Part>, tests valueTests: ContiguousArray<ValueTest>) {
-        var pool = ContiguousArray<(text: String, hash: UInt32)>()
+        var pool = ContiguousArray<PooledString>()
         var versionFields = ContiguousArray<UInt32>()
         /// Adds ASCII strings to the pool; `nil` (and nothing added) when one is not ASCII.
         func pooled(_ strings: some Collection<String>) -> (first: Int32, count: Int32)? {
@@ -63,7 +69,7 @@ struct CompactCondition: Sendable {
                     pool.removeSubrange(first...)
                     return nil
                 }
-                pool.append((text, key.hash))
+                pool.append(PooledString(text: text, hash: key.hash))
             }
             return (Int32(first), Int32(strings.count))
         }
@@ -84,6 +90,16 @@ struct CompactCondition: Sendable {
         }
         var tests = ContiguousArray<Test>()
         tests.reserveCapacity(members.count)
+        // Room for every string at once: growing would copy the pool (and count its strings) again.
+        pool.reserveCapacity(
+            members.reduce(0) { count, part in
+                switch valueTests[Int(part.test)] {
+                case .string: return count + 1
+                case .single(.inStrings(let strings, _)): return count + strings.count
+                default: return count
+                }
+            }
+        )
         for part in members {
             var test = Test(kind: .general, name: part.operand, test: part.test)
             switch valueTests[Int(part.test)] {

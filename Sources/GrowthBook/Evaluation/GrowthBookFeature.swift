@@ -104,21 +104,33 @@ public final class FeatureRule: Sendable {
 
     /// The experiment an experiment rule runs, with only the keys the rule sets.
     private static func experiment(of rule: RuleMembers, variations: JSONValue, feature: String) -> JSONValue {
-        var members: [JSONValue.Member] = [
-            .init("variations", variations),
-            // `rule.key || id`: a missing or empty key is the feature's.
-            .init("key", rule[rule.key].flatMap { JavaScriptSemantics.truthy($0) ? $0 : nil } ?? .string(feature)),
-        ]
-        for (key, index) in [
-            ("coverage", rule.coverage), ("weights", rule.weights), ("hashAttribute", rule.hashAttribute),
-            ("fallbackAttribute", rule.fallbackAttribute), ("disableStickyBucketing", rule.disableStickyBucketing),
-            ("bucketVersion", rule.bucketVersion), ("minBucketVersion", rule.minBucketVersion),
-            ("namespace", rule.namespace), ("meta", rule.meta), ("ranges", rule.ranges), ("name", rule.name),
-            ("phase", rule.phase), ("seed", rule.seed), ("hashVersion", rule.hashVersion), ("filters", rule.filters),
-            ("condition", rule.condition),
-        ] {
+        var members: [JSONValue.Member] = []
+        members.reserveCapacity(8)  // the usual experiment rule: at most one growth
+        members.append(.init("variations", variations))
+        // `rule.key || id`: a missing or empty key is the feature's.
+        members.append(
+            .init("key", rule[rule.key].flatMap { JavaScriptSemantics.truthy($0) ? $0 : nil } ?? .string(feature))
+        )
+        // One call a key, where a list of names and positions was an array of tuples made and destroyed per rule.
+        func add(_ key: String, _ index: Int?) {
             if let value = rule[index] { members.append(.init(key, value)) }
         }
+        add("coverage", rule.coverage)
+        add("weights", rule.weights)
+        add("hashAttribute", rule.hashAttribute)
+        add("fallbackAttribute", rule.fallbackAttribute)
+        add("disableStickyBucketing", rule.disableStickyBucketing)
+        add("bucketVersion", rule.bucketVersion)
+        add("minBucketVersion", rule.minBucketVersion)
+        add("namespace", rule.namespace)
+        add("meta", rule.meta)
+        add("ranges", rule.ranges)
+        add("name", rule.name)
+        add("phase", rule.phase)
+        add("seed", rule.seed)
+        add("hashVersion", rule.hashVersion)
+        add("filters", rule.filters)
+        add("condition", rule.condition)
         return .object(members)
     }
 

@@ -24,6 +24,20 @@ import Testing
         #expect(FeatureTable()["anything"] == nil)
     }
 
+    /// Keys are JavaScript's property names: the same code units, so `é`
+    /// written as one scalar and as `e` with a combining accent are two keys
+    /// (Swift's `==` holds them equal).
+    @Test func keysAreEqualByteForByte() {
+        let composed = GrowthBookFeature(id: "é", json: .object([.init("defaultValue", .number(1))]))
+        let decomposed = GrowthBookFeature(id: "e\u{301}", json: .object([.init("defaultValue", .number(2))]))
+        let table = FeatureTable([("é", composed), ("e\u{301}", decomposed)])
+        #expect(table.usesTable)
+        #expect(table.count == 2)
+        #expect(table["é"] === composed)
+        #expect(table["e\u{301}"] === decomposed)
+        #expect(table["e"] == nil)
+    }
+
     /// 40 keys whose hashes share their low ten bits: they all want the same
     /// slot of any table of up to 1,024 slots.
     static let collidingKeys = Array(

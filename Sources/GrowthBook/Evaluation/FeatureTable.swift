@@ -45,6 +45,10 @@ public struct FeatureTable: Sendable {
     /// collide too much the slots are dropped and a dictionary answers.
     private final class Storage: Sendable {
         let keys: [String]
+        /// Every key's UTF-8 bytes, one after another, and where each ends:
+        /// a lookup compares the bytes it already holds to hash the key.
+        let keyBytes: ContiguousArray<UInt8>
+        let keyEnds: ContiguousArray<Int32>
         let features: [GrowthBookFeature]
         let slots: ProbedSlots
         /// Positions by key, when keys collided too much for the slots.
@@ -59,7 +63,12 @@ public struct FeatureTable: Sendable {
             var byKey: [String: Int]?
             for (key, feature) in entries {
                 if byKey == nil {
-                    switch slots.place(FeatureTable.hash(key), at: keys.count, isSame: { keys[$0] == key }) {
+                    // The same key is the same bytes, as JavaScript compares property names.
+                    switch slots.place(
+                        FeatureTable.hash(key),
+                        at: keys.count,
+                        isSame: { keys[$0].utf8.elementsEqual(key.utf8) }
+                    ) {
                     case .placed: break
                     case .found: continue  // a repeated key
                     case .tooFar:
@@ -73,7 +82,17 @@ public struct FeatureTable: Sendable {
                 keys.append(key)
                 features.append(feature)
             }
+            var keyBytes = ContiguousArray<UInt8>()
+            var keyEnds = ContiguousArray<Int32>()
+            keyBytes.reserveCapacity(keys.reduce(0) { $0 + $1.utf8.count })
+            keyEnds.reserveCapacity(keys.count)
+            for key in keys {
+                keyBytes.append(contentsOf: key.utf8)
+                keyEnds.append(Int32(keyBytes.count))
+            }
             self.keys = keys
+            self.keyBytes = keyBytes
+            self.keyEnds = keyEnds
             self.features = features
             self.slots = slots
             self.byKey = byKey
@@ -81,7 +100,44 @@ public struct FeatureTable: Sendable {
 
         func feature(_ key: String) -> GrowthBookFeature? {
             if let byKey { return byKey[key].map { features[$0] } }
-            return slots.find(FeatureTable.hash(key), isSame: { keys[$0] == key }).map { features[$0] }
+            // The key's bytes are read once, to hash it and to compare it:
+            // apart, hashing and comparing each read them through a closure of its own.
+            let found = key.utf8.withContiguousStorageIfAvailable { bytes in
+                slots.find(NameHash.key(ofBytes: bytes).hash) { hasKey(at: $0, bytes) }
+            }
+            let position =
+                found ?? slots.find(FeatureTable.hash(key), isSame: { keys[$0].utf8.elementsEqual(key.utf8) })
+            return position.map { features[$0] }
+        }
+
+        /// Whether the key at `position` is `bytes`.
+        @inline(__always)
+        private func hasKey(at position: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            let start = position == 0 ? 0 : Int(keyEnds[position - 1])
+            let end = Int(keyEnds[position])
+            let count = bytes.count
+            guard end - start == count else { return false }
+            guard count > 0 else { return true }
+            return keyBytes.withUnsafeBufferPointer { stored in
+                // Eight bytes at a time: a key is a word or two.
+                let a = UnsafeRawPointer(stored.baseAddress! + start)
+                let b = UnsafeRawPointer(bytes.baseAddress!)
+                var offset = 0
+                while offset + 8 <= count {
+                    guard
+                        a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                            == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    else { return false }
+                    offset += 8
+                }
+                while offset < count {
+                    guard
+                        a.load(fromByteOffset: offset, as: UInt8.self) == b.load(fromByteOffset: offset, as: UInt8.self)
+                    else { return false }
+                    offset += 1
+                }
+                return true
+            }
         }
     }
 

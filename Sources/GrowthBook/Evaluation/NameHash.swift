@@ -20,37 +20,42 @@ package enum NameHash {
     /// two ASCII names with `==`, which then holds exactly for the same
     /// bytes; other names byte by byte), from one pass over its bytes.
     package static func key(of name: String) -> (hash: UInt32, isASCII: Bool) {
-        let key = name.utf8.withContiguousStorageIfAvailable { bytes -> (UInt64, Bool) in
-            let raw = UnsafeRawBufferPointer(bytes)
-            let count = raw.count
-            var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 &+ UInt64(count)
-            var high: UInt64 = 0
-            if count >= 8 {
-                var offset = 0
-                while offset + 8 < count {
-                    let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                    high |= word
-                    hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
-                    hash ^= hash >> 32
-                    offset += 8
-                }
-                // The last eight bytes, overlapping the word before when the count is not a multiple of eight.
-                let last = raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-                high |= last
-                hash = (hash ^ last) &* 0xFF51_AFD7_ED55_8CCD
-            } else {
-                var tail: UInt64 = 0
-                for index in 0..<count { tail = tail << 8 | UInt64(raw[index]) }
-                high = tail
-                hash = (hash ^ tail) &* 0xFF51_AFD7_ED55_8CCD
-            }
-            return (mix(hash), high & 0x8080_8080_8080_8080 == 0)
-        }
         // A string without contiguous UTF-8 (bridged) is hashed by its units.
-        guard let (hash, isASCII) = key else {
+        guard let key = name.utf8.withContiguousStorageIfAvailable(key(ofBytes:)) else {
             return (GrowthBookHash.fnv32a(name), name.utf8.allSatisfy { $0 < 0x80 })
         }
-        return (UInt32(truncatingIfNeeded: hash ^ hash >> 32), isASCII)
+        return key
+    }
+
+    /// The hash of a name's UTF-8 bytes, and whether they are ASCII: what
+    /// ``key(of:)`` returns for the name, for a caller already holding its bytes.
+    @inline(__always)
+    package static func key(ofBytes bytes: UnsafeBufferPointer<UInt8>) -> (hash: UInt32, isASCII: Bool) {
+        let raw = UnsafeRawBufferPointer(bytes)
+        let count = raw.count
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 &+ UInt64(count)
+        var high: UInt64 = 0
+        if count >= 8 {
+            var offset = 0
+            while offset + 8 < count {
+                let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                high |= word
+                hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
+                hash ^= hash >> 32
+                offset += 8
+            }
+            // The last eight bytes, overlapping the word before when the count is not a multiple of eight.
+            let last = raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            high |= last
+            hash = (hash ^ last) &* 0xFF51_AFD7_ED55_8CCD
+        } else {
+            var tail: UInt64 = 0
+            for index in 0..<count { tail = tail << 8 | UInt64(raw[index]) }
+            high = tail
+            hash = (hash ^ tail) &* 0xFF51_AFD7_ED55_8CCD
+        }
+        let mixed = mix(hash)
+        return (UInt32(truncatingIfNeeded: mixed ^ mixed >> 32), high & 0x8080_8080_8080_8080 == 0)
     }
 
     /// The end of SplitMix64: every bit of the result depends on every bit given.

@@ -134,9 +134,10 @@ public enum FuzzTargets {
         _ = try? source.activeVariants()
     }
 
-    /// Users a condition meets: names of plain ASCII letters (no name that
-    /// Swift's `==` holds equal to a different one), values of every type.
+    /// Users a condition meets: values of every type, and names that only
+    /// code units tell apart (`é` in one scalar and in two, the Kelvin sign and `K`).
     private static let conditionUsers: [JSONValue] = [
+        ["\u{E9}": 1, "e\u{301}": "US", "\u{212A}": "1.2.0", "K": true],
         ["country": "US", "age": 30, "version": "1.3.0", "beta": true, "tags": ["a", "b"]],
         ["country": "ca", "age": 17.5, "version": "v1.10.0-2", "beta": false, "id": ""],
         ["country": "é", "age": "18", "version": 2, "beta": .null, "tags": []],

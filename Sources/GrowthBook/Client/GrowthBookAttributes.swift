@@ -41,7 +41,7 @@ public struct GrowthBookAttributes: Sendable, Hashable, ExpressibleByDictionaryL
         get { JavaScriptSemantics.property(name, of: json) }
         set {
             var members = json.members ?? []
-            members.removeAll { $0.key == name }
+            members.removeAll { JavaScriptSemantics.sameName($0.key, name) }
             if let newValue { members.append(.init(name, newValue)) }
             json = .object(members)
         }

@@ -170,7 +170,9 @@ package final class Condition: Sendable {
         for part in path {
             switch current {
             case .object(let members):
-                guard let index = members.firstIndex(where: { $0.key == part }) else { return .null }
+                guard let index = members.firstIndex(where: { JavaScriptSemantics.sameName($0.key, part) }) else {
+                    return .null
+                }
                 current = members[index].value
             case .array(let elements):
                 if part == "length" {
@@ -297,7 +299,9 @@ struct ScannedAttributes: AttributeLookup {
     func value(named name: String, key: (hash: UInt32, isASCII: Bool)) -> JSONValue? {
         guard case .object(let members) = root else { return nil }
         // By index: a `for member in` loop would copy (retain and release) every member it passes.
-        for index in members.indices where members[index].key == name { return members[index].value }
+        for index in members.indices where JavaScriptSemantics.sameName(members[index].key, name) {
+            return members[index].value
+        }
         return nil
     }
 }

@@ -286,16 +286,38 @@ package enum JavaScriptSemantics {
         }
     }
 
+    /// Whether two property names are the same name to JavaScript: the same
+    /// code units, so the same UTF-8 bytes. Swift's `==` holds canonically
+    /// equivalent strings equal (`é` and `e` with a combining accent, the
+    /// Kelvin sign and `K`), which JavaScript keeps apart.
+    package static func sameName(_ a: String, _ b: String) -> Bool {
+        var (a, b) = (a, b)
+        return a.withUTF8 { a in
+            b.withUTF8 { b in a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+            }
+        }
+    }
+
+    /// A property name as a key of a dictionary or set: equal and hashed by
+    /// its bytes (``sameName(_:_:)``), not by Swift's canonical equivalence.
+    private struct PropertyName: Hashable {
+        let text: String
+        static func == (a: Self, b: Self) -> Bool { sameName(a.text, b.text) }
+        func hash(into hasher: inout Hasher) {
+            for byte in text.utf8 { hasher.combine(byte) }
+        }
+    }
+
     /// Each name once, with its last value, at its first place: what
     /// `JSON.parse` keeps of an object that repeats a name.
     private static func lastOfEachName(_ members: [JSONValue.Member]) -> [JSONValue.Member] {
-        var seen: [String: Int] = [:]
+        var seen: [PropertyName: Int] = [:]
         var unique: [JSONValue.Member] = []
         for member in members {
-            if let at = seen[member.key] {
+            if let at = seen[PropertyName(text: member.key)] {
                 unique[at].value = member.value
             } else {
-                seen[member.key] = unique.count
+                seen[PropertyName(text: member.key)] = unique.count
                 unique.append(member)
             }
         }
@@ -305,10 +327,12 @@ package enum JavaScriptSemantics {
     /// Whether two members share a name.
     private static func repeatsAName(_ members: [JSONValue.Member]) -> Bool {
         if members.count <= 16 {
-            return members.indices.contains { index in members[..<index].contains { $0.key == members[index].key } }
+            return members.indices.contains { index in
+                members[..<index].contains { sameName($0.key, members[index].key) }
+            }
         }
-        var names = Set<String>()
-        return !members.allSatisfy { names.insert($0.key).inserted }
+        var names = Set<PropertyName>()
+        return !members.allSatisfy { names.insert(PropertyName(text: $0.key)).inserted }
     }
 
     /// `object[name]` of the object `JSON.parse` makes of `value`: the last
@@ -317,7 +341,7 @@ package enum JavaScriptSemantics {
     package static func property(_ name: String, of value: JSONValue) -> JSONValue? {
         guard case .object(let members) = value else { return nil }
         // By index: `last(where:)` would copy the member, key and all, to return it.
-        guard let index = members.lastIndex(where: { $0.key == name }) else { return nil }
+        guard let index = members.lastIndex(where: { sameName($0.key, name) }) else { return nil }
         return members[index].value
     }
 

@@ -67,7 +67,7 @@ package struct AttributeTable: Sendable {
     /// code units. Two ASCII names are that exactly when `==` holds (which
     /// holds `é` and `e` with a combining accent equal, and the Kelvin sign `K`).
     private static func same(_ a: String, _ aIsASCII: Bool, _ b: String, _ bIsASCII: Bool) -> Bool {
-        aIsASCII && bIsASCII ? a == b : a.utf8.elementsEqual(b.utf8)
+        aIsASCII && bIsASCII ? a == b : JavaScriptSemantics.sameName(a, b)
     }
 
     /// The facts of the attribute at `position` (from ``position(of:key:)``).

@@ -67,7 +67,7 @@ public struct FeatureTable: Sendable {
                     switch slots.place(
                         FeatureTable.hash(key),
                         at: keys.count,
-                        isSame: { keys[$0].utf8.elementsEqual(key.utf8) }
+                        isSame: { JavaScriptSemantics.sameName(keys[$0], key) }
                     ) {
                     case .placed: break
                     case .found: continue  // a repeated key
@@ -106,7 +106,7 @@ public struct FeatureTable: Sendable {
                 slots.find(NameHash.key(ofBytes: bytes).hash) { hasKey(at: $0, bytes) }
             }
             let position =
-                found ?? slots.find(FeatureTable.hash(key), isSame: { keys[$0].utf8.elementsEqual(key.utf8) })
+                found ?? slots.find(FeatureTable.hash(key), isSame: { JavaScriptSemantics.sameName(keys[$0], key) })
             return position.map { features[$0] }
         }
 

@@ -293,7 +293,9 @@ package enum JavaScriptSemantics {
     package static func sameName(_ a: String, _ b: String) -> Bool {
         var (a, b) = (a, b)
         return a.withUTF8 { a in
-            b.withUTF8 { b in a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+            b.withUTF8 { b in
+                guard a.count == b.count else { return false }
+                return a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
             }
         }
     }

@@ -5,10 +5,11 @@
 /// field orders first by its number of digits (more leading spaces sort
 /// lower), then by its digits. Both then end in `-~`, or neither does.
 ///
-/// Ordering a user's `1.3.0` this way reads its five bytes once, where
-/// producing its padded form unit by unit (``Version/order(of:comparedTo:)``)
-/// took a sixth of an experiment rule's evaluation. Any other pair of
-/// versions takes that longer way.
+/// A user's `1.3.0` is read into fields once per context
+/// (``AttributeFacts``), where producing its padded form unit by unit for
+/// every rule that tests it (``Version/order(of:comparedTo:)``) took a sixth
+/// of an experiment rule's evaluation. Any other pair of versions takes that
+/// longer way.
 enum VersionFields {
     /// A field's key: its digit count, then its value (the digits, at most five, read as a number).
     private static func key(digits: Int, value: UInt32) -> UInt32 { UInt32(digits) << 17 | value }

@@ -129,8 +129,15 @@ struct CompactCondition: Sendable {
         self.versionFields = versionFields
     }
 
-    /// Whether every test holds for `attributes`; `condition` answers the tests and values not compiled here.
-    func holds(
+    /// Whether every test holds for `attributes`, or `nil` when the
+    /// condition has no compact form; `condition` answers the tests and
+    /// values not compiled here.
+    func holds(for attributes: AttributeTable, in condition: Condition, groups: [String: [JSONValue]]) -> Bool? {
+        // Over the buffer: a loop over the array itself counted its references.
+        tests?.withUnsafeBufferPointer { holds($0, for: attributes, in: condition, groups: groups) }
+    }
+
+    private func holds(
         _ tests: UnsafeBufferPointer<Test>,
         for attributes: AttributeTable,
         in condition: Condition,

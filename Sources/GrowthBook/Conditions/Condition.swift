@@ -89,10 +89,7 @@ package final class Condition: Sendable {
 
     /// Whether a user's attributes satisfy the condition; `groups` serve `$inGroup`.
     package func holds(for attributes: AttributeTable, groups: [String: [JSONValue]]) -> Bool {
-        if let tests = compact.tests {
-            return tests.withUnsafeBufferPointer { compact.holds($0, for: attributes, in: self, groups: groups) }
-        }
-        return holds(in: attributes, groups: groups)
+        compact.holds(for: attributes, in: self, groups: groups) ?? holds(in: attributes, groups: groups)
     }
 
     /// Whether a value (an element for `$elemMatch`, `{"value": …}` for a

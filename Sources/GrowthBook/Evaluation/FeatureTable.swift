@@ -44,7 +44,6 @@ public struct FeatureTable: Sendable {
     /// that probes stay short however many keys there are. When keys
     /// collide too much the slots are dropped and a dictionary answers.
     private final class Storage: Sendable {
-        let keys: [String]
         /// Every key's UTF-8 bytes, one after another, and where each ends:
         /// a lookup compares the bytes it already holds to hash the key.
         let keyBytes: ContiguousArray<UInt8>
@@ -90,7 +89,6 @@ public struct FeatureTable: Sendable {
                 keyBytes.append(contentsOf: key.utf8)
                 keyEnds.append(Int32(keyBytes.count))
             }
-            self.keys = keys
             self.keyBytes = keyBytes
             self.keyEnds = keyEnds
             self.features = features
@@ -102,12 +100,20 @@ public struct FeatureTable: Sendable {
             if let byKey { return byKey[key].map { features[$0] } }
             // The key's bytes are read once, to hash it and to compare it:
             // apart, hashing and comparing each read them through a closure of its own.
-            let found = key.utf8.withContiguousStorageIfAvailable { bytes in
-                slots.find(NameHash.key(ofBytes: bytes).hash) { hasKey(at: $0, bytes) }
-            }
-            let position =
-                found ?? slots.find(FeatureTable.hash(key), isSame: { JavaScriptSemantics.sameName(keys[$0], key) })
-            return position.map { features[$0] }
+            let found =
+                key.utf8.withContiguousStorageIfAvailable { position(of: $0) }
+                ?? {
+                    // A string without contiguous UTF-8 (bridged): its bytes copied once, found the same way.
+                    var copy = key
+                    return copy.withUTF8 { position(of: $0) }
+                }()
+            return found.map { features[$0] }
+        }
+
+        /// The position of the key whose UTF-8 bytes are `bytes`.
+        @inline(__always)
+        private func position(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+            slots.find(NameHash.key(ofBytes: bytes).hash) { hasKey(at: $0, bytes) }
         }
 
         /// Whether the key at `position` is `bytes`.
@@ -115,11 +121,11 @@ public struct FeatureTable: Sendable {
         private func hasKey(at position: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             let start = position == 0 ? 0 : Int(keyEnds[position - 1])
             let end = Int(keyEnds[position])
+            guard end - start == bytes.count else { return false }
             let count = bytes.count
-            guard end - start == count else { return false }
             guard count > 0 else { return true }
             return keyBytes.withUnsafeBufferPointer { stored in
-                // Eight bytes at a time: a key is a word or two.
+                // Eight bytes at a time, inline: a key is a word or two, shorter than a call to `memcmp`.
                 let a = UnsafeRawPointer(stored.baseAddress! + start)
                 let b = UnsafeRawPointer(bytes.baseAddress!)
                 var offset = 0

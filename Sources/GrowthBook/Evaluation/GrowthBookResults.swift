@@ -78,38 +78,6 @@ public struct FeatureResult: Sendable, Hashable {
     /// while nobody else holds it (``DecidingExperiment``).
     var decidingExperiment: DecidingExperiment?
 
-    /// A result; `experiment` and `experimentResult` when an experiment decided.
-    public init(
-        value: JSONValue,
-        source: Source,
-        ruleId: String,
-        experiment: JSONValue? = nil,
-        experimentResult: ExperimentResult? = nil
-    ) {
-        self.value = value
-        self.source = source
-        self.ruleId = ruleId
-        if experiment != nil || experimentResult != nil {
-            decidingExperiment = DecidingExperiment(.given(experiment: experiment, result: experimentResult))
-        }
-    }
-
-    /// A result as the evaluator makes it, without the experiment part's
-    /// optionals (it makes thousands a millisecond).
-    init(
-        value: JSONValue,
-        source: Source,
-        ruleId: String,
-        ruleIndex: Int?,
-        decidingExperiment: DecidingExperiment? = nil
-    ) {
-        self.value = value
-        self.source = source
-        self.ruleId = ruleId
-        self.ruleIndex = ruleIndex
-        self.decidingExperiment = decidingExperiment
-    }
-
     /// The experiment rule that decided, as GrowthBook builds it.
     public var experiment: JSONValue? {
         get { decidingExperiment?.experiment }
@@ -158,6 +126,28 @@ public struct FeatureResult: Sendable, Hashable {
         if let experiment { members.append(.init("experiment", experiment)) }
         if let experimentResult { members.append(.init("experimentResult", experimentResult.json)) }
         return .object(members)
+    }
+}
+
+// The initializer the evaluator uses is the memberwise one
+// (`init(value:source:ruleId:ruleIndex:decidingExperiment:)`), which the
+// compiler writes only while the struct itself declares none. It builds the
+// result in one piece; a written one filled it member by member in a stack
+// slot, and each result the evaluator returned was then copied and the
+// original destroyed: a tenth of a force rule's evaluation.
+extension FeatureResult {
+    /// A result; `experiment` and `experimentResult` when an experiment decided.
+    public init(
+        value: JSONValue,
+        source: Source,
+        ruleId: String,
+        experiment: JSONValue? = nil,
+        experimentResult: ExperimentResult? = nil
+    ) {
+        self.init(value: value, source: source, ruleId: ruleId, ruleIndex: nil)
+        if experiment != nil || experimentResult != nil {
+            decidingExperiment = DecidingExperiment(.given(experiment: experiment, result: experimentResult))
+        }
     }
 }
 

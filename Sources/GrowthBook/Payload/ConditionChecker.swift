@@ -2,77 +2,117 @@
 /// knows and every pattern compiles. The SDKs evaluate such a rule (it just
 /// never matches), so these are errors for the payload linter only: a typo such as
 /// `$regexx` would otherwise hide a rule that targets nobody.
+///
+/// A clean condition costs no allocation: the path to a member and the
+/// rule's name in messages are made only for a problem (every rule of every
+/// payload is checked before it may load, and a path per member was most of
+/// the checks' allocations).
 struct ConditionChecker {
-    /// Where the condition is, and "rule 2 of feature \"cta\"", for messages.
-    let path: [Int]
-    let what: String
+    /// The rule the condition belongs to: its path and its name, for messages.
+    let rule: RuleChecker
+    /// The position of the `condition` member in the rule.
+    let member: Int
 
     func check(_ condition: JSONValue, into report: inout PayloadReport) {
-        checkCondition(condition, at: path, into: &report)
+        var trail = Trail()
+        checkCondition(condition, at: &trail, into: &report)
+    }
+
+    /// The positions from the `condition` member down to where a check is,
+    /// kept as a stack while the checks walk the condition.
+    private struct Trail {
+        var steps: [Int]
+
+        /// An empty trail, with room for the usual depth: one allocation a condition.
+        init() {
+            steps = []
+            steps.reserveCapacity(8)
+        }
+
+        /// Runs `body` one step further down, at `index`.
+        mutating func step<T>(_ index: Int, _ body: (inout Trail) -> T) -> T {
+            steps.append(index)
+            defer { steps.removeLast() }
+            return body(&self)
+        }
+    }
+
+    /// The full path to where `trail` is, for a finding.
+    private func path(_ trail: Trail) -> [Int] {
+        rule.path(member) + trail.steps
     }
 
     /// A condition object: `$or`, `$nor`, `$and`, `$not`, or attribute paths and their tests.
-    private func checkCondition(_ condition: JSONValue, at path: [Int], into report: inout PayloadReport) {
+    private func checkCondition(_ condition: JSONValue, at trail: inout Trail, into report: inout PayloadReport) {
         guard case .object(let members) = condition else { return }
-        for (index, member) in members.enumerated() {
-            let place = path + [index]
-            switch member.key {
-            case "$or", "$nor", "$and":
-                guard case .array(let parts) = member.value else {
-                    report.neverMatches("\"\(member.key)\" in the condition of \(what) must be a list", at: place)
-                    continue
+        for index in members.indices {
+            trail.step(index) { trail in
+                let member = members[index]
+                switch member.key {
+                case "$or", "$nor", "$and":
+                    guard case .array(let parts) = member.value else {
+                        report.neverMatches(
+                            "\"\(member.key)\" in the condition of \(rule.what) must be a list",
+                            at: path(trail)
+                        )
+                        return
+                    }
+                    for part in parts.indices {
+                        trail.step(part) { checkCondition(parts[part], at: &$0, into: &report) }
+                    }
+                case "$not":
+                    checkCondition(member.value, at: &trail, into: &report)
+                case let name where name.hasPrefix("$"):
+                    report.neverMatches(
+                        "unknown operator \"\(name)\" in the condition of \(rule.what): the rule never matches",
+                        at: path(trail)
+                    )
+                default:
+                    checkTest(member.value, at: &trail, into: &report)
                 }
-                for (part, condition) in parts.enumerated() {
-                    checkCondition(condition, at: place + [part], into: &report)
-                }
-            case "$not":
-                checkCondition(member.value, at: place, into: &report)
-            case let name where name.hasPrefix("$"):
-                report.neverMatches(
-                    "unknown operator \"\(name)\" in the condition of \(what): the rule never matches",
-                    at: place
-                )
-            default:
-                checkTest(member.value, at: place, into: &report)
             }
         }
     }
 
     /// A value test: an operator object (every name starts with `$`), or a value to equal.
-    private func checkTest(_ test: JSONValue, at path: [Int], into report: inout PayloadReport) {
+    private func checkTest(_ test: JSONValue, at trail: inout Trail, into report: inout PayloadReport) {
         guard case .object(let members) = test, !members.isEmpty, members.allSatisfy({ $0.key.hasPrefix("$") })
         else { return }
-        for (index, member) in members.enumerated() {
-            let place = path + [index]
-            switch member.key {
-            case "$regex", "$regexi":
-                guard case .string(let pattern) = member.value else { continue }
-                let caseInsensitive = member.key == "$regexi"
-                // Compiled once here, and found compiled by the evaluations that match with it.
-                if let problem = BoundedRegex.syntaxError(in: pattern, caseInsensitive: caseInsensitive) {
-                    report.neverMatches(
-                        "invalid pattern \"\(pattern)\" for \"\(member.key)\" in the condition of \(what) "
-                            + "(\(problem), as JavaScript reads it): it never matches",
-                        at: place
-                    )
-                }
-            case "$not", "$size":
-                checkTest(member.value, at: place, into: &report)
-            case "$elemMatch":
-                // An operator object tests each element; anything else is a condition on it.
-                if case .object(let inner) = member.value, !inner.isEmpty, inner.allSatisfy({ $0.key.hasPrefix("$") }) {
-                    checkTest(member.value, at: place, into: &report)
-                } else {
-                    checkCondition(member.value, at: place, into: &report)
-                }
-            case let name where !ValueTest.operatorNames.contains(name):
+        for index in members.indices {
+            trail.step(index) { trail in checkOperator(members[index], at: &trail, into: &report) }
+        }
+    }
+
+    /// One operator of a value test, and its operand.
+    private func checkOperator(_ member: JSONValue.Member, at trail: inout Trail, into report: inout PayloadReport) {
+        switch member.key {
+        case "$regex", "$regexi":
+            guard case .string(let pattern) = member.value else { return }
+            let caseInsensitive = member.key == "$regexi"
+            // Compiled once here, and found compiled by the evaluations that match with it.
+            if let problem = BoundedRegex.syntaxError(in: pattern, caseInsensitive: caseInsensitive) {
                 report.neverMatches(
-                    "unknown operator \"\(name)\" in the condition of \(what): the rule never matches",
-                    at: place
+                    "invalid pattern \"\(pattern)\" for \"\(member.key)\" in the condition of \(rule.what) "
+                        + "(\(problem), as JavaScript reads it): it never matches",
+                    at: path(trail)
                 )
-            default:
-                break
             }
+        case "$not", "$size":
+            checkTest(member.value, at: &trail, into: &report)
+        case "$elemMatch":
+            // An operator object tests each element; anything else is a condition on it.
+            if case .object(let inner) = member.value, !inner.isEmpty, inner.allSatisfy({ $0.key.hasPrefix("$") }) {
+                checkTest(member.value, at: &trail, into: &report)
+            } else {
+                checkCondition(member.value, at: &trail, into: &report)
+            }
+        case let name where !ValueTest.operatorNames.contains(name):
+            report.neverMatches(
+                "unknown operator \"\(name)\" in the condition of \(rule.what): the rule never matches",
+                at: path(trail)
+            )
+        default:
+            break
         }
     }
 }

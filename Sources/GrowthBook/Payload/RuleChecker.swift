@@ -11,7 +11,7 @@ struct RuleChecker {
     var what: String { "rule \(place.rule + 1) of feature \"\(feature)\"" }
 
     /// The path to the rule, or to its member at `index`.
-    private func path(_ index: Int? = nil) -> [Int] {
+    func path(_ index: Int? = nil) -> [Int] {
         [place.feature, place.rules, place.rule] + (index.map { [$0] } ?? [])
     }
 
@@ -54,9 +54,10 @@ struct RuleChecker {
                 )
             }
         }
-        if let condition = members[members.condition] {
+        if let index = members.condition {
+            let condition = members.members[index].value
             if Self.isObject(condition) {
-                ConditionChecker(path: path(members.condition), what: what).check(condition, into: &report)
+                ConditionChecker(rule: self, member: index).check(condition, into: &report)
             } else if JavaScriptSemantics.truthy(condition) {
                 // The SDKs still evaluate it (`Object.entries` of it): a list or text names attributes by index.
                 report.warning(
@@ -147,25 +148,25 @@ struct RuleChecker {
 
     private func checkWeights(variationCount: Int?, into report: inout PayloadReport) {
         guard let weights = members[members.weights] else { return }
-        let place = path(members.weights)
-        guard case .array(let items) = weights,
-            let values = Optional(items.compactMap(\.numberValue)),
-            values.count == items.count
-        else {
-            return report.error("\"weights\" of \(what) must be a list of numbers", at: place)
+        // Read in place: a list of the numbers was an allocation for every experiment rule.
+        guard case .array(let items) = weights, items.allSatisfy({ $0.numberValue != nil }) else {
+            return report.error("\"weights\" of \(what) must be a list of numbers", at: path(members.weights))
         }
-        if values.contains(where: { $0 < 0 || $0 > 1 }) {
-            return report.error("\"weights\" of \(what) must be numbers from 0 to 1", at: place)
+        if items.contains(where: { ($0.numberValue ?? 0) < 0 || ($0.numberValue ?? 0) > 1 }) {
+            return report.error("\"weights\" of \(what) must be numbers from 0 to 1", at: path(members.weights))
         }
-        guard let variationCount, values.count == variationCount else {
+        guard let variationCount, items.count == variationCount else {
             return report.warning(
                 "weights of \(what) do not give one number per variation; GrowthBook splits equally instead",
-                at: place
+                at: path(members.weights)
             )
         }
-        let total = values.reduce(0, +)
+        let total = items.reduce(0) { $0 + ($1.numberValue ?? 0) }
         if total < 0.99 || total > 1.01 {
-            report.warning("weights of \(what) add up to \(total), not 1; GrowthBook splits equally instead", at: place)
+            report.warning(
+                "weights of \(what) add up to \(total), not 1; GrowthBook splits equally instead",
+                at: path(members.weights)
+            )
         }
     }
 

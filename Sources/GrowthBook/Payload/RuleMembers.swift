@@ -14,66 +14,38 @@ struct RuleMembers {
         members = json.members ?? []
         // By index: a `for member in` loop would copy every member, value and all.
         for index in members.indices {
-            // By length first, so a name is compared with at most three others.
+            // By length and first byte: then a name is compared with at most
+            // one other, and only a name that is that one is compared at all
+            // (two different strings of the same length took Swift's slow comparison).
             let key = members[index].key
-            switch key.utf8.count {
-            case 2: if key == "id" { Self.keep(&id, index) }
-            case 3: if key == "key" { Self.keep(&self.key, index) }
-            case 4:
-                if key == "seed" {
-                    Self.keep(&seed, index)
-                } else if key == "meta" {
-                    Self.keep(&meta, index)
-                } else if key == "name" {
-                    Self.keep(&name, index)
-                }
-            case 5:
-                if key == "force" {
-                    Self.keep(&force, index)
-                } else if key == "range" {
-                    Self.keep(&range, index)
-                } else if key == "phase" {
-                    Self.keep(&phase, index)
-                }
-            case 6:
-                if key == "ranges" {
-                    Self.keep(&ranges, index)
-                } else if key == "status" {
-                    Self.keep(&status, index)
-                } else if key == "active" {
-                    Self.keep(&active, index)
-                }
-            case 7:
-                if key == "weights" {
-                    Self.keep(&weights, index)
-                } else if key == "filters" {
-                    Self.keep(&filters, index)
-                }
-            case 8: if key == "coverage" { Self.keep(&coverage, index) }
-            case 9:
-                if key == "condition" {
-                    Self.keep(&condition, index)
-                } else if key == "namespace" {
-                    Self.keep(&namespace, index)
-                }
-            case 10: if key == "variations" { Self.keep(&variations, index) }
-            case 11: if key == "hashVersion" { Self.keep(&hashVersion, index) }
-            case 13:
-                if key == "hashAttribute" {
-                    Self.keep(&hashAttribute, index)
-                } else if key == "bucketVersion" {
-                    Self.keep(&bucketVersion, index)
-                }
-            case 16:
-                if key == "minBucketVersion" {
-                    Self.keep(&minBucketVersion, index)
-                } else if key == "parentConditions" {
-                    Self.keep(&parentConditions, index)
-                }
-            case 17: if key == "fallbackAttribute" { Self.keep(&fallbackAttribute, index) }
-            case 19: if key == "contextualBanditRef" { Self.keep(&contextualBanditRef, index) }
-            case 20: if key == "contextualVariations" { Self.keep(&contextualVariations, index) }
-            case 22: if key == "disableStickyBucketing" { Self.keep(&disableStickyBucketing, index) }
+            switch (key.utf8.count, key.utf8.first ?? 0) {
+            case (2, UInt8(ascii: "i")): if key == "id" { Self.keep(&id, index) }
+            case (3, UInt8(ascii: "k")): if key == "key" { Self.keep(&self.key, index) }
+            case (4, UInt8(ascii: "s")): if key == "seed" { Self.keep(&seed, index) }
+            case (4, UInt8(ascii: "m")): if key == "meta" { Self.keep(&meta, index) }
+            case (4, UInt8(ascii: "n")): if key == "name" { Self.keep(&name, index) }
+            case (5, UInt8(ascii: "f")): if key == "force" { Self.keep(&force, index) }
+            case (5, UInt8(ascii: "r")): if key == "range" { Self.keep(&range, index) }
+            case (5, UInt8(ascii: "p")): if key == "phase" { Self.keep(&phase, index) }
+            case (6, UInt8(ascii: "r")): if key == "ranges" { Self.keep(&ranges, index) }
+            case (6, UInt8(ascii: "s")): if key == "status" { Self.keep(&status, index) }
+            case (6, UInt8(ascii: "a")): if key == "active" { Self.keep(&active, index) }
+            case (7, UInt8(ascii: "w")): if key == "weights" { Self.keep(&weights, index) }
+            case (7, UInt8(ascii: "f")): if key == "filters" { Self.keep(&filters, index) }
+            case (8, UInt8(ascii: "c")): if key == "coverage" { Self.keep(&coverage, index) }
+            case (9, UInt8(ascii: "c")): if key == "condition" { Self.keep(&condition, index) }
+            case (9, UInt8(ascii: "n")): if key == "namespace" { Self.keep(&namespace, index) }
+            case (10, UInt8(ascii: "v")): if key == "variations" { Self.keep(&variations, index) }
+            case (11, UInt8(ascii: "h")): if key == "hashVersion" { Self.keep(&hashVersion, index) }
+            case (13, UInt8(ascii: "h")): if key == "hashAttribute" { Self.keep(&hashAttribute, index) }
+            case (13, UInt8(ascii: "b")): if key == "bucketVersion" { Self.keep(&bucketVersion, index) }
+            case (16, UInt8(ascii: "m")): if key == "minBucketVersion" { Self.keep(&minBucketVersion, index) }
+            case (16, UInt8(ascii: "p")): if key == "parentConditions" { Self.keep(&parentConditions, index) }
+            case (17, UInt8(ascii: "f")): if key == "fallbackAttribute" { Self.keep(&fallbackAttribute, index) }
+            case (19, UInt8(ascii: "c")): if key == "contextualBanditRef" { Self.keep(&contextualBanditRef, index) }
+            case (20, UInt8(ascii: "c")): if key == "contextualVariations" { Self.keep(&contextualVariations, index) }
+            case (22, UInt8(ascii: "d")):
+                if key == "disableStickyBucketing" { Self.keep(&disableStickyBucketing, index) }
             default: break
             }
         }

@@ -131,12 +131,15 @@ struct CompactCondition: Sendable {
 
     /// Whether every test holds for `attributes`, or `nil` when the
     /// condition has no compact form; `condition` answers the tests and
-    /// values not compiled here.
+    /// values not compiled here. Inlined, with the walk below, into the
+    /// condition's own `holds`: one call per condition, not three.
+    @inline(__always)
     func holds(for attributes: AttributeTable, in condition: Condition, groups: [String: [JSONValue]]) -> Bool? {
         // Over the buffer: a loop over the array itself counted its references.
         tests?.withUnsafeBufferPointer { holds($0, for: attributes, in: condition, groups: groups) }
     }
 
+    @inline(__always)
     private func holds(
         _ tests: UnsafeBufferPointer<Test>,
         for attributes: AttributeTable,

@@ -3,10 +3,10 @@
 /// never matches), so these are errors for the payload linter only: a typo such as
 /// `$regexx` would otherwise hide a rule that targets nobody.
 ///
-/// A clean condition costs no allocation: the path to a member and the
-/// rule's name in messages are made only for a problem (every rule of every
-/// payload is checked before it may load, and a path per member was most of
-/// the checks' allocations).
+/// A clean condition costs one allocation, its ``Trail``: the path to a
+/// member and the rule's name in messages are made only for a problem (every
+/// rule of every payload is checked before it may load, and a path per
+/// member was most of the checks' allocations).
 struct ConditionChecker {
     /// The rule the condition belongs to: its path and its name, for messages.
     let rule: RuleChecker

@@ -132,7 +132,8 @@ struct CompactCondition: Sendable {
     /// Whether every test holds for `attributes`, or `nil` when the
     /// condition has no compact form; `condition` answers the tests and
     /// values not compiled here. Inlined, with the walk below, into the
-    /// condition's own `holds`: one call per condition, not three.
+    /// condition's own `holds`: one call per condition, where there was one
+    /// more, and one per test to find its attribute.
     @inline(__always)
     func holds(for attributes: AttributeTable, in condition: Condition, groups: [String: [JSONValue]]) -> Bool? {
         // Over the buffer: a loop over the array itself counted its references.

@@ -134,7 +134,7 @@ public struct FeatureResult: Sendable, Hashable {
 // compiler writes only while the struct itself declares none. It builds the
 // result in one piece; a written one filled it member by member in a stack
 // slot, and each result the evaluator returned was then copied and the
-// original destroyed: a tenth of a force rule's evaluation.
+// original destroyed: a sixth of a force rule's instructions.
 extension FeatureResult {
     /// A result; `experiment` and `experimentResult` when an experiment decided.
     public init(

@@ -208,6 +208,10 @@ package final class Condition: Sendable {
 
         /// The part one member of a condition object sets.
         private mutating func member(_ member: JSONValue.Member) {
+            // Only a name that starts as an operator does is compared with
+            // them: two different strings take Swift's slow comparison, four
+            // times for every attribute of every condition.
+            guard member.key.utf8.first == UInt8(ascii: "$") else { return attribute(member) }
             switch member.key {
             // `$or` holds over no parts (the SDK returns true for a length of 0 or none), `$nor` therefore fails.
             case "$or": list(.any, member.value)
@@ -217,20 +221,26 @@ package final class Condition: Sendable {
                 // `null` throws in the SDK: the condition never holds, `$not` included.
                 if member.value == .null { return leaf(.never) }
                 group(.not) { $0.condition(member.value) }
-            default:
-                tests.append(ValueTest(member.value))
-                let test = Int32(tests.count - 1)
-                if member.key.utf8.contains(UInt8(ascii: ".")) {
-                    paths.append(member.key.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
-                    parts.append(
-                        Part(kind: .path, end: Int32(parts.count + 1), operand: Int32(paths.count - 1), test: test)
-                    )
-                } else {
-                    names.append(Name(text: member.key, key: NameHash.key(of: member.key)))
-                    parts.append(
-                        Part(kind: .member, end: Int32(parts.count + 1), operand: Int32(names.count - 1), test: test)
-                    )
-                }
+            default: attribute(member)
+            }
+        }
+
+        /// The part of an attribute (or a dotted path) and its test.
+        private mutating func attribute(_ member: JSONValue.Member) {
+            tests.append(ValueTest(member.value))
+            let test = Int32(tests.count - 1)
+            if member.key.utf8.withContiguousStorageIfAvailable({ $0.contains(UInt8(ascii: ".")) })
+                ?? member.key.utf8.contains(UInt8(ascii: "."))
+            {
+                paths.append(member.key.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
+                parts.append(
+                    Part(kind: .path, end: Int32(parts.count + 1), operand: Int32(paths.count - 1), test: test)
+                )
+            } else {
+                names.append(Name(text: member.key, key: NameHash.key(of: member.key)))
+                parts.append(
+                    Part(kind: .member, end: Int32(parts.count + 1), operand: Int32(names.count - 1), test: test)
+                )
             }
         }
 

@@ -25,6 +25,10 @@ enum VersionFields {
         // Parts of five units, each followed by "-" but the last.
         guard end % 6 == 5, tilde == (end == 17) else { return nil }
         let first = fields.count
+        // Room for the first version's parts at once: appended one by one,
+        // three parts grew the array twice. Only for the first: reserving
+        // exactly for each of many versions would copy the fields every time.
+        if first == 0 { fields.reserveCapacity((end + 1) / 6) }
         var start = 0
         while start < end {
             guard start + 5 == end || padded[start + 5] == 0x2D else { return removed(from: &fields, first) }

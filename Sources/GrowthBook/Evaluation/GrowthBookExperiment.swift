@@ -78,7 +78,7 @@ public final class GrowthBookExperiment: Sendable {
         key = members[members.key]?.stringValue ?? ""
         name = members[members.name]?.stringValue
         variations = members[members.variations]?.elements ?? []
-        weights = weightsJSON?.elements?.compactMap(\.numberValue)
+        weights = weightsJSON?.elements.map(Self.numbers(of:))
         coverage = members[members.coverage]?.numberValue
         hashAttribute = members[members.hashAttribute]?.stringValue
         fallbackAttribute = members[members.fallbackAttribute]?.stringValue
@@ -121,6 +121,17 @@ public final class GrowthBookExperiment: Sendable {
         bucketRanges =
             ranges ?? BucketMath.bucketRanges(count: variations.count, coverage: coverage ?? 1, weights: weights)
         variationKeys = variations.indices.map { [meta] in Self.key(of: $0, meta: meta) }
+    }
+
+    /// The numbers among `elements`, in order, in a list reserved at once
+    /// (`compactMap` grew it as it went: two allocations for three weights).
+    private static func numbers(of elements: [JSONValue]) -> [Double] {
+        var numbers: [Double] = []
+        numbers.reserveCapacity(elements.count)
+        for element in elements {
+            if let number = element.numberValue { numbers.append(number) }
+        }
+        return numbers
     }
 
     /// The key a result in variation `index` carries: its `meta` key, or its

@@ -48,8 +48,12 @@ struct ConditionChecker {
         for index in members.indices {
             trail.step(index) { trail in
                 let member = members[index]
-                switch member.key {
-                case "$or", "$nor", "$and":
+                // An attribute's name is compared with the operators' only when
+                // it starts as they do: two different strings take Swift's slow
+                // comparison, four times for every attribute.
+                let mayBeOperator = member.key.utf8.first == UInt8(ascii: "$")
+                switch (mayBeOperator, member.key) {
+                case (true, "$or"), (true, "$nor"), (true, "$and"):
                     guard case .array(let parts) = member.value else {
                         report.neverMatches(
                             "\"\(member.key)\" in the condition of \(rule.what) must be a list",
@@ -60,9 +64,9 @@ struct ConditionChecker {
                     for part in parts.indices {
                         trail.step(part) { checkCondition(parts[part], at: &$0, into: &report) }
                     }
-                case "$not":
+                case (true, "$not"):
                     checkCondition(member.value, at: &trail, into: &report)
-                case let name where name.hasPrefix("$"):
+                case (_, let name) where name.hasPrefix("$"):
                     report.neverMatches(
                         "unknown operator \"\(name)\" in the condition of \(rule.what): the rule never matches",
                         at: path(trail)
@@ -85,8 +89,9 @@ struct ConditionChecker {
 
     /// One operator of a value test, and its operand.
     private func checkOperator(_ member: JSONValue.Member, at trail: inout Trail, into report: inout PayloadReport) {
-        switch member.key {
-        case "$regex", "$regexi":
+        // By length first, as ``ValueTest`` compiles them.
+        switch (member.key.utf8.count, member.key) {
+        case (6, "$regex"), (7, "$regexi"):
             guard case .string(let pattern) = member.value else { return }
             let caseInsensitive = member.key == "$regexi"
             // Compiled once here, and found compiled by the evaluations that match with it.
@@ -97,16 +102,16 @@ struct ConditionChecker {
                     at: path(trail)
                 )
             }
-        case "$not", "$size":
+        case (4, "$not"), (5, "$size"):
             checkTest(member.value, at: &trail, into: &report)
-        case "$elemMatch":
+        case (10, "$elemMatch"):
             // An operator object tests each element; anything else is a condition on it.
             if case .object(let inner) = member.value, !inner.isEmpty, inner.allSatisfy({ $0.key.hasPrefix("$") }) {
                 checkTest(member.value, at: &trail, into: &report)
             } else {
                 checkCondition(member.value, at: &trail, into: &report)
             }
-        case let name where !ValueTest.operatorNames.contains(name):
+        case (_, let name) where !ValueTest.operatorNames.contains(name):
             report.neverMatches(
                 "unknown operator \"\(name)\" in the condition of \(rule.what): the rule never matches",
                 at: path(trail)

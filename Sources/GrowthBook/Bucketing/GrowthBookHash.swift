@@ -79,8 +79,23 @@ package enum GrowthBookHash {
 
         init(_ text: String) {
             self.text = text
-            units = Array(text.utf16)
+            units = Self.units(of: text)
             state = GrowthBookHash.fnv32a(text)
+        }
+
+        /// The text's UTF-16 units. An ASCII text's are its UTF-8 bytes,
+        /// copied in one pass into a list reserved at once, where
+        /// `Array(text.utf16)` walked the string through its UTF-16 index.
+        private static func units(of text: String) -> [UInt16] {
+            let ascii: [UInt16]?? = text.utf8.withContiguousStorageIfAvailable { bytes in
+                guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+                var units: [UInt16] = []
+                units.reserveCapacity(bytes.count)
+                for byte in bytes { units.append(UInt16(byte)) }
+                return units
+            }
+            if let ascii, let ascii { return ascii }
+            return Array(text.utf16)
         }
     }
 

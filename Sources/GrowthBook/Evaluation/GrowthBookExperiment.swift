@@ -143,8 +143,12 @@ public final class GrowthBookExperiment: Sendable {
     /// The key of variation `index`, written once per variation, not once per evaluation.
     private static func key(of index: Int, meta: [VariationMeta]) -> String {
         if index < meta.count, let key = meta[index].key, !key.isEmpty { return key }
-        return String(index)
+        return index >= 0 && index < indexTexts.count ? indexTexts[index] : String(index)
     }
+
+    /// The first variations' indexes as text, written once: most experiments
+    /// have two or three variations, and `String(index)` was 1 % of decoding.
+    private static let indexTexts = (0..<16).map { String($0) }
 
     /// Whether users in variation `index` pass through to the feature's
     /// other rules (its `meta` says `passthrough: true`).

@@ -1,3 +1,4 @@
+import LabTestSupport
 import Testing
 
 @testable import GrowthBook
@@ -32,6 +33,54 @@ import Testing
         case (.object(let x), .object(let y)):
             return x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && identical($0.value, $1.value) }
         default: return a == b
+        }
+    }
+
+    /// A large document keeps the short strings it made and finds them again
+    /// by their bytes: every string must still be exactly its own bytes,
+    /// whether found or made, in the middle of the text or at its very end.
+    @Test func shortStringsFoundAgainAreExactlyTheirBytes() throws {
+        var random = SplitMix64(seed: 20_261_127)
+        let pieces = ["a", "b", "Z", "é", "😀", "0", "-", "$", "id", "key", "e\u{301}"]
+        // Lengths up to 17 bytes, many more than the table's slots, each used several times.
+        let pool = (0..<600).map { _ in
+            var text = ""
+            while text.utf8.count < 1 + Int(random.next() % 17) {
+                text += pieces[Int(random.next() % UInt64(pieces.count))]
+            }
+            return text
+        }
+        var members: [JSONValue.Member] = []
+        for index in 0..<3_000 {
+            let name = pool[Int(random.next() % UInt64(pool.count))]
+            members.append(.init(name + "\(index % 7)", .string(pool[index % pool.count])))
+        }
+        // The last strings lie within 16 bytes of the end, where their bytes are read one by one;
+        // they share their first eight bytes, so only the rest tells them apart.
+        let ending: [JSONValue] = ["abcdefghX", "abcdefghY", "abcdefgh", "abcdefghYZ", "é"]
+        let document = JSONValue.array([.object(members), .string(pool[0])] + ending)
+        let text = document.jsonText
+        #expect(text.utf8.count > 4096)
+        let parsed = try JSONValueParser.parse(text.utf8)
+        // Compared first, so that a failure names the difference, not the whole document.
+        let same = Self.sameBytes(parsed, document)
+        #expect(same, "a string parsed from the document is not the string written")
+        // Invalid UTF-8 is repaired as `String(decoding:as:)` repairs it, found again or not.
+        let invalid: [UInt8] = [0x22, 0xFF, 0x41, 0x22]
+        let bytes = [0x5B] + Array(repeating: invalid + [0x2C], count: 1_000).joined() + invalid + [0x5D]
+        let repaired = String(decoding: [0xFF, 0x41] as [UInt8], as: UTF8.self)
+        #expect(try JSONValueParser.parse(bytes).elements?.allSatisfy { $0.stringValue == repaired } == true)
+    }
+
+    /// Equal, with every string and name the same bytes (`==` holds `é` equal to `e` and an accent).
+    static func sameBytes(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.string(let x), .string(let y)): return Array(x.utf8) == Array(y.utf8)
+        case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy(sameBytes)
+        case (.object(let x), .object(let y)):
+            return x.count == y.count
+                && zip(x, y).allSatisfy { Array($0.key.utf8) == Array($1.key.utf8) && sameBytes($0.value, $1.value) }
+        default: return identical(a, b)
         }
     }
 

@@ -16,9 +16,14 @@ package struct JSONValueParser {
     /// closes, so no array grows while it is being parsed.
     private let openMembers = OpenValues<JSONValue.Member>()
     private let openElements = OpenValues<JSONValue>()
+    /// Short strings made already, found again by their bytes; only for a
+    /// document large enough to repeat itself (a small one, such as a
+    /// request's attributes, would pay for the table and not use it).
+    private let shortStrings: ShortStrings?
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
+        shortStrings = bytes.count >= 4096 ? ShortStrings() : nil
     }
 
     /// The root object's member whose members go to `onStreamedMember` as
@@ -270,7 +275,9 @@ package struct JSONValueParser {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                let text =
+                    shortStrings?.string(bytes, start..<index)
+                    ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
                 index += 1
                 return text
             }
@@ -386,5 +393,75 @@ private final class OpenValues<Element> {
     deinit {
         storage.deinitialize(count: count)
         storage.deallocate()
+    }
+}
+
+/// The short strings a parse has made, by their bytes: a payload repeats its
+/// member names (and many short values) thousands of times, and making a
+/// string checks its bytes as UTF-8 each time. A string of up to 16 bytes is
+/// its bytes read as two words and its length, so finding it again is one
+/// probe into a small table and three comparisons; a string a slot held
+/// before is replaced.
+private final class ShortStrings {
+    private static let slotCount = 256
+    private struct Slot {
+        var first: UInt64 = 0
+        var second: UInt64 = 0
+        /// The length; 0 marks an empty slot (an empty string is not kept).
+        var count = 0
+    }
+
+    private let slots = UnsafeMutablePointer<Slot>.allocate(capacity: slotCount)
+    private let strings = UnsafeMutablePointer<String>.allocate(capacity: slotCount)
+
+    init() {
+        slots.initialize(repeating: Slot(), count: Self.slotCount)
+        strings.initialize(repeating: "", count: Self.slotCount)
+    }
+
+    deinit {
+        strings.deinitialize(count: Self.slotCount)
+        strings.deallocate()
+        slots.deallocate()
+    }
+
+    /// The string of `bytes[range]`, as ``String/init(decoding:as:)`` makes it.
+    @inline(__always)
+    func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        let count = range.count
+        guard count > 0, count <= 16 else { return Self.make(bytes, range) }
+        var first: UInt64 = 0
+        var second: UInt64 = 0
+        if range.lowerBound + 16 <= bytes.count {
+            // Two words from the string's first byte, then only its own bytes kept.
+            let raw = UnsafeRawPointer(bytes.baseAddress! + range.lowerBound)
+            first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+            second = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            if count < 8 {
+                first &= (1 << (count * 8)) - 1
+                second = 0
+            } else if count < 16 {
+                second &= (1 << ((count - 8) * 8)) - 1
+            }
+        } else {
+            // Near the end of the text: byte by byte, into the same two words.
+            for offset in 0..<count {
+                let byte = UInt64(bytes[range.lowerBound + offset])
+                if offset < 8 { first |= byte << (offset * 8) } else { second |= byte << ((offset - 8) * 8) }
+            }
+        }
+        let mixed = (first ^ (second &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(count)) &* 0xFF51_AFD7_ED55_8CCD
+        let index = Int(truncatingIfNeeded: mixed >> 56)
+        if slots[index].count == count && slots[index].first == first && slots[index].second == second {
+            return strings[index]
+        }
+        let text = Self.make(bytes, range)
+        slots[index] = Slot(first: first, second: second, count: count)
+        strings[index] = text
+        return text
+    }
+
+    private static func make(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 }

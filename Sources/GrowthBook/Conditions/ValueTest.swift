@@ -89,55 +89,94 @@ package enum ValueTest: Sendable {
         }
     }
 
-    /// Every operator name ``compile(_:_:)`` knows; any other never
-    /// matches, which the payload linter reports. Keep the two together.
-    static let operatorNames: Set<String> = [
-        "$veq", "$vne", "$vgt", "$vgte", "$vlt", "$vlte", "$eq", "$ne", "$lt", "$lte", "$gt", "$gte", "$exists",
-        "$in", "$nin", "$ini", "$nini", "$not", "$size", "$elemMatch", "$all", "$alli", "$regex", "$regexi", "$type",
-        "$inGroup", "$notInGroup",
-    ]
+    /// Whether ``compile(_:_:)`` knows the operator `name`; any other never
+    /// matches, which the payload linter reports.
+    static func knowsOperator(_ name: String) -> Bool {
+        OperatorName(name) != nil
+    }
+
+    /// An operator GrowthBook knows.
+    private enum OperatorName {
+        case veq, vne, vgt, vgte, vlt, vlte, eq, ne, lt, lte, gt, gte, exists, `in`, nin, ini, nini, not, size
+        case elemMatch, all, alli, regex, regexi, type, inGroup, notInGroup
+
+        /// The operator `name` names, `nil` for any other. By length first:
+        /// a name is then compared only with the few of its length (two
+        /// different strings take Swift's slow comparison, and `$in` came
+        /// fourteenth; a set of the names hashed each one, 9 % of checking a payload).
+        init?(_ name: String) {
+            switch (name.utf8.count, name) {
+            case (4, "$veq"): self = .veq
+            case (4, "$vne"): self = .vne
+            case (4, "$vgt"): self = .vgt
+            case (5, "$vgte"): self = .vgte
+            case (4, "$vlt"): self = .vlt
+            case (5, "$vlte"): self = .vlte
+            case (3, "$eq"): self = .eq
+            case (3, "$ne"): self = .ne
+            case (3, "$lt"): self = .lt
+            case (4, "$lte"): self = .lte
+            case (3, "$gt"): self = .gt
+            case (4, "$gte"): self = .gte
+            case (7, "$exists"): self = .exists
+            case (3, "$in"): self = .in
+            case (4, "$nin"): self = .nin
+            case (4, "$ini"): self = .ini
+            case (5, "$nini"): self = .nini
+            case (4, "$not"): self = .not
+            case (5, "$size"): self = .size
+            case (10, "$elemMatch"): self = .elemMatch
+            case (4, "$all"): self = .all
+            case (5, "$alli"): self = .alli
+            case (6, "$regex"): self = .regex
+            case (7, "$regexi"): self = .regexi
+            case (5, "$type"): self = .type
+            case (8, "$inGroup"): self = .inGroup
+            case (11, "$notInGroup"): self = .notInGroup
+            default: return nil
+            }
+        }
+    }
 
     private static func compile(_ name: String, _ operand: JSONValue) -> Operator {
-        // By length first: a name is then compared only with the few of its
-        // length (two different strings take Swift's slow comparison, and
-        // `$in` came fourteenth).
-        switch (name.utf8.count, name) {
-        case (4, "$veq"): return .version(order: .equal, padded: Version.paddedUnits(operand))
-        case (4, "$vne"): return .version(order: .notEqual, padded: Version.paddedUnits(operand))
-        case (4, "$vgt"): return .version(order: .greater, padded: Version.paddedUnits(operand))
-        case (5, "$vgte"): return .version(order: .greaterOrEqual, padded: Version.paddedUnits(operand))
-        case (4, "$vlt"): return .version(order: .less, padded: Version.paddedUnits(operand))
-        case (5, "$vlte"): return .version(order: .lessOrEqual, padded: Version.paddedUnits(operand))
-        case (3, "$eq"): return .equals(operand)
-        case (3, "$ne"): return .notEquals(operand)
-        case (3, "$lt"): return numberOrder(.less, operand) ?? .less(operand, orEqual: false)
-        case (4, "$lte"): return numberOrder(.lessOrEqual, operand) ?? .less(operand, orEqual: true)
-        case (3, "$gt"): return numberOrder(.greater, operand) ?? .greater(operand, orEqual: false)
-        case (4, "$gte"): return numberOrder(.greaterOrEqual, operand) ?? .greater(operand, orEqual: true)
-        case (7, "$exists"): return .exists(JavaScriptSemantics.truthy(operand))
-        case (3, "$in"): return inList(operand, insensitive: false, negated: false)
-        case (4, "$nin"): return inList(operand, insensitive: false, negated: true)
-        case (4, "$ini"): return inList(operand, insensitive: true, negated: false)
-        case (5, "$nini"): return inList(operand, insensitive: true, negated: true)
-        case (4, "$not"): return .not(ValueTest(operand))
-        case (5, "$size"): return .size(ValueTest(operand))
-        case (10, "$elemMatch"):
+        // An unknown operator never matches.
+        guard let known = OperatorName(name) else { return .never }
+        switch known {
+        case .veq: return .version(order: .equal, padded: Version.paddedUnits(operand))
+        case .vne: return .version(order: .notEqual, padded: Version.paddedUnits(operand))
+        case .vgt: return .version(order: .greater, padded: Version.paddedUnits(operand))
+        case .vgte: return .version(order: .greaterOrEqual, padded: Version.paddedUnits(operand))
+        case .vlt: return .version(order: .less, padded: Version.paddedUnits(operand))
+        case .vlte: return .version(order: .lessOrEqual, padded: Version.paddedUnits(operand))
+        case .eq: return .equals(operand)
+        case .ne: return .notEquals(operand)
+        case .lt: return numberOrder(.less, operand) ?? .less(operand, orEqual: false)
+        case .lte: return numberOrder(.lessOrEqual, operand) ?? .less(operand, orEqual: true)
+        case .gt: return numberOrder(.greater, operand) ?? .greater(operand, orEqual: false)
+        case .gte: return numberOrder(.greaterOrEqual, operand) ?? .greater(operand, orEqual: true)
+        case .exists: return .exists(JavaScriptSemantics.truthy(operand))
+        case .in: return inList(operand, insensitive: false, negated: false)
+        case .nin: return inList(operand, insensitive: false, negated: true)
+        case .ini: return inList(operand, insensitive: true, negated: false)
+        case .nini: return inList(operand, insensitive: true, negated: true)
+        case .not: return .not(ValueTest(operand))
+        case .size: return .size(ValueTest(operand))
+        case .elemMatch:
             switch ValueTest(operand) {
             case .operators, .single: return .elementMatches(ValueTest(operand))
             default: break
             }
             return .elementSatisfies(Condition(operand))
-        case (4, "$all"), (5, "$alli"):
+        case .all, .alli:
             guard let wanted = operand.elements else { return .never }
-            let insensitive = name == "$alli"
+            let insensitive = known == .alli
             return .containsAll(wanted.map { ValueTest(insensitive ? folded($0) : $0) }, insensitive: insensitive)
-        case (6, "$regex"), (7, "$regexi"):
+        case .regex, .regexi:
             guard let pattern = operand.stringValue else { return .never }
-            return .regex(pattern: pattern, caseInsensitive: name == "$regexi")
-        case (5, "$type"): return .type(operand.stringValue)
-        case (8, "$inGroup"): return .inGroup(operand.stringValue ?? "", negated: false)
-        case (11, "$notInGroup"): return .inGroup(operand.stringValue ?? "", negated: true)
-        default: return .never  // An unknown operator never matches.
+            return .regex(pattern: pattern, caseInsensitive: known == .regexi)
+        case .type: return .type(operand.stringValue)
+        case .inGroup: return .inGroup(operand.stringValue ?? "", negated: false)
+        case .notInGroup: return .inGroup(operand.stringValue ?? "", negated: true)
         }
     }
 

@@ -111,7 +111,7 @@ struct ConditionChecker {
             } else {
                 checkCondition(member.value, at: &trail, into: &report)
             }
-        case (_, let name) where !ValueTest.operatorNames.contains(name):
+        case (_, let name) where !ValueTest.knowsOperator(name):
             report.neverMatches(
                 "unknown operator \"\(name)\" in the condition of \(rule.what): the rule never matches",
                 at: path(trail)

@@ -87,15 +87,14 @@ package enum GrowthBookHash {
         /// copied in one pass into a list reserved at once, where
         /// `Array(text.utf16)` walked the string through its UTF-16 index.
         private static func units(of text: String) -> [UInt16] {
-            let ascii: [UInt16]?? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            let ascii: [UInt16]? = text.withUTF8Bytes { bytes in
                 guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
                 var units: [UInt16] = []
                 units.reserveCapacity(bytes.count)
                 for byte in bytes { units.append(UInt16(byte)) }
                 return units
             }
-            if let ascii, let ascii { return ascii }
-            return Array(text.utf16)
+            return ascii ?? Array(text.utf16)
         }
     }
 

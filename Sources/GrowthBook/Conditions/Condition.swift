@@ -185,6 +185,27 @@ package final class Condition: Sendable {
         return current
     }
 
+    /// The operators a condition object joins conditions with, by name:
+    /// what the compile reads and what the payload linter checks.
+    enum LogicalOperator {
+        case or, nor, and, not
+
+        /// The operator `name` names, `nil` for an attribute's name. Only a
+        /// name that starts as the operators do is compared with them: two
+        /// different strings take Swift's slow comparison, four times for
+        /// every attribute of every condition.
+        init?(_ name: String) {
+            guard name.utf8.first == UInt8(ascii: "$") else { return nil }
+            switch name {
+            case "$or": self = .or
+            case "$nor": self = .nor
+            case "$and": self = .and
+            case "$not": self = .not
+            default: return nil
+            }
+        }
+    }
+
     /// Writes a condition's parts in preorder.
     private struct Builder {
         var parts = ContiguousArray<Part>()
@@ -208,20 +229,16 @@ package final class Condition: Sendable {
 
         /// The part one member of a condition object sets.
         private mutating func member(_ member: JSONValue.Member) {
-            // Only a name that starts as an operator does is compared with
-            // them: two different strings take Swift's slow comparison, four
-            // times for every attribute of every condition.
-            guard member.key.utf8.first == UInt8(ascii: "$") else { return attribute(member) }
-            switch member.key {
+            switch LogicalOperator(member.key) {
             // `$or` holds over no parts (the SDK returns true for a length of 0 or none), `$nor` therefore fails.
-            case "$or": list(.any, member.value)
-            case "$nor": list(.none, member.value)
-            case "$and": list(.all, member.value)
-            case "$not":
+            case .or?: list(.any, member.value)
+            case .nor?: list(.none, member.value)
+            case .and?: list(.all, member.value)
+            case .not?:
                 // `null` throws in the SDK: the condition never holds, `$not` included.
                 if member.value == .null { return leaf(.never) }
                 group(.not) { $0.condition(member.value) }
-            default: attribute(member)
+            case nil: attribute(member)
             }
         }
 
@@ -229,9 +246,7 @@ package final class Condition: Sendable {
         private mutating func attribute(_ member: JSONValue.Member) {
             tests.append(ValueTest(member.value))
             let test = Int32(tests.count - 1)
-            if member.key.utf8.withContiguousStorageIfAvailable({ $0.contains(UInt8(ascii: ".")) })
-                ?? member.key.utf8.contains(UInt8(ascii: "."))
-            {
+            if member.key.withUTF8Bytes({ $0.contains(UInt8(ascii: ".")) }) {
                 paths.append(member.key.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
                 parts.append(
                     Part(kind: .path, end: Int32(parts.count + 1), operand: Int32(paths.count - 1), test: test)

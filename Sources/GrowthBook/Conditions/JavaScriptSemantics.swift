@@ -291,6 +291,8 @@ package enum JavaScriptSemantics {
     /// equivalent strings equal (`é` and `e` with a combining accent, the
     /// Kelvin sign and `K`), which JavaScript keeps apart.
     package static func sameName(_ a: String, _ b: String) -> Bool {
+        // `withUTF8`, not `withUTF8Bytes`: through it, the attribute lookup
+        // this is inlined into stopped being inlined (8 % more instructions for a force rule).
         var (a, b) = (a, b)
         return a.withUTF8 { a in
             b.withUTF8 { b in

@@ -89,21 +89,17 @@ package enum ValueTest: Sendable {
         }
     }
 
-    /// Whether ``compile(_:_:)`` knows the operator `name`; any other never
-    /// matches, which the payload linter reports.
-    static func knowsOperator(_ name: String) -> Bool {
-        OperatorName(name) != nil
-    }
-
-    /// An operator GrowthBook knows.
-    private enum OperatorName {
+    /// An operator GrowthBook knows, by name: what ``compile(_:_:)`` reads,
+    /// and what the payload linter checks (any other name never matches,
+    /// which the linter reports).
+    enum OperatorName {
         case veq, vne, vgt, vgte, vlt, vlte, eq, ne, lt, lte, gt, gte, exists, `in`, nin, ini, nini, not, size
         case elemMatch, all, alli, regex, regexi, type, inGroup, notInGroup
 
         /// The operator `name` names, `nil` for any other. By length first:
         /// a name is then compared only with the few of its length (two
         /// different strings take Swift's slow comparison, and `$in` came
-        /// fourteenth; a set of the names hashed each one, 9 % of checking a payload).
+        /// fourteenth; the linter's set of the names hashed each one, 9 % of checking a payload).
         init?(_ name: String) {
             switch (name.utf8.count, name) {
             case (4, "$veq"): self = .veq

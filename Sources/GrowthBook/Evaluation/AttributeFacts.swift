@@ -28,8 +28,7 @@ struct AttributeFacts: Sendable {
             if key.isASCII {
                 kind = .asciiString
                 textHash = key.hash
-                var text = text
-                if let version = text.withUTF8(VersionFields.parse) {
+                if let version = text.withUTF8Bytes(VersionFields.parse) {
                     (versionFields, versionFieldCount) = version
                 }
             } else {

@@ -20,11 +20,8 @@ package enum NameHash {
     /// two ASCII names with `==`, which then holds exactly for the same
     /// bytes; other names byte by byte), from one pass over its bytes.
     package static func key(of name: String) -> (hash: UInt32, isASCII: Bool) {
-        if let key = name.utf8.withContiguousStorageIfAvailable(key(ofBytes:)) { return key }
-        // A string without contiguous UTF-8 (bridged) is copied into UTF-8
-        // first: every name is hashed from its bytes, as the tables place them.
-        var name = name
-        return name.withUTF8(key(ofBytes:))
+        // Every name is hashed from its bytes, as the tables place them.
+        name.withUTF8Bytes(key(ofBytes:))
     }
 
     /// The hash of a name's UTF-8 bytes, and whether they are ASCII: what

@@ -275,9 +275,7 @@ package struct JSONValueParser {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text =
-                    shortStrings?.string(bytes, start..<index)
-                    ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                let text = shortStrings?.string(bytes, start..<index) ?? ShortStrings.make(bytes, start..<index)
                 index += 1
                 return text
             }
@@ -461,7 +459,8 @@ private final class ShortStrings {
         return text
     }
 
-    private static func make(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+    /// The string of `bytes[range]`, made anew (repaired where it is not UTF-8).
+    static func make(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 }

@@ -48,12 +48,8 @@ struct ConditionChecker {
         for index in members.indices {
             trail.step(index) { trail in
                 let member = members[index]
-                // An attribute's name is compared with the operators' only when
-                // it starts as they do: two different strings take Swift's slow
-                // comparison, four times for every attribute.
-                let mayBeOperator = member.key.utf8.first == UInt8(ascii: "$")
-                switch (mayBeOperator, member.key) {
-                case (true, "$or"), (true, "$nor"), (true, "$and"):
+                switch Condition.LogicalOperator(member.key) {
+                case .or?, .nor?, .and?:
                     guard case .array(let parts) = member.value else {
                         report.neverMatches(
                             "\"\(member.key)\" in the condition of \(rule.what) must be a list",
@@ -64,14 +60,14 @@ struct ConditionChecker {
                     for part in parts.indices {
                         trail.step(part) { checkCondition(parts[part], at: &$0, into: &report) }
                     }
-                case (true, "$not"):
+                case .not?:
                     checkCondition(member.value, at: &trail, into: &report)
-                case (_, let name) where name.hasPrefix("$"):
+                case nil where member.key.hasPrefix("$"):
                     report.neverMatches(
-                        "unknown operator \"\(name)\" in the condition of \(rule.what): the rule never matches",
+                        "unknown operator \"\(member.key)\" in the condition of \(rule.what): the rule never matches",
                         at: path(trail)
                     )
-                default:
+                case nil:
                     checkTest(member.value, at: &trail, into: &report)
                 }
             }
@@ -89,11 +85,11 @@ struct ConditionChecker {
 
     /// One operator of a value test, and its operand.
     private func checkOperator(_ member: JSONValue.Member, at trail: inout Trail, into report: inout PayloadReport) {
-        // By length first, as ``ValueTest`` compiles them.
-        switch (member.key.utf8.count, member.key) {
-        case (6, "$regex"), (7, "$regexi"):
+        // By the names the compile reads (``ValueTest/OperatorName``).
+        switch ValueTest.OperatorName(member.key) {
+        case let name? where name == .regex || name == .regexi:
             guard case .string(let pattern) = member.value else { return }
-            let caseInsensitive = member.key == "$regexi"
+            let caseInsensitive = name == .regexi
             // Compiled once here, and found compiled by the evaluations that match with it.
             if let problem = BoundedRegex.syntaxError(in: pattern, caseInsensitive: caseInsensitive) {
                 report.neverMatches(
@@ -102,18 +98,18 @@ struct ConditionChecker {
                     at: path(trail)
                 )
             }
-        case (4, "$not"), (5, "$size"):
+        case .not?, .size?:
             checkTest(member.value, at: &trail, into: &report)
-        case (10, "$elemMatch"):
+        case .elemMatch?:
             // An operator object tests each element; anything else is a condition on it.
             if case .object(let inner) = member.value, !inner.isEmpty, inner.allSatisfy({ $0.key.hasPrefix("$") }) {
                 checkTest(member.value, at: &trail, into: &report)
             } else {
                 checkCondition(member.value, at: &trail, into: &report)
             }
-        case (_, let name) where !ValueTest.knowsOperator(name):
+        case nil:
             report.neverMatches(
-                "unknown operator \"\(name)\" in the condition of \(rule.what): the rule never matches",
+                "unknown operator \"\(member.key)\" in the condition of \(rule.what): the rule never matches",
                 at: path(trail)
             )
         default:

@@ -73,12 +73,13 @@ import Testing
     }
 
     @Test func aPortNobodyListensOnCannotBeReached() async throws {
-        let server = try TestHTTPServer { _ in .hang }
-        let url = server.url
-        server.stop()
+        // A port held by a socket that never listens: a stopped server's port
+        // could be given to another test's server meanwhile, and was.
+        let port = try RefusingPort()
         let error = await #expect(throws: HTTPExchange.Failure.self) {
-            _ = try await exchange(url).response()
+            _ = try await exchange(port.url).response()
         }
+        withExtendedLifetime(port) {}
         #expect(error?.description.hasPrefix("cannot reach the server") == true, "\(String(describing: error))")
     }
 

@@ -168,7 +168,10 @@ final class DecidingExperiment: @unchecked Sendable {
         /// As the evaluator found it.
         case evaluated(Evaluated)
         /// As someone gave it (``FeatureResult``'s initializer and setters).
-        case given(experiment: JSONValue?, result: ExperimentResult?)
+        /// Boxed: an ``ExperimentResult`` is 160 bytes, and inline it made
+        /// every content that large, copied twice with `memcpy` each time
+        /// the evaluator refilled its part.
+        indirect case given(experiment: JSONValue?, result: ExperimentResult?)
     }
 
     /// What makes an evaluated experiment's result.

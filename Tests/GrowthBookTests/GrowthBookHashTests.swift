@@ -94,4 +94,31 @@ import Testing
             }
         }
     }
+
+    /// A namespace compares a hash's bucket, an integer, with buckets found
+    /// once: for every bucket, that must answer as comparing the hash
+    /// (`bucket / 1000`) with the namespace's start and end does, for bounds
+    /// on a bucket, between two, out of [0, 1], infinite and NaN.
+    @Test func namespaceBucketsAnswerAsTheHashComparisonDoes() {
+        var random = SystemRandomNumberGenerator()
+        var bounds: [Double] = [0, 1, 0.5, 0.001, 0.999, 0.0005, 0.9995, -0.1, 1.5, .infinity, -.infinity, .nan]
+        bounds += (0..<40).map { _ in Double(Int.random(in: 0...1000, using: &random)) / 1000 }
+        bounds += (0..<40).map { _ in Double.random(in: -0.01...1.01, using: &random) }
+        bounds += [0.1 + 0.2, 0.7 * 3 / 3, 1 / 3.0]
+        var disagreements: [String] = []
+        for start in bounds {
+            for end in bounds {
+                let namespace = BucketMath.Namespace(id: "ns", start: start, end: end)
+                for bucket in 0..<GrowthBookHash.bucketsOfVersion1 {
+                    let hash = GrowthBookHash.hash(bucket: bucket)
+                    if namespace.buckets.contains(bucket) != (hash >= start && hash < end) {
+                        disagreements.append("bucket \(bucket) in [\(start), \(end))")
+                    }
+                }
+            }
+        }
+        // One expectation for the million comparisons, naming the first few that disagree.
+        let disagreeing = disagreements.count
+        #expect(disagreeing == 0, "first to disagree: \(disagreements.prefix(5))")
+    }
 }

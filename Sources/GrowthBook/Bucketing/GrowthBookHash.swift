@@ -63,12 +63,25 @@ package enum GrowthBookHash {
     /// that a version 1 hash walks only the seed, and a version 2 hash only the value.
     static func hash(seed: Seed, value: HashedText, version: Int) -> Double? {
         switch version {
-        case 1: return Double(fnv32a(units: seed.units, continuing: value.state) % 1000) / 1000
+        case 1: return hash(bucket: bucket(seed: seed, value: value))
         case 2:
             let inner = fnv32a(value.text, continuing: seed.state)
             return Double(fnv32a(decimal: inner) % 10000) / 10000
         default: return nil
         }
+    }
+
+    /// How many buckets a version 1 hash has.
+    static let bucketsOfVersion1: UInt32 = 1000
+
+    /// The version 1 bucket of `value` with `seed`: the hash is ``hash(bucket:)``.
+    static func bucket(seed: Seed, value: HashedText) -> UInt32 {
+        fnv32a(units: seed.units, continuing: value.state) % bucketsOfVersion1
+    }
+
+    /// The version 1 hash of a bucket, in [0, 1).
+    static func hash(bucket: UInt32) -> Double {
+        Double(bucket) / Double(bucketsOfVersion1)
     }
 
     /// A seed as hashing reads it: its UTF-16 code units, and its FNV-1a state.

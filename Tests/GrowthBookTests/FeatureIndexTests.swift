@@ -49,4 +49,36 @@ import Testing
         #expect(features.map(\.defaultValue) == Self.members.map { $0.value["defaultValue"] })
         #expect(decoder.finish().count == Self.members.count)  // finishing again changes nothing
     }
+
+    /// Features handed over slowly: each batch's job has stopped before the
+    /// next batch comes, which must start another, and none is lost.
+    @Test func batchesQueuedAfterTheJobsStoppedAreDecodedToo() async throws {
+        let decoder = FeatureStreamDecoder()
+        for (position, member) in Self.members.enumerated() {
+            decoder.add(member)
+            guard (position + 1) % 64 == 0 else { continue }
+            // Waits for a job to take the batch and stop; the bound only proves termination.
+            let start = ContinuousClock.now
+            while decoder.backlog != (0, 0), ContinuousClock.now - start < .seconds(30) {
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            #expect(decoder.backlog == (0, 0), "batch \((position + 1) / 64) was not taken by a job")
+        }
+        #expect(decoder.finish().map(\.defaultValue) == Self.members.map { $0.value["defaultValue"] })
+    }
+
+    /// Several payloads decoded at once, each by its own decoder, come out whole and in order.
+    @Test func decodersRunningAtOnceKeepTheirOwnFeatures() async {
+        let expected = Self.members.map { $0.value["defaultValue"] }
+        await withTaskGroup(of: [JSONValue?].self) { group in
+            for _ in 0..<6 {
+                group.addTask {
+                    let decoder = FeatureStreamDecoder()
+                    for member in Self.members { decoder.add(member) }
+                    return decoder.finish().map(\.defaultValue)
+                }
+            }
+            for await decoded in group { #expect(decoded == expected) }
+        }
+    }
 }

@@ -9,7 +9,7 @@ import Foundation
 /// At most one job per core but the caller's runs at a time, each taking
 /// the oldest batch nobody has taken until none is left. A job per batch
 /// started more threads than there are cores: on two cores the parsing
-/// thread was then preempted, and decode + index took 2.0–2.2 ms in one run
+/// thread was then preempted, and decode + index took 2.0–2.4 ms in one run
 /// out of two, not 1.6 ms; the features, decoded on several threads, also
 /// lay scattered over more of memory, and evaluating them was 2–4 % slower.
 ///

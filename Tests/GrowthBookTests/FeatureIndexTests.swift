@@ -7,9 +7,10 @@ import Testing
 /// parsed, or all at once); the features come out in order, the first of a
 /// repeated key winning.
 @Suite struct FeatureIndexTests {
-    /// 300 features `f0`…`f299` whose default value is their number, then `f7` again with -1.
+    /// 600 features `f0`…`f599` (more than two batches) whose default value
+    /// is their number, then `f7` again with -1.
     static let members: [JSONValue.Member] =
-        (0..<300).map { index in
+        (0..<600).map { index in
             JSONValue.Member(
                 "f\(index)",
                 .object([
@@ -28,16 +29,16 @@ import Testing
 
     @Test func indexingDecodesEveryFeatureAndTheFirstOfARepeatedKeyWins() {
         let index = GrowthBookFeature.index(Self.members)
-        #expect(index.count == 300)
-        #expect((0..<300).allSatisfy { index["f\($0)"]?.defaultValue == .number(Double($0)) })
-        #expect(index["f299"]?.rules.count == 1)
+        #expect(index.count == 600)
+        #expect((0..<600).allSatisfy { index["f\($0)"]?.defaultValue == .number(Double($0)) })
+        #expect(index["f599"]?.rules.count == 1)
     }
 
     @Test func aPayloadDecodedWhileItIsParsedHasEveryFeature() throws {
         let text = JSONValue.object([.init("features", .object(Self.members))]).jsonText
         let payload = try GrowthBookPayload(Data(text.utf8), decrypt: nil)
-        #expect(payload.decodedFeatures.count == 300)
-        #expect((0..<300).allSatisfy { payload.decodedFeatures["f\($0)"]?.defaultValue == .number(Double($0)) })
+        #expect(payload.decodedFeatures.count == 600)
+        #expect((0..<600).allSatisfy { payload.decodedFeatures["f\($0)"]?.defaultValue == .number(Double($0)) })
         var evaluator = GrowthBookEvaluator(context: payload.context(attributes: .object([.init("n", .number(1))])))
         #expect(evaluator.evaluateFeature("f150").value == .bool(true))
     }
@@ -53,18 +54,22 @@ import Testing
     /// Features handed over slowly: each batch's job has stopped before the
     /// next batch comes, which must start another, and none is lost.
     @Test func batchesQueuedAfterTheJobsStoppedAreDecodedToo() async throws {
+        let batch = FeatureStreamDecoder.batchSize
+        let members = (0..<(3 * batch + 7)).map { index in
+            JSONValue.Member("f\(index)", .object([.init("defaultValue", .number(Double(index)))]))
+        }
         let decoder = FeatureStreamDecoder()
-        for (position, member) in Self.members.enumerated() {
+        for (position, member) in members.enumerated() {
             decoder.add(member)
-            guard (position + 1) % 64 == 0 else { continue }
+            guard (position + 1) % batch == 0 else { continue }
             // Waits for a job to take the batch and stop; the bound only proves termination.
             let start = ContinuousClock.now
             while decoder.backlog != (0, 0), ContinuousClock.now - start < .seconds(30) {
                 try await Task.sleep(for: .milliseconds(1))
             }
-            #expect(decoder.backlog == (0, 0), "batch \((position + 1) / 64) was not taken by a job")
+            #expect(decoder.backlog == (0, 0), "batch \((position + 1) / batch) was not taken by a job")
         }
-        #expect(decoder.finish().map(\.defaultValue) == Self.members.map { $0.value["defaultValue"] })
+        #expect(decoder.finish().map(\.defaultValue) == members.map { $0.value["defaultValue"] })
     }
 
     /// Several payloads decoded at once, each by its own decoder, come out whole and in order.

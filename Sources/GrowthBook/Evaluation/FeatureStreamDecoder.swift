@@ -18,7 +18,15 @@ import Foundation
 /// a batch starts no job; once it returns no job is left holding the
 /// payload's values.
 final class FeatureStreamDecoder: @unchecked Sendable {
-    private static let batchSize = 64
+    /// Features in a batch. With batches of 64, a payload decoded again and
+    /// again (as an app's updates are) evaluated 16–19 % slower afterwards
+    /// than with batches of 256 or with no job at all, whether its features
+    /// were evaluated in payload order or shuffled: they lay more scattered
+    /// in memory. What scatters them was not found (keeping one thread for
+    /// every job changed nothing). Batches of 256 cost about 0.13 ms more to
+    /// decode a payload of 1,000 features: the parsing thread waits longer
+    /// for the last batch a job took.
+    static let batchSize = 256
     /// How many jobs may run at once: one per core but the caller's.
     private static let maximumJobs = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
     // Touched only by the parsing thread.

@@ -15,23 +15,12 @@ public final class RefusingPort: Sendable {
     public init() throws {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw POSIXError(.EMFILE) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
-        }
-        guard bound == 0 else {
+        guard let port = LoopbackPort.bind(socket) else {
             close(socket)
             throw POSIXError(.EADDRINUSE)
         }
-        withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(socket, $0, &length) }
-        }
         self.socket = socket
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = port
     }
 
     /// A payload address on the port.

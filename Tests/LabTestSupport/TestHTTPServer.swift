@@ -34,19 +34,8 @@ public final class TestHTTPServer: @unchecked Sendable {
         self.socket = socket
         var yes: Int32 = 1
         setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
-        }
-        guard bound == 0, listen(socket, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
-        withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(socket, $0, &length) }
-        }
-        port = UInt16(bigEndian: address.sin_port)
+        guard let port = LoopbackPort.bind(socket), listen(socket, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
+        self.port = port
         Thread.detachNewThread { [self] in serve() }
     }
 

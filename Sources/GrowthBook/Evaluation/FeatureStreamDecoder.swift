@@ -31,14 +31,14 @@ final class FeatureStreamDecoder: @unchecked Sendable {
     private static let maximumJobs = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
     // Touched only by the parsing thread.
     private var pending: [JSONValue.Member] = []
-    private var batchCount = 0
     // Shared with the jobs, under the lock.
     private let lock = NSLock()
     /// Batches in payload order; those before ``nextUntaken`` are taken (and emptied).
     private var untaken: [[JSONValue.Member]] = []
+    /// Each batch's features once decoded, in step with ``untaken``.
+    private var decoded: [[GrowthBookFeature]] = []
     private var nextUntaken = 0
     private var runningJobs = 0
-    private var batches: [Int: [GrowthBookFeature]] = [:]
     private let jobs = DispatchGroup()
 
     /// Takes the next feature, in payload order (on the parsing thread).
@@ -56,9 +56,9 @@ final class FeatureStreamDecoder: @unchecked Sendable {
     private func queueBatch(startingJob: Bool) -> Bool {
         let batch = pending
         pending = []
-        batchCount += 1
         return lock.withLock {
             untaken.append(batch)
+            decoded.append([])
             guard startingJob, runningJobs < Self.maximumJobs else { return false }
             runningJobs += 1
             return true
@@ -82,7 +82,7 @@ final class FeatureStreamDecoder: @unchecked Sendable {
             }
             guard let taken else { return }
             let features = taken.members.map { GrowthBookFeature(id: $0.key, json: $0.value) }
-            lock.withLock { batches[taken.number] = features }
+            lock.withLock { decoded[taken.number] = features }
         }
     }
 
@@ -97,6 +97,6 @@ final class FeatureStreamDecoder: @unchecked Sendable {
         if !pending.isEmpty { _ = queueBatch(startingJob: false) }
         decodeUntaken(asJob: false)
         jobs.wait()
-        return lock.withLock { (0..<batchCount).flatMap { batches[$0] ?? [] } }
+        return lock.withLock { decoded.flatMap { $0 } }
     }
 }

@@ -5,14 +5,14 @@ import Foundation
 /// one payload. Cheap to make (no copy of the payload) and to pass around;
 /// copies share one evaluator, and evaluations from several tasks take turns.
 public struct GrowthBookUser: Sendable {
-    private let client: GrowthBookClient
     /// The user's evaluator, set up once: the payload's features, these
     /// attributes, the options, the tracking callback, the sticky buckets.
+    /// The only stored property: a user one word wide is passed in a
+    /// register, and an evaluation through the public entry copies nothing.
     private let evaluator: UserEvaluator
-    /// Whether the client reports feature usage: without a callback no lock is taken.
-    private let reportsUsage: Bool
+
     /// The user's attributes, the client's under their own.
-    public let attributes: GrowthBookAttributes
+    public var attributes: GrowthBookAttributes { evaluator.attributes }
 
     init(
         client: GrowthBookClient,
@@ -21,8 +21,6 @@ public struct GrowthBookUser: Sendable {
         attributes: GrowthBookAttributes,
         url: String?
     ) {
-        self.client = client
-        self.attributes = attributes
         var context = payload?.context(attributes: attributes.json) ?? GrowthBookContext(attributes: attributes.json)
         context.url = url
         context.forcedFeatures = options.forcedFeatures
@@ -31,10 +29,11 @@ public struct GrowthBookUser: Sendable {
         context.qaMode = options.qaMode
         evaluator = UserEvaluator(
             GrowthBookEvaluator(context: context),
+            attributes: attributes,
             client: client,
-            tracks: options.onExperimentViewed != nil
+            tracks: options.onExperimentViewed != nil,
+            reportsUsage: options.onFeatureUsage != nil
         )
-        reportsUsage = options.onFeatureUsage != nil
     }
 
     /// Whether the feature is on: its value is truthy as JavaScript reads it
@@ -62,8 +61,10 @@ public struct GrowthBookUser: Sendable {
     /// The feature's value and why: the rule that decided (`source`,
     /// `ruleId`) and, when an experiment did, the experiment and its result.
     public func evaluate(_ feature: String) -> FeatureResult {
+        // Without a usage callback, the result is made where the caller wants it, not copied there.
+        guard evaluator.reportsUsage else { return evaluator.withEvaluator { $0.evaluateFeature(feature) } }
         let result = evaluator.withEvaluator { $0.evaluateFeature(feature) }
-        if reportsUsage { client.used(feature, result) }
+        evaluator.client.used(feature, result)
         return result
     }
 

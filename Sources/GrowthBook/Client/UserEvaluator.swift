@@ -9,25 +9,46 @@ final class UserEvaluator: Sendable {
     private let evaluator: Mutex<GrowthBookEvaluator>
     /// Experiments viewed during the current turn, handed to the client after it.
     private let views = ViewLog()
-    private let client: GrowthBookClient
+    /// The client the user came from, told what the user viewed and used.
+    let client: GrowthBookClient
+    /// The user's attributes, the client's under their own.
+    let attributes: GrowthBookAttributes
+    /// Whether the client reports feature usage: without a callback no lock is taken.
+    let reportsUsage: Bool
 
-    /// - Parameter tracks: whether the client has a tracking callback; without
-    ///   one, evaluations skip tracking altogether.
-    init(_ evaluator: GrowthBookEvaluator, client: GrowthBookClient, tracks: Bool) {
+    /// - Parameters:
+    ///   - tracks: whether the client has a tracking callback; without one,
+    ///     evaluations skip tracking altogether.
+    ///   - reportsUsage: whether the client has a feature-usage callback.
+    init(
+        _ evaluator: GrowthBookEvaluator,
+        attributes: GrowthBookAttributes,
+        client: GrowthBookClient,
+        tracks: Bool,
+        reportsUsage: Bool
+    ) {
         var evaluator = evaluator
         let views = views
         if tracks { evaluator.onExperimentViewed = { experiment, result in views.append(experiment, result) } }
         self.evaluator = Mutex(evaluator)
+        self.attributes = attributes
         self.client = client
+        self.reportsUsage = reportsUsage
     }
 
     /// Runs `body` on the evaluator, then reports what it viewed.
+    // Always inlined: called generically, it took `body`'s captures (the
+    // feature's key) as owned, a retain and a release on every evaluation.
+    @inline(__always)
     func withEvaluator<Result>(_ body: (inout GrowthBookEvaluator) -> Result) -> Result {
-        let result = evaluator.withLock { body(&$0) }
-        if views.hasViews {
-            for (experiment, viewed) in views.drain() { client.viewed(experiment, viewed) }
+        // Reported after the result is made, which then goes straight to the
+        // caller: through a local it was copied, and read back just after it was written.
+        defer {
+            if views.hasViews {
+                for (experiment, viewed) in views.drain() { client.viewed(experiment, viewed) }
+            }
         }
-        return result
+        return evaluator.withLock { body(&$0) }
     }
 
     /// The attributes and values whose sticky documents this user needs.

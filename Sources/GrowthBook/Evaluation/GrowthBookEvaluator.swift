@@ -181,8 +181,8 @@ public struct GrowthBookEvaluator: Sendable {
                 note("  filtered out (mutual exclusion)")
                 continue
             }
-            if rule.forcedValue != nil {
-                let reach = reach(of: rule)
+            if let forced = rule.unretainedForcedValue {
+                let reach = forced.with { forced in self.reach(of: forced) }
                 if trace != nil { noteReach(reach, of: rule) }
                 guard reach == .applies else { continue }
                 return FeatureResult(
@@ -226,8 +226,7 @@ public struct GrowthBookEvaluator: Sendable {
     }
 
     /// How far a force or rollout rule reaches this user.
-    private mutating func reach(of rule: FeatureRule) -> Reach {
-        let forced = rule.forcedValue!
+    private mutating func reach(of forced: ForcedValue) -> Reach {
         if !forced.conditionHolds(for: context.attributeTable, groups: context.savedGroups) { return .conditionFails }
         return isIncludedInRollout(forced) ? .applies : .outsideRollout
     }
@@ -453,8 +452,8 @@ public struct GrowthBookEvaluator: Sendable {
         if experiment.hasNamespace && experiment.filters == nil {
             note("  inside namespace \(JavaScriptSemantics.stringify(experiment.json["namespace"]) ?? "")")
         }
-        if let condition = experiment.condition {
-            let passes = condition.holds(for: context.attributeTable, groups: context.savedGroups)
+        if let condition = experiment.unretainedCondition {
+            let passes = condition.with { $0.holds(for: context.attributeTable, groups: context.savedGroups) }
             note("  condition \(JavaScriptSemantics.stringify(experiment.json["condition"]) ?? "") is \(passes)")
             if !passes { return true }
         }

@@ -41,6 +41,8 @@ public final class GrowthBookExperiment: Sendable {
     /// What `meta` says of each variation, by index.
     public let meta: [VariationMeta]
     package let condition: Condition?
+    /// ``condition`` for the walk, which holds the experiment while it reads it.
+    let unretainedCondition: Unretained<Condition>?
     /// Prerequisites: other features whose values must meet conditions.
     public let parentConditions: [ParentCondition]
     /// `force`: every user in the experiment gets this variation.
@@ -113,6 +115,7 @@ public final class GrowthBookExperiment: Sendable {
             )
         }
         condition = Condition.given(members[members.condition])
+        unretainedCondition = condition.map(Unretained.init)
         parentConditions = (members[members.parentConditions]?.elements ?? []).map(ParentCondition.init)
         forcedVariation = members[members.force].map { JavaScriptSemantics.integer($0.numberValue) }
         let status = members[members.status]?.stringValue

@@ -55,6 +55,8 @@ public final class FeatureRule: Sendable {
     public let kind: Kind
     /// What ``kind`` holds, apart, so evaluation reads it without copying the enum.
     package let forcedValue: ForcedValue?
+    /// ``forcedValue`` for the walk, which holds the rule while it reads it.
+    let unretainedForcedValue: Unretained<ForcedValue>?
     let ruleExperiment: GrowthBookExperiment?
     let banditReference: String?
     /// Prerequisites: other features whose values must meet conditions.
@@ -100,6 +102,7 @@ public final class FeatureRule: Sendable {
             (forcedValue, ruleExperiment, banditReference) = (nil, experiment, reference)
         case .ignored: (forcedValue, ruleExperiment, banditReference) = (nil, nil, nil)
         }
+        unretainedForcedValue = forcedValue.map(Unretained.init)
     }
 
     /// The experiment an experiment rule runs, with only the keys the rule sets.
@@ -143,6 +146,8 @@ public final class ForcedValue: Sendable {
     /// The value the feature takes.
     public let value: JSONValue
     package let condition: Condition?
+    /// ``condition`` for the walk, which holds the rule while it reads it.
+    let unretainedCondition: Unretained<Condition>?
     /// What a rollout hashes with (`seed || feature key`).
     public let seed: String
     /// ``seed`` as hashing reads it; empty for a rule that hashes nobody
@@ -165,13 +170,14 @@ public final class ForcedValue: Sendable {
 
     /// Whether the rule's condition holds for `attributes` (a rule without one holds for everyone).
     func conditionHolds(for attributes: AttributeTable, groups: [String: [JSONValue]]) -> Bool {
-        guard let condition else { return true }
-        return condition.holds(for: attributes, groups: groups)
+        guard let unretainedCondition else { return true }
+        return unretainedCondition.with { $0.holds(for: attributes, groups: groups) }
     }
 
     init(feature: String, value: JSONValue, members: RuleMembers) {
         self.value = value
         condition = Condition.given(members[members.condition])
+        unretainedCondition = condition.map(Unretained.init)
         seed = JavaScriptSemantics.seed(members[members.seed], or: feature)
         hashSeed = GrowthBookHash.Seed(members.coverage != nil || members.range != nil ? seed : "")
         hashAttribute = members[members.hashAttribute]?.stringValue

@@ -146,7 +146,7 @@ public final class ForcedValue: Sendable {
     /// The value the feature takes.
     public let value: JSONValue
     package let condition: Condition?
-    /// ``condition`` for the walk, which holds the rule while it reads it.
+    /// ``condition`` for the walk, which holds this value while it reads it.
     let unretainedCondition: Unretained<Condition>?
     /// What a rollout hashes with (`seed || feature key`).
     public let seed: String

@@ -166,58 +166,72 @@ public struct GrowthBookEvaluator: Sendable {
         // Only a feature that leads to others needs to be known on the path.
         if feature.hasPrerequisites { seen.insert(id) }
         let rules = feature.rules
-        rules: for ruleIndex in rules.indices {
-            let rule = rules[ruleIndex]
-            if trace != nil { note("\(id) rule \(ruleIndex + 1): " + Self.describe(rule, feature: id)) }
-            // Most rules have neither prerequisites nor filters: flags, not their lists, say so.
-            if rule.hasParentConditions {
-                switch prerequisites(of: rule, seen: seen) {
-                case .hold: break
-                case .skipRule: continue rules
-                case .stop(let result): return result
-                }
+        for ruleIndex in rules.indices {
+            // The feature holds its rules: each is read without counting a reference (`Unretained`).
+            let rule = Unretained(rules[ruleIndex])
+            if let result = rule.with({ rule in self.apply(rule, at: ruleIndex, id: id, seen: &seen) }) {
+                return result
             }
-            if rule.hasFilters, let filters = rule.filters, isFilteredOut(filters) {
-                note("  filtered out (mutual exclusion)")
-                continue
-            }
-            if let forced = rule.unretainedForcedValue {
-                let reach = forced.with { forced in self.reach(of: forced) }
-                if trace != nil { noteReach(reach, of: rule) }
-                guard reach == .applies else { continue }
-                return FeatureResult(
-                    value: rule.forcedValue!.value,
-                    source: .force,
-                    ruleId: rule.id,
-                    ruleIndex: ruleIndex
-                )
-            }
-            guard var experiment = rule.ruleExperiment else { continue }
-            var bandit: [JSONValue.Member]?
-            if let reference = rule.banditReference {
-                bandit = route(&experiment, bandit: reference, rule: rule.json)
-            }
-            var branch = seen
-            let outcome = runExperiment(experiment, featureId: id, seen: &branch)
-            guard outcome.inExperiment, !experiment.passesThrough(outcome.variation) else { continue }
-            let value = experiment.variations[outcome.variation]
-            note("  decides: variation \(outcome.variation) = \(JavaScriptSemantics.stringify(value) ?? "")")
-            // The bandit's details belong to users bucketed by hash, not to forced ones.
-            let part = experimentPart(
-                experiment,
-                featureId: id,
-                outcome: outcome,
-                bandit: outcome.hashUsed ? bandit : nil
-            )
-            return FeatureResult(
-                value: value,
-                source: .experiment,
-                ruleId: rule.id,
-                ruleIndex: ruleIndex,
-                decidingExperiment: part
-            )
         }
         return FeatureResult(value: feature.defaultValue, source: .defaultValue, ruleId: "", ruleIndex: nil)
+    }
+
+    /// What one rule decides for this user: a result, or `nil` when the walk goes on to the next rule.
+    @inline(__always)
+    private mutating func apply(
+        _ rule: FeatureRule,
+        at ruleIndex: Int,
+        id: String,
+        seen: inout Set<String>
+    ) -> FeatureResult? {
+        if trace != nil { note("\(id) rule \(ruleIndex + 1): " + Self.describe(rule, feature: id)) }
+        // Most rules have neither prerequisites nor filters: flags, not their lists, say so.
+        if rule.hasParentConditions {
+            switch prerequisites(of: rule, seen: seen) {
+            case .hold: break
+            case .skipRule: return nil
+            case .stop(let result): return result
+            }
+        }
+        if rule.hasFilters, let filters = rule.filters, isFilteredOut(filters) {
+            note("  filtered out (mutual exclusion)")
+            return nil
+        }
+        if let forced = rule.unretainedForcedValue {
+            let reach = forced.with { forced in self.reach(of: forced) }
+            if trace != nil { noteReach(reach, of: rule) }
+            guard reach == .applies else { return nil }
+            return FeatureResult(
+                value: rule.forcedValue!.value,
+                source: .force,
+                ruleId: rule.id,
+                ruleIndex: ruleIndex
+            )
+        }
+        guard var experiment = rule.ruleExperiment else { return nil }
+        var bandit: [JSONValue.Member]?
+        if let reference = rule.banditReference {
+            bandit = route(&experiment, bandit: reference, rule: rule.json)
+        }
+        var branch = seen
+        let outcome = runExperiment(experiment, featureId: id, seen: &branch)
+        guard outcome.inExperiment, !experiment.passesThrough(outcome.variation) else { return nil }
+        let value = experiment.variations[outcome.variation]
+        note("  decides: variation \(outcome.variation) = \(JavaScriptSemantics.stringify(value) ?? "")")
+        // The bandit's details belong to users bucketed by hash, not to forced ones.
+        let part = experimentPart(
+            experiment,
+            featureId: id,
+            outcome: outcome,
+            bandit: outcome.hashUsed ? bandit : nil
+        )
+        return FeatureResult(
+            value: value,
+            source: .experiment,
+            ruleId: rule.id,
+            ruleIndex: ruleIndex,
+            decidingExperiment: part
+        )
     }
 
     /// Whether a force or rollout rule's value reaches this user, and if not, why.

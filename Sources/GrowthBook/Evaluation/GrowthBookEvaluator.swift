@@ -202,7 +202,7 @@ public struct GrowthBookEvaluator: Sendable {
             if trace != nil { noteReach(reach, of: rule) }
             guard reach == .applies else { return nil }
             return FeatureResult(
-                value: rule.forcedValue!.value,
+                value: forced.with(\.value),
                 source: .force,
                 ruleId: rule.id,
                 ruleIndex: ruleIndex

@@ -8,6 +8,11 @@
 /// and the walk reads this one only while it holds the holder: the feature
 /// being evaluated holds its rules, a rule its value, a value or an
 /// experiment its condition.
+///
+/// A property's object is kept as one when it is decoded: made from the
+/// property as the walk reads it, Swift counted the reference anyway (a force
+/// rule took 777 instructions, not 672). An array's element can be made one
+/// where it is read, as the walk does with a feature's rules.
 struct Unretained<Object: AnyObject & Sendable>: Sendable {
     private let unmanaged: Unmanaged<Object>
 

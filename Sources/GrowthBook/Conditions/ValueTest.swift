@@ -17,8 +17,10 @@ package enum ValueTest: Sendable {
     /// An object of one operator (`{"$gte": 18}`), the usual form: no list to walk.
     case single(Operator)
 
-    /// One `$`-operator and its compiled operand.
-    package indirect enum Operator: Sendable {
+    /// One `$`-operator and its compiled operand. Only the cases that hold a
+    /// test are boxed: a wholly `indirect` enum allocated a box for every
+    /// operator compiled (two of a force rule's thirteen allocations).
+    package enum Operator: Sendable {
         /// The operand's padded form, as UTF-16 code units (see ``Version``).
         case version(order: ComparisonOrder, padded: [UInt16])
         case equals(JSONValue)
@@ -38,9 +40,9 @@ package enum ValueTest: Sendable {
         /// Never holds: an unknown operator, or one whose operand has the wrong
         /// type (`$in` or `$nin` without a list, `$regex` without a string).
         case never
-        case not(ValueTest)
-        case size(ValueTest)
-        case elementMatches(ValueTest)
+        indirect case not(ValueTest)
+        indirect case size(ValueTest)
+        indirect case elementMatches(ValueTest)
         case elementSatisfies(Condition)
         /// `$all`/`$alli`: every test holds for some element (tests and elements lowercased when `insensitive`).
         case containsAll([ValueTest], insensitive: Bool)

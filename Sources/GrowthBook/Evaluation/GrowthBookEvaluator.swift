@@ -496,7 +496,7 @@ public struct GrowthBookEvaluator: Sendable {
         let stickyKey = StickyBucketDocument.key(experiment: key, version: experiment.bucketVersion)
         // The hash attribute's document wins over the fallback's.
         guard let variationKey = documents.lazy.compactMap({ $0[stickyKey] }).first else { return (-1, false) }
-        let stickyMeta = experiment.json["meta"]?.elements ?? []
+        let stickyMeta = experiment.givenMeta?.elements ?? []
         guard let index = stickyMeta.firstIndex(where: { $0["key"]?.stringValue == variationKey }) else {
             return (-1, false)
         }

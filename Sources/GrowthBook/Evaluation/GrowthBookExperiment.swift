@@ -51,12 +51,10 @@ public final class GrowthBookExperiment: Sendable {
     public let isInactive: Bool
     /// `status: "stopped"`: nobody is bucketed.
     public let isStopped: Bool
-    /// The experiment as given, for results and traces.
-    public let json: JSONValue
+    /// Where ``json`` comes from.
+    private let source: Source
     /// Each variation's bucket range: `ranges`, or computed from the weights and coverage.
     public let bucketRanges: [HalfOpenRange]
-    /// Each variation's result key (``resultKey(_:)``).
-    private let variationKeys: [String]
 
     /// What `meta` says of one variation.
     public struct VariationMeta: Sendable {
@@ -68,16 +66,84 @@ public final class GrowthBookExperiment: Sendable {
         public var passthrough: Bool?
     }
 
+    /// Where an experiment's JSON comes from: given whole (an inline
+    /// experiment), or the experiment rule it is made of, whose JSON is built
+    /// only when asked (results and traces), not for every rule decoded.
+    private enum Source: Sendable {
+        case given(JSONValue)
+        /// The rule's JSON and the key of its feature.
+        case rule(JSONValue, feature: String)
+    }
+
+    /// The experiment as given, for results and traces. A rule's experiment
+    /// is GrowthBook's shape of it: `variations`, `key` (`rule.key || feature`)
+    /// and the members the rule sets that an experiment reads.
+    public var json: JSONValue {
+        switch source {
+        case .given(let json): return json
+        case .rule(let rule, let feature): return Self.json(ofRule: RuleMembers(rule), feature: feature)
+        }
+    }
+
+    /// `meta` as given, read without building ``json``: sticky buckets find a
+    /// variation by its key there.
+    var givenMeta: JSONValue? {
+        switch source {
+        case .given(let json): return json["meta"]
+        case .rule(let rule, _):
+            let members = RuleMembers(rule)
+            return members[members.meta]
+        }
+    }
+
     /// Decodes an experiment; missing or mistyped members read as the SDK reads them.
     public convenience init(_ json: JSONValue) {
         self.init(json, weights: json["weights"])
     }
 
     /// Decodes an experiment with `weights` in place of its own.
-    private init(_ json: JSONValue, weights weightsJSON: JSONValue?) {
-        self.json = json
+    private convenience init(_ json: JSONValue, weights: JSONValue?) {
         let members = RuleMembers(json)
-        key = members[members.key]?.stringValue ?? ""
+        self.init(
+            members,
+            key: members[members.key]?.stringValue ?? "",
+            weights: weights,
+            ownMembers: members,
+            source: .given(json)
+        )
+    }
+
+    /// Decodes the experiment an experiment rule runs, read from the rule's
+    /// members (`members`, of `rule`) in place: the rule's JSON is read once,
+    /// where an object of the experiment's members was made and read again
+    /// for every experiment rule decoded.
+    convenience init(rule: JSONValue, members: RuleMembers, feature: String) {
+        let experiment = members.ofExperiment
+        // `rule.key || id`: a missing or falsy key is the feature's.
+        let key =
+            experiment[experiment.key].map { JavaScriptSemantics.truthy($0) ? $0.stringValue ?? "" : feature }
+            ?? feature
+        self.init(
+            experiment,
+            key: key,
+            weights: experiment[experiment.weights],
+            ownMembers: nil,
+            source: .rule(rule, feature: feature)
+        )
+    }
+
+    /// Decodes an experiment from `members`; `ownMembers` are those of an
+    /// experiment given whole (`force`, `parentConditions`, `status`,
+    /// `active`), which a rule's experiment does not have: they stay on the rule.
+    private init(
+        _ members: RuleMembers,
+        key: String,
+        weights weightsJSON: JSONValue?,
+        ownMembers: RuleMembers?,
+        source: Source
+    ) {
+        self.source = source
+        self.key = key
         name = members[members.name]?.stringValue
         variations = members[members.variations]?.elements ?? []
         weights = weightsJSON?.elements.map(Self.numbers(of:))
@@ -116,14 +182,57 @@ public final class GrowthBookExperiment: Sendable {
         }
         condition = Condition.given(members[members.condition])
         unretainedCondition = condition.map(Unretained.init)
-        parentConditions = (members[members.parentConditions]?.elements ?? []).map(ParentCondition.init)
-        forcedVariation = members[members.force].map { JavaScriptSemantics.integer($0.numberValue) }
-        let status = members[members.status]?.stringValue
-        isInactive = status == "draft" || members[members.active] == .bool(false)
-        isStopped = status == "stopped"
+        if let own = ownMembers {
+            parentConditions = (own[own.parentConditions]?.elements ?? []).map(ParentCondition.init)
+            forcedVariation = own[own.force].map { JavaScriptSemantics.integer($0.numberValue) }
+            let status = own[own.status]?.stringValue
+            isInactive = status == "draft" || own[own.active] == .bool(false)
+            isStopped = status == "stopped"
+        } else {
+            parentConditions = []
+            forcedVariation = nil
+            isInactive = false
+            isStopped = false
+        }
         bucketRanges =
             ranges ?? BucketMath.bucketRanges(count: variations.count, coverage: coverage ?? 1, weights: weights)
-        variationKeys = variations.indices.map { [meta] in Self.key(of: $0, meta: meta) }
+    }
+
+    /// The experiment an experiment rule runs, in GrowthBook's JSON shape:
+    /// its variations and key, then only the members the rule sets.
+    private static func json(ofRule rule: RuleMembers, feature: String) -> JSONValue {
+        let experiment = rule.ofExperiment
+        var members: [JSONValue.Member] = []
+        members.reserveCapacity(8)  // the usual experiment rule: at most one growth
+        members.append(.init("variations", experiment[experiment.variations] ?? .array([])))
+        // `rule.key || id`: a missing or empty key is the feature's.
+        members.append(
+            .init(
+                "key",
+                experiment[experiment.key].flatMap { JavaScriptSemantics.truthy($0) ? $0 : nil } ?? .string(feature)
+            )
+        )
+        // One call a key, where a list of names and positions was an array of tuples made and destroyed per rule.
+        func add(_ key: String, _ index: Int?) {
+            if let value = experiment[index] { members.append(.init(key, value)) }
+        }
+        add("coverage", experiment.coverage)
+        add("weights", experiment.weights)
+        add("hashAttribute", experiment.hashAttribute)
+        add("fallbackAttribute", experiment.fallbackAttribute)
+        add("disableStickyBucketing", experiment.disableStickyBucketing)
+        add("bucketVersion", experiment.bucketVersion)
+        add("minBucketVersion", experiment.minBucketVersion)
+        add("namespace", experiment.namespace)
+        add("meta", experiment.meta)
+        add("ranges", experiment.ranges)
+        add("name", experiment.name)
+        add("phase", experiment.phase)
+        add("seed", experiment.seed)
+        add("hashVersion", experiment.hashVersion)
+        add("filters", experiment.filters)
+        add("condition", experiment.condition)
+        return .object(members)
     }
 
     /// The numbers among `elements`, in order, in a list reserved at once
@@ -138,19 +247,16 @@ public final class GrowthBookExperiment: Sendable {
     }
 
     /// The key a result in variation `index` carries: its `meta` key, or its
-    /// index when that is missing or empty.
+    /// index when that is missing or empty. Made when a result is, from
+    /// texts written once (most experiments have two or three variations):
+    /// a list of each experiment's keys, made as it was decoded, was one of
+    /// its allocations, and `String(index)` per result 1 % of decoding.
     func resultKey(_ index: Int) -> String {
-        index >= 0 && index < variationKeys.count ? variationKeys[index] : Self.key(of: index, meta: meta)
+        if index >= 0, index < meta.count, let key = meta[index].key, !key.isEmpty { return key }
+        return index >= 0 && index < Self.indexTexts.count ? Self.indexTexts[index] : String(index)
     }
 
-    /// The key of variation `index`, written once per variation, not once per evaluation.
-    private static func key(of index: Int, meta: [VariationMeta]) -> String {
-        if index < meta.count, let key = meta[index].key, !key.isEmpty { return key }
-        return index >= 0 && index < indexTexts.count ? indexTexts[index] : String(index)
-    }
-
-    /// The first variations' indexes as text, written once: most experiments
-    /// have two or three variations, and `String(index)` was 1 % of decoding.
+    /// The first variations' indexes as text.
     private static let indexTexts = (0..<16).map { String($0) }
 
     /// Whether users in variation `index` pass through to the feature's

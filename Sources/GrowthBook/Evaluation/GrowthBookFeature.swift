@@ -84,9 +84,7 @@ public final class FeatureRule: Sendable {
         } else if let variations = members[members.contextualVariations ?? members.variations],
             variations.elements != nil
         {
-            let experiment = GrowthBookExperiment(
-                Self.experiment(of: members, variations: variations, feature: feature)
-            )
+            let experiment = GrowthBookExperiment(rule: json, members: members, feature: feature)
             if let reference = members[members.contextualBanditRef]?.stringValue {
                 kind = .bandit(experiment, reference: reference)
             } else {
@@ -103,38 +101,6 @@ public final class FeatureRule: Sendable {
         case .ignored: (forcedValue, ruleExperiment, banditReference) = (nil, nil, nil)
         }
         unretainedForcedValue = forcedValue.map(Unretained.init)
-    }
-
-    /// The experiment an experiment rule runs, with only the keys the rule sets.
-    private static func experiment(of rule: RuleMembers, variations: JSONValue, feature: String) -> JSONValue {
-        var members: [JSONValue.Member] = []
-        members.reserveCapacity(8)  // the usual experiment rule: at most one growth
-        members.append(.init("variations", variations))
-        // `rule.key || id`: a missing or empty key is the feature's.
-        members.append(
-            .init("key", rule[rule.key].flatMap { JavaScriptSemantics.truthy($0) ? $0 : nil } ?? .string(feature))
-        )
-        // One call a key, where a list of names and positions was an array of tuples made and destroyed per rule.
-        func add(_ key: String, _ index: Int?) {
-            if let value = rule[index] { members.append(.init(key, value)) }
-        }
-        add("coverage", rule.coverage)
-        add("weights", rule.weights)
-        add("hashAttribute", rule.hashAttribute)
-        add("fallbackAttribute", rule.fallbackAttribute)
-        add("disableStickyBucketing", rule.disableStickyBucketing)
-        add("bucketVersion", rule.bucketVersion)
-        add("minBucketVersion", rule.minBucketVersion)
-        add("namespace", rule.namespace)
-        add("meta", rule.meta)
-        add("ranges", rule.ranges)
-        add("name", rule.name)
-        add("phase", rule.phase)
-        add("seed", rule.seed)
-        add("hashVersion", rule.hashVersion)
-        add("filters", rule.filters)
-        add("condition", rule.condition)
-        return .object(members)
     }
 
     /// The experiment the rule runs, for experiment and bandit rules.

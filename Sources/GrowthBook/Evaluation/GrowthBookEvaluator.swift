@@ -9,6 +9,7 @@ public struct GrowthBookEvaluator: Sendable {
         didSet {
             banditLeaves = [:]
             hashedAttributes = []
+            spareSubject = -1
         }
     }
     /// Sticky bucket documents by `attribute||value`; `nil` turns sticky
@@ -22,6 +23,11 @@ public struct GrowthBookEvaluator: Sendable {
     /// The experiment part of the last result an experiment decided, filled
     /// again by the next one once the caller has let go of it.
     private var spareExperimentPart: DecidingExperiment?
+    /// Whom the spare part's experiment hashed, a position in
+    /// ``hashedAttributes`` (-1 once they are found again): a refill for the
+    /// same one (almost every rule hashes `id`) leaves the attribute's name
+    /// and value as they are, where setting them counted their references.
+    private var spareSubject = -1
     /// What was tracked already: hash attribute, value, experiment and variation.
     private var trackedExperiments: Set<String> = []
     /// Where changed sticky bucket documents are saved, when one was given.
@@ -300,8 +306,20 @@ public struct GrowthBookEvaluator: Sendable {
         bandit: [JSONValue.Member]?
     ) -> DecidingExperiment {
         let hashed = outcome.subject
-        let content = DecidingExperiment.Content.evaluated(
-            .init(
+        if spareExperimentPart != nil, isKnownUniquelyReferenced(&spareExperimentPart!) {
+            let part = spareExperimentPart!
+            part.refill(experiment: experiment, featureId: featureId, outcome: outcome, bandit: bandit)
+            if spareSubject != hashed {
+                part.rehash(
+                    attribute: hashedAttributes[hashed].name,
+                    value: hashedAttributes[hashed].value ?? .string("")
+                )
+                spareSubject = hashed
+            }
+            return part
+        }
+        let part = DecidingExperiment(
+            evaluated: .init(
                 experiment: experiment,
                 featureId: featureId,
                 outcome: outcome,
@@ -310,13 +328,8 @@ public struct GrowthBookEvaluator: Sendable {
                 bandit: bandit
             )
         )
-        if spareExperimentPart != nil, isKnownUniquelyReferenced(&spareExperimentPart!) {
-            let part = spareExperimentPart!
-            part.content = content
-            return part
-        }
-        let part = DecidingExperiment(content)
         spareExperimentPart = part
+        spareSubject = hashed
         return part
     }
 

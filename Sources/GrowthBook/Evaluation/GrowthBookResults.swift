@@ -94,7 +94,7 @@ public struct FeatureResult: Sendable, Hashable {
     private mutating func changeExperimentPart(experiment: JSONValue?, result: ExperimentResult?) {
         decidingExperiment =
             experiment == nil && result == nil
-            ? nil : DecidingExperiment(.given(experiment: experiment, result: result))
+            ? nil : DecidingExperiment(experiment: experiment, result: result)
     }
 
     public static func == (lhs: FeatureResult, rhs: FeatureResult) -> Bool {
@@ -146,7 +146,7 @@ extension FeatureResult {
     ) {
         self.init(value: value, source: source, ruleId: ruleId, ruleIndex: nil)
         if experiment != nil || experimentResult != nil {
-            decidingExperiment = DecidingExperiment(.given(experiment: experiment, result: experimentResult))
+            decidingExperiment = DecidingExperiment(experiment: experiment, result: experimentResult)
         }
     }
 }
@@ -163,17 +163,6 @@ extension FeatureResult {
 /// changed only while one reference holds it, as an array's storage is),
 /// so evaluating experiments one after another allocates nothing.
 final class DecidingExperiment: @unchecked Sendable {
-    /// What the part holds.
-    enum Content {
-        /// As the evaluator found it.
-        case evaluated(Evaluated)
-        /// As someone gave it (``FeatureResult``'s initializer and setters).
-        /// Boxed: an ``ExperimentResult`` is 160 bytes, and inline it made
-        /// every content that large, copied twice with `memcpy` each time
-        /// the evaluator refilled its part.
-        indirect case given(experiment: JSONValue?, result: ExperimentResult?)
-    }
-
     /// What makes an evaluated experiment's result.
     struct Evaluated {
         var experiment: GrowthBookExperiment
@@ -185,38 +174,79 @@ final class DecidingExperiment: @unchecked Sendable {
         var bandit: [JSONValue.Member]?
     }
 
-    var content: Content
+    /// An experiment and its result as someone gave them (``FeatureResult``'s
+    /// initializer and setters). Boxed: an ``ExperimentResult`` is 160 bytes,
+    /// and inline it made every part that large, copied twice with `memcpy`
+    /// each time the evaluator refilled its part.
+    final class Given: Sendable {
+        let experiment: JSONValue?
+        let result: ExperimentResult?
 
-    init(_ content: Content) {
-        self.content = content
+        init(experiment: JSONValue?, result: ExperimentResult?) {
+            self.experiment = experiment
+            self.result = result
+        }
+    }
+
+    /// As the evaluator found it; `nil` in a part ``given``. A property of
+    /// its own, not an enum's case, so that a refill changes its members in
+    /// place: an enum's value is copied out whole to be changed.
+    private var evaluated: Evaluated?
+    /// As someone gave it; `nil` in a part the evaluator made.
+    private let given: Given?
+
+    /// A part the evaluator made.
+    init(evaluated: Evaluated) {
+        self.evaluated = evaluated
+        given = nil
+    }
+
+    /// A part as someone gave it.
+    init(experiment: JSONValue?, result: ExperimentResult?) {
+        evaluated = nil
+        given = Given(experiment: experiment, result: result)
+    }
+
+    /// Fills a part the evaluator made again with its next experiment for
+    /// the same user, member by member in place (a whole new content counted
+    /// the references of all of its members again and destroyed the last
+    /// one's). Whom it hashed stays, unless ``rehash(attribute:value:)`` changes it.
+    func refill(
+        experiment: GrowthBookExperiment,
+        featureId: String,
+        outcome: ExperimentOutcome,
+        bandit: [JSONValue.Member]?
+    ) {
+        evaluated!.experiment = experiment
+        evaluated!.featureId = featureId
+        evaluated!.outcome = outcome
+        if evaluated!.bandit != nil || bandit != nil { evaluated!.bandit = bandit }
+    }
+
+    /// Sets the attribute the experiment hashed and its value.
+    func rehash(attribute: String, value: JSONValue) {
+        evaluated!.hashAttribute = attribute
+        evaluated!.attributeValue = value
     }
 
     /// The experiment rule that decided, as GrowthBook builds it.
     var experiment: JSONValue? {
-        switch content {
-        case .given(let experiment, _): return experiment
-        case .evaluated(let evaluated):
-            guard let bandit = evaluated.bandit else { return evaluated.experiment.json }
-            return .object(
-                (evaluated.experiment.json.members ?? []) + [.init("contextualBandit", .object(bandit))]
-            )
-        }
+        guard let evaluated else { return given?.experiment }
+        guard let bandit = evaluated.bandit else { return evaluated.experiment.json }
+        return .object((evaluated.experiment.json.members ?? []) + [.init("contextualBandit", .object(bandit))])
     }
 
     /// The user's result in the experiment.
     var result: ExperimentResult? {
-        switch content {
-        case .given(_, let result): return result
-        case .evaluated(let evaluated):
-            var result = evaluated.outcome.result(
-                of: evaluated.experiment,
-                featureId: evaluated.featureId,
-                hashAttribute: evaluated.hashAttribute,
-                attributeValue: evaluated.attributeValue
-            )
-            if let bandit = evaluated.bandit { result.extras = bandit }
-            return result
-        }
+        guard let evaluated else { return given?.result }
+        var result = evaluated.outcome.result(
+            of: evaluated.experiment,
+            featureId: evaluated.featureId,
+            hashAttribute: evaluated.hashAttribute,
+            attributeValue: evaluated.attributeValue
+        )
+        if let bandit = evaluated.bandit { result.extras = bandit }
+        return result
     }
 }
 

@@ -57,6 +57,22 @@ import Testing
         #expect(payload.warnings.count == 4)
     }
 
+    /// `$` and a combining mark are one `Character` in Swift, whose
+    /// `hasPrefix("$")` is false; the SDK and the evaluator read the first
+    /// code unit, so the checks do too: an operator, unknown, never matching.
+    @Test func aNameWhoseFirstCodeUnitIsDollarIsAnOperator() throws {
+        let text =
+            #"{"features": {"cta": {"defaultValue": 1, "rules": [{"force": 2, "condition": {"x": {"$\u0301": 1}}}]}}}"#
+        #expect(
+            check(text) == [
+                "1:96: error: unknown operator \"$\u{301}\" in the condition of rule 1 of feature \"cta\": the rule never matches"
+            ]
+        )
+        let payload = try GrowthBookPayload(Data(text.utf8), decrypt: nil)
+        var evaluator = GrowthBookEvaluator(context: payload.context(attributes: .object([.init("x", .number(1))])))
+        #expect(evaluator.evaluateFeature("cta").value == .number(1))
+    }
+
     @Test func contextualBanditsOfTheWrongShapeAreErrorsAndMissingOnesWarnings() {
         let text = """
             {"features": {"cta": {"rules": [{"key": "b", "contextualVariations": [1, 2], "contextualBanditRef": "cb"},

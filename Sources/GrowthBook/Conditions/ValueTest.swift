@@ -67,6 +67,13 @@ package enum ValueTest: Sendable {
         }
     }
 
+    /// Whether a member's name makes its object one of operators, as the SDK
+    /// tells them from attributes: its first code unit is `$` (`$` with a
+    /// combining mark after it too, which is one `Character` in Swift).
+    static func isOperatorName(_ name: String) -> Bool {
+        name.utf8.first == UInt8(ascii: "$")
+    }
+
     /// Compiles a condition value.
     package init(_ json: JSONValue) {
         switch json {
@@ -77,7 +84,7 @@ package enum ValueTest: Sendable {
         case .array: self = .json(JavaScriptSemantics.stringifyAsParsed(json))
         case .object(let members):
             // An object is a list of operators only when every key is one.
-            guard !members.isEmpty, members.allSatisfy({ $0.key.utf8.first == UInt8(ascii: "$") }) else {
+            guard !members.isEmpty, members.allSatisfy({ Self.isOperatorName($0.key) }) else {
                 self = .json(JavaScriptSemantics.stringifyAsParsed(json))
                 return
             }

@@ -62,7 +62,7 @@ struct ConditionChecker {
                     }
                 case .not?:
                     checkCondition(member.value, at: &trail, into: &report)
-                case nil where member.key.hasPrefix("$"):
+                case nil where ValueTest.isOperatorName(member.key):
                     report.neverMatches(
                         "unknown operator \"\(member.key)\" in the condition of \(rule.what): the rule never matches",
                         at: path(trail)
@@ -76,7 +76,8 @@ struct ConditionChecker {
 
     /// A value test: an operator object (every name starts with `$`), or a value to equal.
     private func checkTest(_ test: JSONValue, at trail: inout Trail, into report: inout PayloadReport) {
-        guard case .object(let members) = test, !members.isEmpty, members.allSatisfy({ $0.key.hasPrefix("$") })
+        guard case .object(let members) = test, !members.isEmpty,
+            members.allSatisfy({ ValueTest.isOperatorName($0.key) })
         else { return }
         for index in members.indices {
             trail.step(index) { trail in checkOperator(members[index], at: &trail, into: &report) }
@@ -102,7 +103,9 @@ struct ConditionChecker {
             checkTest(member.value, at: &trail, into: &report)
         case .elemMatch?:
             // An operator object tests each element; anything else is a condition on it.
-            if case .object(let inner) = member.value, !inner.isEmpty, inner.allSatisfy({ $0.key.hasPrefix("$") }) {
+            if case .object(let inner) = member.value, !inner.isEmpty,
+                inner.allSatisfy({ ValueTest.isOperatorName($0.key) })
+            {
                 checkTest(member.value, at: &trail, into: &report)
             } else {
                 checkCondition(member.value, at: &trail, into: &report)

@@ -25,6 +25,32 @@ import Testing
         if let fast, let positioned { #expect(Self.identical(fast, positioned)) }
     }
 
+    /// Strings are read eight bytes at a time up to the first quote, backslash
+    /// or control character: one at every place in a word, after every
+    /// alignment, between bytes next to those values, is found as the positioned parser finds it.
+    @Test func everySpecialByteIsFoundWhereverItFallsInAWord() {
+        let neighbours = ["!", "#", " ", "[", "]", "~", "\u{7F}", "é", "😀"]
+        let specials = [#"\""#, #"\\"#, #"\n"#, #"\u0022"#, "\u{1F}", "\u{00}", "\u{0A}"]
+        var count = 0
+        for alignment in 0..<8 {
+            for offset in 0..<17 {
+                for special in specials {
+                    let neighbour = neighbours[(alignment + offset) % neighbours.count]
+                    let body = String(repeating: "a", count: offset) + neighbour + special + neighbour + "bc"
+                    let text = String(repeating: " ", count: alignment) + #"["x", ""# + body + #"", "y"]"#
+                    let fast = try? JSONValueParser.parse(text.utf8)
+                    let positioned = (try? JSONNodeParser.parse(text)).map(JSONValue.init)
+                    #expect((fast == nil) == (positioned == nil), "\(text.debugDescription)")
+                    if let fast, let positioned {
+                        #expect(Self.sameBytes(fast, positioned), "\(text.debugDescription)")
+                    }
+                    count += 1
+                }
+            }
+        }
+        #expect(count == 8 * 17 * 7)
+    }
+
     /// Equal, with numbers equal to the bit (so -0 and 0 differ, and a rounding slip shows).
     static func identical(_ a: JSONValue, _ b: JSONValue) -> Bool {
         switch (a, b) {

@@ -271,6 +271,20 @@ package struct JSONValueParser {
     private mutating func parseString() throws(Refused) -> String {
         index += 1
         let start = index
+        // Eight bytes at a time to the first quote, backslash or control
+        // character: a byte at a time was a quarter of parsing a payload.
+        while index + 8 <= bytes.count {
+            let word = UInt64(
+                littleEndian: UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
+            )
+            let special = Self.specialBytes(word)
+            if special == 0 {
+                index += 8
+            } else {
+                index += special.trailingZeroBitCount >> 3
+                break
+            }
+        }
         // Most strings are plain bytes up to the closing quote: make them in one step.
         while index < bytes.count {
             let byte = bytes[index]
@@ -302,6 +316,20 @@ package struct JSONValueParser {
                 index += 1
             }
         }
+    }
+
+    /// The high bit of each byte of `word` that may be a quote, a backslash
+    /// or a control character; the lowest one set is the first that is (a
+    /// byte above it may be marked by the borrow of one that is).
+    @inline(__always)
+    private static func specialBytes(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quote = word ^ 0x2222_2222_2222_2222
+        let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+        let zeroQuote = (quote &- ones) & ~quote
+        let zeroBackslash = (backslash &- ones) & ~backslash
+        let control = (word &- 0x2020_2020_2020_2020) & ~word
+        return (zeroQuote | zeroBackslash | control) & 0x8080_8080_8080_8080
     }
 
     private mutating func parseEscape() throws(Refused) -> Unicode.Scalar {

@@ -40,6 +40,13 @@ struct Samples {
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
+    /// CPU time every thread of this process has used, in seconds.
+    static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
     /// CPU time this thread has used, in seconds.
     static func threadCPUSeconds() -> Double {
         var time = timespec()

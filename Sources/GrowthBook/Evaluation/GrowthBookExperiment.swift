@@ -247,10 +247,10 @@ public final class GrowthBookExperiment: Sendable {
     }
 
     /// The key a result in variation `index` carries: its `meta` key, or its
-    /// index when that is missing or empty. Made when a result is, from
-    /// texts written once (most experiments have two or three variations):
-    /// a list of each experiment's keys, made as it was decoded, was one of
-    /// its allocations, and `String(index)` per result 1 % of decoding.
+    /// index when that is missing or empty. Made when a result is, from the
+    /// texts of the first indexes written once (most experiments have two or
+    /// three variations): a list of each experiment's keys, made as it was
+    /// decoded, was one of its allocations.
     func resultKey(_ index: Int) -> String {
         if index >= 0, index < meta.count, let key = meta[index].key, !key.isEmpty { return key }
         return index >= 0 && index < Self.indexTexts.count ? Self.indexTexts[index] : String(index)

@@ -100,11 +100,10 @@ struct RuleMembers {
         var experiment = self
         // Lane by lane: a whole-vector operation on `SIMD32` is not
         // vectorized here and cost 1,900 instructions an experiment rule.
-        for name in [Name.id, .force, .range, .parentConditions, .contextualVariations, .contextualBanditRef] {
-            experiment.places[name.rawValue] = -1
-        }
-        experiment.places[Name.status.rawValue] = -1
-        experiment.places[Name.active.rawValue] = -1
+        let ruleOnly: [Name] = [
+            .id, .force, .range, .parentConditions, .contextualVariations, .contextualBanditRef, .status, .active,
+        ]
+        for name in ruleOnly { experiment.places[name.rawValue] = -1 }
         experiment.places[Name.variations.rawValue] =
             places[Name.contextualVariations.rawValue] >= 0
             ? places[Name.contextualVariations.rawValue] : places[Name.variations.rawValue]

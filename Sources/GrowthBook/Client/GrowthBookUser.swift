@@ -62,8 +62,8 @@ public struct GrowthBookUser: Sendable {
     /// `ruleId`) and, when an experiment did, the experiment and its result.
     public func evaluate(_ feature: String) -> FeatureResult {
         // Without a usage callback, the result is made where the caller wants it, not copied there.
-        guard evaluator.reportsUsage else { return evaluator.withEvaluator { $0.evaluateFeature(feature) } }
-        let result = evaluator.withEvaluator { $0.evaluateFeature(feature) }
+        guard evaluator.reportsUsage else { return evaluator.evaluateFeature(feature) }
+        let result = evaluator.evaluateFeature(feature)
         evaluator.client.used(feature, result)
         return result
     }

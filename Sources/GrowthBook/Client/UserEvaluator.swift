@@ -7,6 +7,9 @@ import Synchronization
 /// the turn ends, so a callback may evaluate the same user again.
 final class UserEvaluator: Sendable {
     private let evaluator: Mutex<GrowthBookEvaluator>
+    /// The evaluator's context, which a user never changes: plain features
+    /// (``GrowthBookFeature/isPlain``) are decided from it without a turn.
+    private let context: GrowthBookContext
     /// Experiments viewed during the current turn, handed to the client after it.
     private let views = ViewLog()
     /// The client the user came from, told what the user viewed and used.
@@ -30,6 +33,7 @@ final class UserEvaluator: Sendable {
         var evaluator = evaluator
         let views = views
         if tracks { evaluator.onExperimentViewed = { experiment, result in views.append(experiment, result) } }
+        context = evaluator.context
         self.evaluator = Mutex(evaluator)
         self.attributes = attributes
         self.client = client
@@ -49,6 +53,20 @@ final class UserEvaluator: Sendable {
             }
         }
         return evaluator.withLock { body(&$0) }
+    }
+
+    /// The feature's value for this user, and why. A plain feature is
+    /// decided from the context without taking the user's turn: it reads
+    /// nothing the evaluator keeps, and the turn's lock and unlock were a
+    /// tenth of an evaluation; evaluations of plain features from several
+    /// threads also never wait for each other or for an experiment's.
+    @inline(__always)
+    func evaluateFeature(_ id: String) -> FeatureResult {
+        guard context.forcedFeatures.isEmpty, let feature = context.features[id] else {
+            return withEvaluator { $0.evaluateFeature(id) }
+        }
+        if feature.isPlain { return GrowthBookEvaluator.plainResult(of: feature, in: context) }
+        return withEvaluator { $0.evaluateFeature(id, found: feature) }
     }
 
     /// The attributes and values whose sticky documents this user needs.

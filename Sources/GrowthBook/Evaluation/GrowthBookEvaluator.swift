@@ -129,6 +129,16 @@ public struct GrowthBookEvaluator: Sendable {
         guard let feature = context.features[id] else {
             return FeatureResult(value: .null, source: .unknownFeature, ruleId: "", ruleIndex: nil)
         }
+        return evaluateFeature(id, found: feature)
+    }
+
+    /// The feature `id`, found already (`feature`), for a context that
+    /// forces no value on it. Inlined: called, it took 40 more instructions
+    /// an evaluation of a rollout or an experiment.
+    @inline(__always)
+    mutating func evaluateFeature(_ id: String, found feature: GrowthBookFeature) -> FeatureResult {
+        // A plain feature's walk is the same read-only one the front door runs without a turn; a trace wants the steps.
+        if feature.isPlain, trace == nil { return Self.plainResult(of: feature, in: context) }
         if feature.rules.isEmpty {
             return FeatureResult(value: feature.defaultValue, source: .defaultValue, ruleId: "", ruleIndex: nil)
         }
@@ -178,6 +188,26 @@ public struct GrowthBookEvaluator: Sendable {
             if let result = rule.with({ rule in self.apply(rule, at: ruleIndex, id: id, seen: &seen) }) {
                 return result
             }
+        }
+        return FeatureResult(value: feature.defaultValue, source: .defaultValue, ruleId: "", ruleIndex: nil)
+    }
+
+    /// What a plain feature (``GrowthBookFeature/isPlain``) decides in
+    /// `context`: the first force rule whose condition holds, or the
+    /// default. It reads nothing an evaluator keeps, so the front door
+    /// runs it without taking its user's turn, from any number of threads.
+    static func plainResult(of feature: GrowthBookFeature, in context: GrowthBookContext) -> FeatureResult {
+        let rules = feature.rules
+        for ruleIndex in rules.indices {
+            // The feature holds its rules and their values: read without counting references (`Unretained`).
+            let rule = Unretained(rules[ruleIndex])
+            let result: FeatureResult? = rule.with { rule in
+                guard let forced = rule.unretainedForcedValue,
+                    forced.with({ $0.conditionHolds(for: context.attributeTable, groups: context.savedGroups) })
+                else { return nil }
+                return FeatureResult(value: forced.with(\.value), source: .force, ruleId: rule.id, ruleIndex: ruleIndex)
+            }
+            if let result { return result }
         }
         return FeatureResult(value: feature.defaultValue, source: .defaultValue, ruleId: "", ruleIndex: nil)
     }

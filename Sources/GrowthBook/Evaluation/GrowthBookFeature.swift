@@ -7,6 +7,12 @@ public final class GrowthBookFeature: Sendable {
     /// Whether a rule has prerequisites, so evaluating the feature may
     /// evaluate others (and needs the bookkeeping that cuts cycles short).
     public let hasPrerequisites: Bool
+    /// Whether every rule is a force rule (neither `coverage` nor `range`)
+    /// or one the SDK steps over, none with prerequisites or filters: what
+    /// the feature decides then depends on the context alone, nothing an
+    /// evaluator keeps (hashed attributes, memos, sticky buckets), so it is
+    /// decided without one (``GrowthBookEvaluator/plainResult(of:in:)``).
+    let isPlain: Bool
 
     /// Decodes features by key; the first of a repeated key wins, as in a
     /// JavaScript object. Many features are decoded in batches on every
@@ -28,6 +34,13 @@ public final class GrowthBookFeature: Sendable {
         rules = (json["rules"]?.elements ?? []).map { FeatureRule(feature: id, json: $0) }
         // A rule's experiment never has prerequisites of its own: they stay on the rule.
         hasPrerequisites = rules.contains { !$0.parentConditions.isEmpty }
+        isPlain = rules.allSatisfy { rule in
+            guard !rule.hasParentConditions, !rule.hasFilters else { return false }
+            switch rule.kind {
+            case .force, .ignored: return true
+            case .rollout, .experiment, .bandit: return false
+            }
+        }
     }
 }
 

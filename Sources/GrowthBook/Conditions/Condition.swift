@@ -195,7 +195,7 @@ package final class Condition: Sendable {
         /// different strings take Swift's slow comparison, four times for
         /// every attribute of every condition.
         init?(_ name: String) {
-            guard name.utf8.first == UInt8(ascii: "$") else { return nil }
+            guard ValueTest.isOperatorName(name) else { return nil }
             switch name {
             case "$or": self = .or
             case "$nor": self = .nor

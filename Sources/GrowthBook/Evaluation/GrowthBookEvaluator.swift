@@ -205,11 +205,22 @@ public struct GrowthBookEvaluator: Sendable {
                 guard let forced = rule.unretainedForcedValue,
                     forced.with({ $0.conditionHolds(for: context.attributeTable, groups: context.savedGroups) })
                 else { return nil }
-                return FeatureResult(value: forced.with(\.value), source: .force, ruleId: rule.id, ruleIndex: ruleIndex)
+                return forcedResult(forced, of: rule, at: ruleIndex)
             }
             if let result { return result }
         }
         return FeatureResult(value: feature.defaultValue, source: .defaultValue, ruleId: "", ruleIndex: nil)
+    }
+
+    /// The result of a force or rollout rule whose value reaches the user:
+    /// one for the general walk and the plain one.
+    @inline(__always)
+    private static func forcedResult(
+        _ forced: Unretained<ForcedValue>,
+        of rule: FeatureRule,
+        at ruleIndex: Int
+    ) -> FeatureResult {
+        FeatureResult(value: forced.with(\.value), source: .force, ruleId: rule.id, ruleIndex: ruleIndex)
     }
 
     /// What one rule decides for this user: a result, or `nil` when the walk goes on to the next rule.
@@ -237,12 +248,7 @@ public struct GrowthBookEvaluator: Sendable {
             let reach = forced.with { forced in self.reach(of: forced) }
             if trace != nil { noteReach(reach, of: rule) }
             guard reach == .applies else { return nil }
-            return FeatureResult(
-                value: forced.with(\.value),
-                source: .force,
-                ruleId: rule.id,
-                ruleIndex: ruleIndex
-            )
+            return Self.forcedResult(forced, of: rule, at: ruleIndex)
         }
         guard var experiment = rule.ruleExperiment else { return nil }
         var bandit: [JSONValue.Member]?

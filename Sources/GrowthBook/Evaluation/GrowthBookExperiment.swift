@@ -119,13 +119,9 @@ public final class GrowthBookExperiment: Sendable {
     /// for every experiment rule decoded.
     convenience init(rule: JSONValue, members: RuleMembers, feature: String) {
         let experiment = members.ofExperiment
-        // `rule.key || id`: a missing or falsy key is the feature's.
-        let key =
-            experiment[experiment.key].map { JavaScriptSemantics.truthy($0) ? $0.stringValue ?? "" : feature }
-            ?? feature
         self.init(
             experiment,
-            key: key,
+            key: Self.key(ofRule: experiment, feature: feature).stringValue ?? "",
             weights: experiment[experiment.weights],
             ownMembers: nil,
             source: .rule(rule, feature: feature)
@@ -200,18 +196,18 @@ public final class GrowthBookExperiment: Sendable {
 
     /// The experiment an experiment rule runs, in GrowthBook's JSON shape:
     /// its variations and key, then only the members the rule sets.
+    /// A rule's experiment's key as the SDK reads `rule.key || id`: a
+    /// missing or falsy key is the feature's.
+    private static func key(ofRule experiment: RuleMembers, feature: String) -> JSONValue {
+        experiment[experiment.key].flatMap { JavaScriptSemantics.truthy($0) ? $0 : nil } ?? .string(feature)
+    }
+
     private static func json(ofRule rule: RuleMembers, feature: String) -> JSONValue {
         let experiment = rule.ofExperiment
         var members: [JSONValue.Member] = []
         members.reserveCapacity(8)  // the usual experiment rule: at most one growth
         members.append(.init("variations", experiment[experiment.variations] ?? .array([])))
-        // `rule.key || id`: a missing or empty key is the feature's.
-        members.append(
-            .init(
-                "key",
-                experiment[experiment.key].flatMap { JavaScriptSemantics.truthy($0) ? $0 : nil } ?? .string(feature)
-            )
-        )
+        members.append(.init("key", key(ofRule: experiment, feature: feature)))
         // One call a key, where a list of names and positions was an array of tuples made and destroyed per rule.
         func add(_ key: String, _ index: Int?) {
             if let value = experiment[index] { members.append(.init(key, value)) }

@@ -65,7 +65,13 @@ final class UserEvaluator: Sendable {
         guard context.forcedFeatures.isEmpty, let feature = context.features[id] else {
             return withEvaluator { $0.evaluateFeature(id) }
         }
-        if feature.isPlain { return GrowthBookEvaluator.plainResult(of: feature, in: context) }
+        if feature.isPlain {
+            return GrowthBookEvaluator.plainResult(
+                of: feature,
+                attributes: context.attributeTable,
+                groups: context.savedGroups
+            )
+        }
         return withEvaluator { $0.evaluateFeature(id, found: feature) }
     }
 

@@ -38,6 +38,31 @@ import Testing
         #expect(table["e"] == nil)
     }
 
+    /// Two keys of one length (a word and a tail) whose whole hashes are the
+    /// same: found by the birthday bound among a few hundred thousand.
+    static let keysOfOneHash: (String, String)? = {
+        var byHash: [UInt32: String] = [:]
+        for number in 0..<1_000_000 {
+            let key = "collide-" + String(1_000_000 + number).dropFirst()
+            if let other = byHash.updateValue(key, forKey: FeatureTable.hash(key)) { return (other, key) }
+        }
+        return nil
+    }()
+
+    /// A key found by hash is still compared byte for byte, its last bytes too.
+    @Test func keysOfOneHashAreTwoKeys() throws {
+        let (first, second) = try #require(Self.keysOfOneHash)
+        #expect(first.utf8.count == 14 && second.utf8.count == 14)
+        let one = FeatureTable(Self.features([first]))
+        #expect(one[first] != nil)
+        #expect(one[second] == nil)
+        let byKey = Self.features([first, second])
+        let both = FeatureTable(byKey)
+        #expect(both.usesTable)
+        #expect(both[first] === byKey[first])
+        #expect(both[second] === byKey[second])
+    }
+
     /// 40 keys whose hashes share their low ten bits: they all want the same
     /// slot of any table of up to 1,024 slots.
     static let collidingKeys = Array(

@@ -129,13 +129,18 @@ public struct FeatureTable: Sendable {
                 // Eight bytes at a time, inline: a key is a word or two, shorter than a call to `memcmp`.
                 let a = UnsafeRawPointer(stored.baseAddress! + start)
                 let b = UnsafeRawPointer(bytes.baseAddress!)
+                func sameWord(at offset: Int) -> Bool {
+                    a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                        == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                }
                 var offset = 0
-                while offset + 8 <= count {
-                    guard
-                        a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                            == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                    else { return false }
-                    offset += 8
+                if count >= 8 {
+                    while offset + 8 < count {
+                        guard sameWord(at: offset) else { return false }
+                        offset += 8
+                    }
+                    // The last eight bytes, overlapping the word before, as the hash reads them: no byte at a time.
+                    return sameWord(at: count - 8)
                 }
                 while offset < count {
                     guard

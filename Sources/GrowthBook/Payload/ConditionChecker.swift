@@ -3,10 +3,12 @@
 /// never matches), so these are errors for the payload linter only: a typo such as
 /// `$regexx` would otherwise hide a rule that targets nobody.
 ///
-/// A clean condition costs one allocation, its ``Trail``: the path to a
-/// member and the rule's name in messages are made only for a problem (every
-/// rule of every payload is checked before it may load, and a path per
-/// member was most of the checks' allocations).
+/// A clean condition costs no allocation: it is walked without its
+/// ``Trail``, and only a condition with a problem is walked again to say
+/// where. The path to a member and the rule's name in messages are made only
+/// for a problem (every rule of every payload is checked before it may load,
+/// and a path per member was most of the checks' allocations; the trail, one
+/// a condition, was then the last).
 struct ConditionChecker {
     /// The rule the condition belongs to: its path and its name, for messages.
     let rule: RuleChecker
@@ -14,23 +16,29 @@ struct ConditionChecker {
     let member: Int
 
     func check(_ condition: JSONValue, into report: inout PayloadReport) {
-        var trail = Trail()
+        var untraced = Trail(traced: false)
+        var problems = PayloadReport()
+        checkCondition(condition, at: &untraced, into: &problems)
+        guard !problems.findings.isEmpty else { return }
+        var trail = Trail(traced: true)
         checkCondition(condition, at: &trail, into: &report)
     }
 
     /// The positions from the `condition` member down to where a check is,
-    /// kept as a stack while the checks walk the condition.
+    /// kept as a stack while the checks walk the condition (when `traced`).
     private struct Trail {
-        var steps: [Int]
+        let traced: Bool
+        var steps: [Int] = []
 
-        /// An empty trail, with room for the usual depth: one allocation a condition.
-        init() {
-            steps = []
-            steps.reserveCapacity(8)
+        init(traced: Bool) {
+            self.traced = traced
+            // Room for the usual depth: one allocation.
+            if traced { steps.reserveCapacity(8) }
         }
 
         /// Runs `body` one step further down, at `index`.
         mutating func step<T>(_ index: Int, _ body: (inout Trail) -> T) -> T {
+            guard traced else { return body(&self) }
             steps.append(index)
             defer { steps.removeLast() }
             return body(&self)

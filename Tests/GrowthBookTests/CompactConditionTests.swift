@@ -29,7 +29,7 @@ struct CompactConditionTests {
                 JSONValue.Member($0, Self.tests.randomElement(using: &generator)!)
             }
             let condition = Condition(.object(members))
-            if condition.compact.tests != nil { compiled += 1 }
+            if condition.compact.members != nil { compiled += 1 }
             for _ in 0..<8 {
                 let attributes = JSONValue.object(
                     names.compactMap { name in Self.values.randomElement(using: &generator)!.map { .init(name, $0) } }
@@ -45,10 +45,10 @@ struct CompactConditionTests {
     }
 
     @Test func nestedConditionsAreLeftToTheWalk() {
-        #expect(Condition(["$or": [["a": 1], ["b": 2]]]).compact.tests == nil)
-        #expect(Condition(["a": ["$not": ["$eq": 1]]]).compact.tests != nil)
-        #expect(Condition(["user.plan": "pro"]).compact.tests == nil)
-        #expect(Condition(["$and": [["a": 1], ["b": 2]]]).compact.tests != nil)
-        #expect(Condition([:]).compact.tests == nil)
+        #expect(Condition(["$or": [["a": 1], ["b": 2]]]).compact.members == nil)
+        #expect(Condition(["a": ["$not": ["$eq": 1]]]).compact.members != nil)
+        #expect(Condition(["user.plan": "pro"]).compact.members == nil)
+        #expect(Condition(["$and": [["a": 1], ["b": 2]]]).compact.members != nil)
+        #expect(Condition([:]).compact.members == nil)
     }
 }

@@ -11,7 +11,7 @@
 /// answered here: a value of another type (a string that is not ASCII, a
 /// missing attribute, an array) goes to the condition's own test.
 struct CompactCondition: Sendable {
-    /// One attribute's test.
+    /// One attribute's test, kept in its part (``Condition/Part/compact``).
     struct Test: Sendable {
         enum Kind: UInt8, Sendable {
             /// Equal to the ASCII string ``pool``[`first`].
@@ -31,20 +31,17 @@ struct CompactCondition: Sendable {
             case general
         }
 
-        var kind: Kind
+        var kind: Kind = .general
         var order: ValueTest.ComparisonOrder = .equal
         var number: Double = 0
         var first: Int32 = 0
         var count: Int32 = 0
-        /// The attribute's name, by position in the condition's names.
-        var name: Int32
-        /// The condition's own test, by position.
-        var test: Int32
     }
 
-    /// The tests, all of which must hold; `nil` when the condition is not of
-    /// this shape (nested, `$or`, paths), and the general walk evaluates it.
-    let tests: ContiguousArray<Test>?
+    /// The parts whose tests (``Condition/Part/compact``) must all hold: the
+    /// condition's members; `nil` when the condition is not of this shape
+    /// (nested, `$or`, paths), and the general walk evaluates it.
+    let members: Range<Int>?
     /// A string a test compares against, with its hash.
     struct PooledString: Sendable {
         var text: String
@@ -56,8 +53,9 @@ struct CompactCondition: Sendable {
     /// The numeric fields of the versions the tests compare against (``VersionFields``).
     let versionFields: ContiguousArray<UInt32>
 
-    /// The compact form of a condition's parts, when it has one.
-    init(parts: ContiguousArray<Condition.Part>, tests valueTests: ContiguousArray<ValueTest>) {
+    /// Compiles the tests of a condition's parts in place, when it has this
+    /// form: a list of the tests apart from the parts was an allocation a condition.
+    init(parts: inout ContiguousArray<Condition.Part>, tests valueTests: ContiguousArray<ValueTest>) {
         var pool = ContiguousArray<PooledString>()
         var versionFields = ContiguousArray<UInt32>()
         /// Adds ASCII strings to the pool; `nil` (and nothing added) when one is not ASCII.
@@ -74,25 +72,23 @@ struct CompactCondition: Sendable {
             return (Int32(first), Int32(strings.count))
         }
         // One member, or a group of members: `{"country": …, "age": …}`.
-        let members: ArraySlice<Condition.Part>
+        let members: Range<Int>
         if parts.count == 1 {
-            members = parts[...]
+            members = 0..<1
         } else if parts.first?.kind == .all {
-            members = parts.dropFirst()
+            members = 1..<parts.count
         } else {
-            members = []
+            members = 0..<0
         }
-        guard !members.isEmpty, members.allSatisfy({ $0.kind == .member }) else {
-            tests = nil
+        guard !members.isEmpty, parts[members].allSatisfy({ $0.kind == .member }) else {
+            self.members = nil
             self.pool = []
             self.versionFields = []
             return
         }
-        var tests = ContiguousArray<Test>()
-        tests.reserveCapacity(members.count)
         // Room for every string at once: growing would copy the pool (and count its strings) again.
         pool.reserveCapacity(
-            members.reduce(0) { count, part in
+            parts[members].reduce(0) { count, part in
                 switch valueTests[Int(part.test)] {
                 case .string: return count + 1
                 case .single(.inStrings(let strings, _)): return count + strings.count
@@ -100,9 +96,9 @@ struct CompactCondition: Sendable {
                 }
             }
         )
-        for part in members {
-            var test = Test(kind: .general, name: part.operand, test: part.test)
-            switch valueTests[Int(part.test)] {
+        for index in members {
+            var test = Test()
+            switch valueTests[Int(parts[index].test)] {
             case .string(let text):
                 if let range = pooled(CollectionOfOne(text)) {
                     (test.kind, test.first, test.count) = (.string, range.first, 1)
@@ -122,9 +118,9 @@ struct CompactCondition: Sendable {
                 }
             default: break
             }
-            tests.append(test)
+            parts[index].compact = test
         }
-        self.tests = tests
+        self.members = members
         self.pool = pool
         self.versionFields = versionFields
     }
@@ -137,23 +133,27 @@ struct CompactCondition: Sendable {
     @inline(__always)
     func holds(for attributes: AttributeTable, in condition: Condition, groups: [String: [JSONValue]]) -> Bool? {
         // Over the buffer: a loop over the array itself counted its references.
-        tests?.withUnsafeBufferPointer { holds($0, for: attributes, in: condition, groups: groups) }
+        guard let members else { return nil }
+        return condition.parts.withUnsafeBufferPointer {
+            holds(UnsafeBufferPointer(rebasing: $0[members]), for: attributes, in: condition, groups: groups)
+        }
     }
 
     @inline(__always)
     private func holds(
-        _ tests: UnsafeBufferPointer<Test>,
+        _ parts: UnsafeBufferPointer<Condition.Part>,
         for attributes: AttributeTable,
         in condition: Condition,
         groups: [String: [JSONValue]]
     ) -> Bool {
-        for test in tests {
-            let name = Int(test.name)
+        for part in parts {
+            let name = Int(part.operand)
             guard let position = attributes.position(of: condition.names[name].text, key: condition.names[name].key)
             else {
-                if !condition.tests[Int(test.test)].matches(.null, groups) { return false }
+                if !condition.tests[Int(part.test)].matches(.null, groups) { return false }
                 continue
             }
+            let test = part.compact
             let facts = attributes.facts(at: position)
             let holds: Bool
             switch (test.kind, facts.kind) {
@@ -186,7 +186,7 @@ struct CompactCondition: Sendable {
                 }
                 guard let order else { fallthrough }
                 holds = test.order.holds(order)
-            default: holds = condition.tests[Int(test.test)].matches(attributes.value(at: position), groups)
+            default: holds = condition.tests[Int(part.test)].matches(attributes.value(at: position), groups)
             }
             if !holds { return false }
         }

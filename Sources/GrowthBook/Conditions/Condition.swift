@@ -37,6 +37,9 @@ package final class Condition: Sendable {
         var operand: Int32 = 0
         /// The test (``member``, ``path``), by position.
         var test: Int32 = 0
+        /// The test in plain values, for a member of a condition that has
+        /// them (``CompactCondition``).
+        var compact = CompactCondition.Test()
     }
 
     /// An attribute name with its ``NameHash/key(of:)``.
@@ -67,11 +70,11 @@ package final class Condition: Sendable {
             builder.tests.reserveCapacity(members.count)
         }
         builder.condition(json)
+        compact = CompactCondition(parts: &builder.parts, tests: builder.tests)
         parts = builder.parts
         names = builder.names
         paths = builder.paths
         tests = builder.tests
-        compact = CompactCondition(parts: builder.parts, tests: builder.tests)
     }
 
     /// A rule's condition as the SDK reads `rule.condition && …`: `nil`

@@ -11,7 +11,7 @@ public final class GrowthBookFeature: Sendable {
     /// or one the SDK steps over, none with prerequisites or filters: what
     /// the feature decides then depends on the context alone, nothing an
     /// evaluator keeps (hashed attributes, memos, sticky buckets), so it is
-    /// decided without one (``GrowthBookEvaluator/plainResult(of:in:)``).
+    /// decided without one (``GrowthBookEvaluator/plainResult(of:attributes:groups:)``).
     let isPlain: Bool
 
     /// Decodes features by key; the first of a repeated key wins, as in a

@@ -41,16 +41,15 @@ struct Samples {
     }
 
     /// CPU time every thread of this process has used, in seconds.
-    static func processCPUSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    static func processCPUSeconds() -> Double { cpuSeconds(CLOCK_PROCESS_CPUTIME_ID) }
 
     /// CPU time this thread has used, in seconds.
-    static func threadCPUSeconds() -> Double {
+    static func threadCPUSeconds() -> Double { cpuSeconds(CLOCK_THREAD_CPUTIME_ID) }
+
+    /// What the CPU-time clock `clock` reads, in seconds.
+    private static func cpuSeconds(_ clock: clockid_t) -> Double {
         var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        clock_gettime(clock, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

@@ -194,14 +194,14 @@ public final class GrowthBookExperiment: Sendable {
             ranges ?? BucketMath.bucketRanges(count: variations.count, coverage: coverage ?? 1, weights: weights)
     }
 
-    /// The experiment an experiment rule runs, in GrowthBook's JSON shape:
-    /// its variations and key, then only the members the rule sets.
     /// A rule's experiment's key as the SDK reads `rule.key || id`: a
     /// missing or falsy key is the feature's.
     private static func key(ofRule experiment: RuleMembers, feature: String) -> JSONValue {
         experiment[experiment.key].flatMap { JavaScriptSemantics.truthy($0) ? $0 : nil } ?? .string(feature)
     }
 
+    /// The experiment an experiment rule runs, in GrowthBook's JSON shape:
+    /// its variations and key, then only the members the rule sets.
     private static func json(ofRule rule: RuleMembers, feature: String) -> JSONValue {
         let experiment = rule.ofExperiment
         var members: [JSONValue.Member] = []

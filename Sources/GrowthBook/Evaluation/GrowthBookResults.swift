@@ -145,9 +145,7 @@ extension FeatureResult {
         experimentResult: ExperimentResult? = nil
     ) {
         self.init(value: value, source: source, ruleId: ruleId, ruleIndex: nil)
-        if experiment != nil || experimentResult != nil {
-            decidingExperiment = DecidingExperiment(experiment: experiment, result: experimentResult)
-        }
+        changeExperimentPart(experiment: experiment, result: experimentResult)
     }
 }
 

@@ -229,7 +229,10 @@ public struct GrowthBookEvaluator: Sendable {
         of rule: FeatureRule,
         at ruleIndex: Int
     ) -> FeatureResult {
-        FeatureResult(value: forced.with(\.value), source: .force, ruleId: rule.id, ruleIndex: ruleIndex)
+        // A closure, not the key path `\.value`: read through a key path, the
+        // value was checked for exclusive access at run time (`swift_beginAccess`),
+        // 76 instructions a force rule in a build without `-Ounchecked`.
+        FeatureResult(value: forced.with { $0.value }, source: .force, ruleId: rule.id, ruleIndex: ruleIndex)
     }
 
     /// What one rule decides for this user: a result, or `nil` when the walk goes on to the next rule.

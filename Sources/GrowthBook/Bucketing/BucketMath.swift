@@ -34,6 +34,7 @@ package enum BucketMath {
     }
 
     /// Whether an id, as hashing reads it, falls in a namespace's [start, end) slice.
+    @inline(__always)
     static func inNamespace(_ id: GrowthBookHash.HashedText, namespace: Namespace) -> Bool {
         namespace.buckets.contains(GrowthBookHash.bucket(seed: namespace.hashSeed, value: id))
     }

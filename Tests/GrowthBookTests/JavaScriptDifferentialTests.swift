@@ -15,7 +15,9 @@ import Testing
 /// strings, hash versions no SDK knows, namespaces past 1) and the rest of
 /// GrowthBook's evaluation: every operator, saved groups, filters,
 /// prerequisites, contextual bandits and sticky buckets over two sessions.
-/// `LAB_DIFFERENTIAL_SEED` picks another seed; the seed is printed.
+/// Cases without sticky buckets are evaluated through the front door
+/// (``GrowthBookClient``) as well, which decides turn-free features its own
+/// way. `LAB_DIFFERENTIAL_SEED` picks another seed; the seed is printed.
 @Suite(.requires(JavaScriptReference.available, Comment(rawValue: JavaScriptReference.missing)))
 struct JavaScriptDifferentialTests {
     @Test func everyFieldAgreesOnGeneratedPayloads() throws {
@@ -24,14 +26,25 @@ struct JavaScriptDifferentialTests {
         let cases = (0..<300).map { _ in generator.payloadCase(users: 8) }
         let theirs = try JavaScriptReference.evaluate(cases)
         var compared = 0
+        var throughFrontDoor = 0
         var differing: [String] = []
         for (index, payloadCase) in cases.enumerated() {
+            // The front door too, where a case has no sticky buckets: it decides some features its own way.
+            let client = try payloadCase.sticky ? nil : GrowthBookClient(payload: Self.payload(of: payloadCase))
             for (userIndex, user) in payloadCase.users.enumerated() {
-                let ours = Self.evaluate(payloadCase, user: user)
-                for (session, results) in ours.enumerated() {
+                var ours = Self.evaluate(payloadCase, user: user)
+                if let client {
+                    let door = client.user(GrowthBookAttributes(user))
+                    let keys = payloadCase.sessions[0]["features"]?.members ?? []
+                    ours.append(keys.map { Self.fields(door.evaluate($0.key)) })
+                }
+                for (run, results) in ours.enumerated() {
+                    // The front door's run (after the sessions) answers for the first session.
+                    let session = run < payloadCase.sessions.count ? run : 0
                     let keys = payloadCase.sessions[session]["features"]?.members ?? []
                     for (featureIndex, feature) in keys.enumerated() {
                         compared += 1
+                        if run != session { throughFrontDoor += 1 }
                         let expected = theirs[index][userIndex][session][featureIndex]
                         guard results[featureIndex] != expected else { continue }
                         guard differing.count < 5 else {
@@ -39,7 +52,8 @@ struct JavaScriptDifferentialTests {
                             continue
                         }
                         differing.append(
-                            "payload \(index) user \(userIndex) session \(session) feature \(feature.key):\n"
+                            "payload \(index) user \(userIndex) session \(session)"
+                                + (run == session ? "" : " through the front door") + " feature \(feature.key):\n"
                                 + "  ours   \(results[featureIndex].jsonText)\n  theirs \(expected.jsonText)\n"
                                 + "  payload \(payloadCase.sessions[session].jsonText)\n  user \(user.jsonText)"
                         )
@@ -54,7 +68,8 @@ struct JavaScriptDifferentialTests {
         let sticky = all.filter { $0["experiment"]?["stickyBucketUsed"] == .bool(true) }.count
         let leaves = all.filter { ($0["experiment"]?["leafId"]).map { $0 != .null } ?? false }.count
         print(
-            "differential (seed \(seed)): \(agreeing) of \(compared) evaluations agree field for field; JavaScript's "
+            "differential (seed \(seed)): \(agreeing) of \(compared) evaluations agree field for field "
+                + "(\(throughFrontDoor) of them through the front door); JavaScript's "
                 + "sources \(sources.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")), "
                 + "\(sticky) from sticky buckets, \(leaves) from bandit leaves"
         )
@@ -62,6 +77,11 @@ struct JavaScriptDifferentialTests {
             differing.isEmpty,
             "\(differing.count) of \(compared) differ; first:\n\(differing.prefix(5).joined(separator: "\n"))"
         )
+    }
+
+    /// The case's first session as a payload an app's client loads.
+    static func payload(of payloadCase: PayloadGenerator.Case) throws -> GrowthBookPayload {
+        try GrowthBookPayload(Data(payloadCase.sessions[0].jsonText.utf8), decrypt: nil)
     }
 
     /// Each session's results for one user, as the script evaluates them:

@@ -39,6 +39,10 @@ public struct FeatureTable: Sendable {
     /// Whether lookups use the table (`false` after keys collided too much).
     var usesTable: Bool { storage.byKey == nil }
 
+    /// The attributes the rollouts of turn-free features hash
+    /// (``GrowthBookFeature/isTurnFree``), each once: usually `id` alone.
+    var rolloutAttributes: [String] { storage.rolloutAttributes }
+
     /// The features and their keys side by side, in payload order, and
     /// slots pointing at them (``ProbedSlots``), at most a quarter full, so
     /// that probes stay short however many keys there are. When keys
@@ -52,6 +56,7 @@ public struct FeatureTable: Sendable {
         let slots: ProbedSlots
         /// Positions by key, when keys collided too much for the slots.
         let byKey: [String: Int]?
+        let rolloutAttributes: [String]
 
         init(_ entries: [(key: String, feature: GrowthBookFeature)]) {
             var keys: [String] = []
@@ -94,6 +99,15 @@ public struct FeatureTable: Sendable {
             self.features = features
             self.slots = slots
             self.byKey = byKey
+            var rolloutAttributes: [String] = []
+            for feature in features where feature.isTurnFree {
+                for rule in feature.rules {
+                    guard case .rollout(let forced) = rule.kind else { continue }
+                    let attribute = GrowthBookHash.attribute(forced.hashAttribute)
+                    if !rolloutAttributes.contains(attribute) { rolloutAttributes.append(attribute) }
+                }
+            }
+            self.rolloutAttributes = rolloutAttributes
         }
 
         func feature(_ key: String) -> GrowthBookFeature? {

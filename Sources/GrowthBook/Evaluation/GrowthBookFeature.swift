@@ -13,6 +13,11 @@ public final class GrowthBookFeature: Sendable {
     /// evaluator keeps (hashed attributes, memos, sticky buckets), so it is
     /// decided without one (``GrowthBookEvaluator/plainResult(of:attributes:groups:)``).
     let isPlain: Bool
+    /// Whether the feature is plain but for rollouts that hash an attribute
+    /// without a fallback: the front door finds and hashes those attributes
+    /// once per user (``FeatureTable/rolloutAttributes``), so it decides the
+    /// feature without the user's turn too.
+    let isTurnFree: Bool
 
     /// Decodes features by key; the first of a repeated key wins, as in a
     /// JavaScript object. Many features are decoded in batches on every
@@ -39,6 +44,15 @@ public final class GrowthBookFeature: Sendable {
             switch rule.kind {
             case .force, .ignored: return true
             case .rollout, .experiment, .bandit: return false
+            }
+        }
+        isTurnFree = rules.allSatisfy { rule in
+            guard !rule.hasParentConditions, !rule.hasFilters else { return false }
+            switch rule.kind {
+            case .force, .ignored: return true
+            // A fallback attribute is hashed only with sticky bucketing, which the user's turn keeps.
+            case .rollout(let forced): return forced.fallbackAttribute?.isEmpty ?? true
+            case .experiment, .bandit: return false
             }
         }
     }
@@ -146,6 +160,22 @@ public final class ForcedValue: Sendable {
     public let coverage: Double?
     /// 1 or 2, or 0 for a version no hash exists for (nobody is included).
     public let hashVersion: Int
+
+    /// Whether the rule hashes users at all (`coverage` or `range`): a force rule reaches everyone its condition holds for.
+    var hashesUsers: Bool { hasRange || coverage != nil }
+
+    /// Whether the value reaches a user its condition holds for, whose hash
+    /// by ``hashAttribute`` and ``hashSeed`` is `hash` (`nil` when the user
+    /// has no value for it, or the hash version is unknown). The hash is
+    /// asked for only when the rule hashes users and reaches some.
+    @inline(__always)
+    func reaches(hash: () -> Double?) -> Bool {
+        if !hasRange && coverage == nil { return true }
+        if !hasRange && coverage == 0 { return false }
+        guard let hash = hash() else { return false }
+        if let range { return range.contains(hash) }
+        return coverage.map { hash <= $0 } ?? true
+    }
 
     /// Whether the rule's condition holds for `attributes` (a rule without one holds for everyone).
     func conditionHolds(for attributes: AttributeTable, groups: [String: [JSONValue]]) -> Bool {

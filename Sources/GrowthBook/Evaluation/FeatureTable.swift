@@ -65,6 +65,7 @@ public struct FeatureTable: Sendable {
             features.reserveCapacity(entries.count)
             var slots = ProbedSlots(atLeast: max(8, entries.count * 4), maximumProbes: FeatureTable.maximumProbes)
             var byKey: [String: Int]?
+            var rolloutAttributes: [String] = []
             for (key, feature) in entries {
                 if byKey == nil {
                     // The same key is the same bytes, as JavaScript compares property names.
@@ -85,6 +86,15 @@ public struct FeatureTable: Sendable {
                 }
                 keys.append(key)
                 features.append(feature)
+                // A plain feature has no rollouts; nearly every rollout hashes the attribute found last.
+                guard feature.isTurnFree, !feature.isPlain else { continue }
+                for rule in feature.rules {
+                    guard let forced = rule.forcedValue, forced.hashesUsers else { continue }
+                    let attribute = forced.hashAttribute ?? ""
+                    if attribute == rolloutAttributes.last { continue }
+                    let named = GrowthBookHash.attribute(attribute)
+                    if !rolloutAttributes.contains(named) { rolloutAttributes.append(named) }
+                }
             }
             var keyBytes = ContiguousArray<UInt8>()
             var keyEnds = ContiguousArray<Int32>()
@@ -99,14 +109,6 @@ public struct FeatureTable: Sendable {
             self.features = features
             self.slots = slots
             self.byKey = byKey
-            var rolloutAttributes: [String] = []
-            for feature in features where feature.isTurnFree {
-                for rule in feature.rules {
-                    guard case .rollout(let forced) = rule.kind else { continue }
-                    let attribute = GrowthBookHash.attribute(forced.hashAttribute)
-                    if !rolloutAttributes.contains(attribute) { rolloutAttributes.append(attribute) }
-                }
-            }
             self.rolloutAttributes = rolloutAttributes
         }
 

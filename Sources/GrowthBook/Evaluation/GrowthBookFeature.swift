@@ -7,8 +7,9 @@ public final class GrowthBookFeature: Sendable {
     /// Whether a rule has prerequisites, so evaluating the feature may
     /// evaluate others (and needs the bookkeeping that cuts cycles short).
     public let hasPrerequisites: Bool
-    /// Whether every rule is a force rule (neither `coverage` nor `range`)
-    /// or one the SDK steps over, none with prerequisites or filters: what
+    /// Whether every rule is a force rule that hashes nobody (neither a
+    /// numeric `coverage` nor a `range`: ``ForcedValue/hashesUsers``) or one
+    /// the SDK steps over, none with prerequisites or filters: what
     /// the feature decides then depends on the context alone, nothing an
     /// evaluator keeps (hashed attributes, memos, sticky buckets), so it is
     /// decided without one (``GrowthBookEvaluator/plainResult(of:attributes:groups:)``).
@@ -39,22 +40,19 @@ public final class GrowthBookFeature: Sendable {
         rules = (json["rules"]?.elements ?? []).map { FeatureRule(feature: id, json: $0) }
         // A rule's experiment never has prerequisites of its own: they stay on the rule.
         hasPrerequisites = rules.contains { !$0.parentConditions.isEmpty }
-        isPlain = rules.allSatisfy { rule in
-            guard !rule.hasParentConditions, !rule.hasFilters else { return false }
-            switch rule.kind {
-            case .force, .ignored: return true
-            case .rollout, .experiment, .bandit: return false
+        var isPlain = true
+        var isTurnFree = true
+        for rule in rules where isTurnFree {
+            if rule.hasParentConditions || rule.hasFilters || rule.ruleExperiment != nil {
+                (isPlain, isTurnFree) = (false, false)
+            } else if let forced = rule.forcedValue, forced.hashesUsers {
+                isPlain = false
+                // A fallback attribute is hashed only with sticky bucketing, which the user's turn keeps.
+                isTurnFree = forced.fallbackAttribute?.isEmpty ?? true
             }
         }
-        isTurnFree = rules.allSatisfy { rule in
-            guard !rule.hasParentConditions, !rule.hasFilters else { return false }
-            switch rule.kind {
-            case .force, .ignored: return true
-            // A fallback attribute is hashed only with sticky bucketing, which the user's turn keeps.
-            case .rollout(let forced): return forced.fallbackAttribute?.isEmpty ?? true
-            case .experiment, .bandit: return false
-            }
-        }
+        self.isPlain = isPlain
+        self.isTurnFree = isTurnFree
     }
 }
 

@@ -70,6 +70,7 @@ final class UserEvaluator: Sendable {
         guard context.forcedFeatures.isEmpty, let feature = context.features[id] else {
             return withEvaluator { $0.evaluateFeature(id) }
         }
+        // A plain feature is turn-free too; its own walk has no rollout's test (15 instructions a force rule).
         if feature.isPlain {
             return GrowthBookEvaluator.plainResult(
                 of: feature,

@@ -63,6 +63,12 @@ package struct AttributeTable: Sendable {
         value(named: name, key: NameHash.key(of: name))
     }
 
+    /// The value of the attribute `name` when it is truthy, as rules hash
+    /// and sticky buckets key a user by it; `nil` when it is missing or falsy.
+    func truthyValue(named name: String) -> JSONValue? {
+        value(named: name).flatMap { JavaScriptSemantics.truthy($0) ? $0 : nil }
+    }
+
     /// Whether two names are the same JavaScript property name: the same
     /// code units. Two ASCII names are that exactly when `==` holds (which
     /// holds `é` and `e` with a combining accent equal, and the Kelvin sign `K`).

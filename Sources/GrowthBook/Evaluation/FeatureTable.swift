@@ -86,14 +86,12 @@ public struct FeatureTable: Sendable {
                 }
                 keys.append(key)
                 features.append(feature)
-                // A plain feature has no rollouts; nearly every rollout hashes the attribute found last.
+                // A plain feature has no rollouts.
                 guard feature.isTurnFree, !feature.isPlain else { continue }
                 for rule in feature.rules {
                     guard let forced = rule.forcedValue, forced.hashesUsers else { continue }
-                    let attribute = forced.hashAttribute ?? ""
-                    if attribute == rolloutAttributes.last { continue }
-                    let named = GrowthBookHash.attribute(attribute)
-                    if !rolloutAttributes.contains(named) { rolloutAttributes.append(named) }
+                    let attribute = GrowthBookHash.attribute(forced.hashAttribute)
+                    if !rolloutAttributes.contains(attribute) { rolloutAttributes.append(attribute) }
                 }
             }
             var keyBytes = ContiguousArray<UInt8>()

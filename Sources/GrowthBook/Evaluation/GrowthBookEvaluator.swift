@@ -269,7 +269,7 @@ public struct GrowthBookEvaluator: Sendable {
     }
 
     /// The result of a force or rollout rule whose value reaches the user:
-    /// one for the general walk and the plain one.
+    /// one for the general walk and the plain and turn-free ones.
     @inline(__always)
     private static func forcedResult(
         _ forced: Unretained<ForcedValue>,
@@ -683,8 +683,7 @@ public struct GrowthBookEvaluator: Sendable {
     /// reads it outside an evaluation (sticky bucket documents).
     private func truthyAttribute(_ name: String?) -> (name: String, value: JSONValue?) {
         let attribute = GrowthBookHash.attribute(name)
-        let value = context.attributeTable.value(named: attribute)
-        return (attribute, value.flatMap { JavaScriptSemantics.truthy($0) ? $0 : nil })
+        return (attribute, context.attributeTable.truthyValue(named: attribute))
     }
 
     /// Whom a rule hashes, as a position in ``hashedAttributes``: the

@@ -11,7 +11,7 @@ struct HashedAttribute: Sendable {
     /// The attribute `name` of `attributes`, hashed.
     init(_ name: String, in attributes: AttributeTable) {
         // The attributes hold each name once: the first member is the one.
-        let value = attributes.value(named: name).flatMap { JavaScriptSemantics.truthy($0) ? $0 : nil }
+        let value = attributes.truthyValue(named: name)
         self.name = name
         self.value = value
         hashed = GrowthBookHash.HashedText(value.map { JavaScriptSemantics.string($0) } ?? "")

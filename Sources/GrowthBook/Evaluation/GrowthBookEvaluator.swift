@@ -309,11 +309,28 @@ public struct GrowthBookEvaluator: Sendable {
             guard reach == .applies else { return nil }
             return Self.forcedResult(forced, of: rule, at: ruleIndex)
         }
-        guard var experiment = rule.ruleExperiment else { return nil }
-        var bandit: [JSONValue.Member]?
-        if let reference = rule.banditReference {
-            bandit = route(&experiment, bandit: reference, rule: rule.json)
+        guard let unretained = rule.unretainedExperiment else { return nil }
+        if let reference = rule.banditReference, var experiment = rule.ruleExperiment {
+            // A bandit's leaf sets the weights of a copy of the experiment.
+            let bandit = route(&experiment, bandit: reference, rule: rule.json)
+            return experimentResult(experiment, of: rule, at: ruleIndex, id: id, seen: seen, bandit: bandit)
         }
+        // The rule holds its experiment: run without counting a reference.
+        return unretained.with { experiment in
+            experimentResult(experiment, of: rule, at: ruleIndex, id: id, seen: seen, bandit: nil)
+        }
+    }
+
+    /// What an experiment rule decides: its variation's value when the user
+    /// is in the experiment and the variation does not pass through.
+    private mutating func experimentResult(
+        _ experiment: GrowthBookExperiment,
+        of rule: FeatureRule,
+        at ruleIndex: Int,
+        id: String,
+        seen: Set<String>,
+        bandit: [JSONValue.Member]?
+    ) -> FeatureResult? {
         let outcome = runExperiment(experiment, featureId: id, seen: seen)
         guard outcome.inExperiment, !experiment.passesThrough(outcome.variation) else { return nil }
         let value = experiment.variations[outcome.variation]

@@ -83,6 +83,8 @@ public final class FeatureRule: Sendable {
     /// ``forcedValue`` for the walk, which holds the rule while it reads it.
     let unretainedForcedValue: Unretained<ForcedValue>?
     let ruleExperiment: GrowthBookExperiment?
+    /// ``ruleExperiment`` for the walk, which holds the rule while it runs it.
+    let unretainedExperiment: Unretained<GrowthBookExperiment>?
     let banditReference: String?
     /// Prerequisites: other features whose values must meet conditions.
     public let parentConditions: [ParentCondition]
@@ -126,6 +128,7 @@ public final class FeatureRule: Sendable {
         case .ignored: (forcedValue, ruleExperiment, banditReference) = (nil, nil, nil)
         }
         unretainedForcedValue = forcedValue.map(Unretained.init)
+        unretainedExperiment = ruleExperiment.map(Unretained.init)
     }
 
     /// The experiment the rule runs, for experiment and bandit rules.

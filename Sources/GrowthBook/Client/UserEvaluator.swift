@@ -67,9 +67,16 @@ final class UserEvaluator: Sendable {
     /// wait for each other or for an experiment's.
     @inline(__always)
     func evaluateFeature(_ id: String) -> FeatureResult {
-        guard context.forcedFeatures.isEmpty, let feature = context.features[id] else {
+        guard context.forcedFeatures.isEmpty, let found = context.features.unretainedFeature(id) else {
             return withEvaluator { $0.evaluateFeature(id) }
         }
+        // The context holds its features for as long as this user: no reference is counted.
+        return found.with { feature in evaluate(feature, id: id) }
+    }
+
+    /// ``evaluateFeature(_:)`` of the feature `id`, found already (`feature`).
+    @inline(__always)
+    private func evaluate(_ feature: GrowthBookFeature, id: String) -> FeatureResult {
         // A plain feature is turn-free too; its own walk has no rollout's test (15 instructions a force rule).
         if feature.isPlain {
             return GrowthBookEvaluator.plainResult(

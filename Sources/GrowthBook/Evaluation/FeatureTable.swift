@@ -27,7 +27,17 @@ public struct FeatureTable: Sendable {
 
     /// The feature under `key`, if any.
     public subscript(key: String) -> GrowthBookFeature? {
-        storage.feature(key)
+        storage.position(ofKey: key).map { storage.features[$0] }
+    }
+
+    /// The feature under `key`, for an evaluation that holds this table
+    /// while it reads the feature: found without counting a reference
+    /// (``Unretained``), where the subscript's strong one cost every
+    /// evaluation a retain and a release.
+    @inline(__always)
+    func unretainedFeature(_ key: String) -> Unretained<GrowthBookFeature>? {
+        guard let position = storage.position(ofKey: key) else { return nil }
+        return Unretained(storage.features[position])
     }
 
     /// How many keys there are.
@@ -110,8 +120,9 @@ public struct FeatureTable: Sendable {
             self.rolloutAttributes = rolloutAttributes
         }
 
-        func feature(_ key: String) -> GrowthBookFeature? {
-            if let byKey { return byKey[key].map { features[$0] } }
+        /// The position of the feature under `key`, if any.
+        func position(ofKey key: String) -> Int? {
+            if let byKey { return byKey[key] }
             // The key's bytes are read once, to hash it and to compare it:
             // apart, hashing and comparing each read them through a closure of its own.
             let found =
@@ -122,7 +133,7 @@ public struct FeatureTable: Sendable {
                     var copy = key
                     return copy.withUTF8 { position(of: $0) }
                 }()
-            return found.map { features[$0] }
+            return found
         }
 
         /// The position of the key whose UTF-8 bytes are `bytes`.

@@ -126,10 +126,11 @@ public struct GrowthBookEvaluator: Sendable {
         if !context.forcedFeatures.isEmpty, let forced = context.forcedFeatures[id] {
             return FeatureResult(value: forced, source: .override, ruleId: "", ruleIndex: nil)
         }
-        guard let feature = context.features[id] else {
+        guard let feature = context.features.unretainedFeature(id) else {
             return FeatureResult(value: .null, source: .unknownFeature, ruleId: "", ruleIndex: nil)
         }
-        return evaluateFeature(id, found: feature)
+        // The context holds its features for the whole evaluation: no reference is counted.
+        return feature.with { feature in evaluateFeature(id, found: feature) }
     }
 
     /// The feature `id`, found already (`feature`), for a context that

@@ -5,14 +5,16 @@
 /// call it is passed to, and releases it after: two atomic operations, which
 /// for a force rule's value and its condition were a tenth of the rule's
 /// evaluation. A holder keeps the strong reference and this one beside it,
-/// and the walk reads this one only while it holds the holder: the feature
-/// being evaluated holds its rules, a rule its value, a value or an
+/// and the walk reads this one only while it holds the holder: the context
+/// holds its feature table, the table its features, the feature being
+/// evaluated its rules, a rule its value or experiment, a value or an
 /// experiment its condition.
 ///
 /// A property's object is kept as one when it is decoded: made from the
 /// property as the walk reads it, Swift counted the reference anyway (a force
 /// rule took 777 instructions, not 672). An array's element can be made one
-/// where it is read, as the walk does with a feature's rules.
+/// where it is read, as the walk does with a feature's rules and the table
+/// with its features.
 struct Unretained<Object: AnyObject & Sendable>: Sendable {
     private let unmanaged: Unmanaged<Object>
 

@@ -311,8 +311,9 @@ public struct GrowthBookEvaluator: Sendable {
             return Self.forcedResult(forced, of: rule, at: ruleIndex)
         }
         guard let unretained = rule.unretainedExperiment else { return nil }
-        if let reference = rule.banditReference, var experiment = rule.ruleExperiment {
-            // A bandit's leaf sets the weights of a copy of the experiment.
+        if let reference = rule.banditReference {
+            // A bandit's leaf sets the weights of a copy of the experiment, held strongly.
+            var experiment = unretained.with { $0 }
             let bandit = route(&experiment, bandit: reference, rule: rule.json)
             return experimentResult(experiment, of: rule, at: ruleIndex, id: id, seen: seen, bandit: bandit)
         }

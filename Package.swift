@@ -153,10 +153,13 @@ let package = Package(
         // LocalLaboratory's wiring and the catalog watcher, over real files.
         .testTarget(
             name: "LaboratoryRuntimeTests",
-            dependencies: ["LaboratoryRuntime", "LaboratorySQLite", "LaboratoryTesting"]
+            dependencies: ["LaboratoryRuntime", "LaboratorySQLite", "LaboratoryTesting", "LabTestSupport"]
         ),
         // The rules every StateStore must keep, run against each store.
-        .testTarget(name: "StateStoreContractTests", dependencies: ["LaboratorySQLite", "LaboratoryTesting"]),
+        .testTarget(
+            name: "StateStoreContractTests",
+            dependencies: ["LaboratorySQLite", "LaboratoryTesting", "LabTestSupport"]
+        ),
         .testTarget(
             name: "LaboratoryServerTests",
             dependencies: [
@@ -204,7 +207,9 @@ let package = Package(
         .testTarget(name: "FuzzCorpusTests", dependencies: ["LabFuzzTargets"]),
         .testTarget(
             name: "LaboratoryConsoleTests",
-            dependencies: ["GrowthBook", "LaboratoryConsole", "LaboratoryTesting", "LaboratoryRuntime"],
+            dependencies: [
+                "GrowthBook", "LaboratoryConsole", "LaboratoryTesting", "LaboratoryRuntime", "LabTestSupport",
+            ],
             exclude: ["Snapshots"]  // whole screens, read by path
         ),
         .testTarget(name: "ConsoleCursesTests", dependencies: ["ConsoleCurses", "CNcursesw"]),

@@ -82,11 +82,14 @@ struct ConsoleTmuxTests {
 
     /// The console in tmux between two `stty -a` snapshots, its exit status echoed after it.
     private struct ConsoleWithModes {
+        /// Held so the folder with the `stty` captures stays until the test ends.
+        let lab: LabHarness
         let tmux: Tmux
         let before: String
         let after: String
 
         init(_ lab: LabHarness, environmentPrefix: String = "") throws {
+            self.lab = lab
             before = lab.folder + "/stty-before"
             after = lab.folder + "/stty-after"
             tmux = try Tmux(

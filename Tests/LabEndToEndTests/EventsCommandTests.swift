@@ -17,7 +17,10 @@ import Testing
             ["events", "--follow", "--format", "jsonl", "--reason", "initiated", "--state", lab.state],
             environment: lab.environment
         )
-        defer { kill(follower.pid, SIGTERM) }
+        defer {
+            kill(follower.pid, SIGTERM)
+            _ = follower.wait()  // reaps it and removes its output files
+        }
         func rows() -> Int {
             let output = (try? String(contentsOfFile: follower.stdoutPath, encoding: .utf8)) ?? ""
             return output.components(separatedBy: "\"reason\":\"initiated\"").count - 1

@@ -43,8 +43,22 @@ final class HeadlessChromium {
         ]
         let argv = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        // A process group of its own, so quitting reaches the renderer and
+        // helper processes too, which otherwise write into the profile after
+        // it is removed.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        // Its singleton socket goes under TMPDIR: inside the profile, it is removed with it.
+        try FileManager.default.createDirectory(atPath: profile, withIntermediateDirectories: true)
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = profile
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in envp { free(pointer) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         close(input[0])
         close(output[1])
         guard spawned == 0 else { throw HarnessError("cannot start chromium: \(spawned)") }
@@ -120,9 +134,10 @@ final class HeadlessChromium {
     }
 
     func quit() {
-        kill(pid, SIGTERM)
+        kill(-pid, SIGTERM)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
+        kill(-pid, SIGKILL)  // helpers still finishing
         close(toBrowser)
         close(fromBrowser)
         try? FileManager.default.removeItem(atPath: profile)

@@ -210,7 +210,12 @@ struct InteroperabilityTests {
         // One process per SDK, as on separate devices: the SDK keeps one stream per process.
         let users = ["A": ["id": "qa-phone-a"], "B": ["id": "qa-phone-b"], "none": ["deviceId": "no-id-here"]]
         var watchers: [String: Subprocess.Running] = [:]
-        defer { for watcher in watchers.values { kill(watcher.pid, SIGKILL) } }
+        defer {
+            for watcher in watchers.values {
+                kill(watcher.pid, SIGKILL)
+                _ = watcher.wait()  // reaps it and removes its output files
+            }
+        }
         for (name, attributes) in users {
             let config: [String: Any] = [
                 "base": serving.base, "clientKey": "key-\(name)", "attributes": attributes,

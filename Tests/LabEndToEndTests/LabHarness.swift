@@ -1,5 +1,6 @@
 import Foundation
 import LabDrivers
+import LabTestSupport
 
 /// Runs the built `lab` binary against a state file of the test's own.
 struct LabHarness {
@@ -22,12 +23,13 @@ struct LabHarness {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
 
-    let folder: String
+    /// The state file and whatever a test writes, removed when the test lets go of the harness.
+    let scratch: TemporaryFolder
+    var folder: String { scratch.path }
     var state: String { folder + "/state.sqlite" }
 
     init() throws {
-        folder = NSTemporaryDirectory() + "lab-e2e-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        scratch = try TemporaryFolder("lab-e2e")
     }
 
     /// Environment that keeps `lab` away from the user's own state.

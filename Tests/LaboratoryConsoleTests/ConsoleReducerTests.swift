@@ -1,5 +1,6 @@
 import Foundation
 import GrowthBook
+import LabTestSupport
 import Laboratory
 import Testing
 
@@ -307,8 +308,8 @@ import Testing
 
     @Test func importingAnOverridesFileTakesItsUserIDAndNamesItsMistakesWithPositions() async throws {
         let world = try ConsoleWorld.demo()
-        let folder = NSTemporaryDirectory() + "lab-console-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let scratch = try TemporaryFolder("lab-console")
+        let folder = scratch.path
         let good = folder + "/good.json"
         try Data(#"{"version": 1, "attributes": {"userId": "qa-7"}, "requests": []}"#.utf8)
             .write(to: URL(fileURLWithPath: good))

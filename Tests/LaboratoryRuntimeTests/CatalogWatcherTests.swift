@@ -1,4 +1,5 @@
 import Foundation
+import LabTestSupport
 import Laboratory
 import LaboratoryRuntime
 import Testing
@@ -14,13 +15,15 @@ import Testing
     }
 
     private struct World {
-        let folder = NSTemporaryDirectory() + "lab-watch-\(UUID().uuidString)"
+        let scratch: TemporaryFolder
+        var folder: String { scratch.path }
         var path: String { folder + "/c.json" }
         let laboratory: LocalLaboratory
         let watcher: CatalogWatcher
 
         init() throws {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            scratch = try TemporaryFolder("lab-watch")
+            let folder = scratch.path
             let text = CatalogWatcherTests.catalog(["Red", "Blue"])
             try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/c.json"))
             let catalog = try CatalogDecoder().decode(Data(text.utf8), file: "c.json")
@@ -67,14 +70,13 @@ extension CatalogWatcherTests {
     /// A `--growthbook` payload file was read once at start: an edit reached
     /// neither the console nor `lab serve` until they were restarted.
     @Test func anEditedPayloadFileIsReadAgainAndABrokenOneKeepsTheLastGood() async throws {
-        let folder = NSTemporaryDirectory() + "lab-watch-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let path = folder + "/payload.json"
+        let scratch = try TemporaryFolder("lab-watch")
+        let path = scratch.file("payload.json")
         try Data(Self.payload("hello").utf8).write(to: URL(fileURLWithPath: path))
         var source: GrowthBookSource?
         let laboratory = try LocalLaboratory(
             catalogs: [],
-            statePath: folder + "/state.sqlite",
+            statePath: scratch.file("state.sqlite"),
             remotes: { store, device in
                 let payload = GrowthBookSource(
                     store: store,

@@ -1,4 +1,5 @@
 import Foundation
+import LabTestSupport
 import Laboratory
 import LaboratoryRuntime
 import LaboratorySQLite
@@ -25,14 +26,13 @@ import Testing
         )
     }
 
-    static func folder() throws -> String {
-        let folder = NSTemporaryDirectory() + "lab-wiring-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return folder
-    }
+    /// The test's state file and catalog, removed when it ends.
+    private let scratch: TemporaryFolder
+
+    init() throws { scratch = try TemporaryFolder("lab-wiring") }
 
     @Test func aWiringWithoutADebugSourceIgnoresWhatTheConsoleForces() throws {
-        let folder = try Self.folder()
+        let folder = scratch.path
         let console = try Self.open(folder, debugSource: true, app: nil)
         let release = try Self.open(folder, debugSource: false, app: "shop")
         let debug = try Self.open(folder, debugSource: true, app: "shop-debug")
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func eachAppRecordsItsWiringAndToolsRecordNothing() throws {
-        let folder = try Self.folder()
+        let folder = scratch.path
         _ = try Self.open(folder, debugSource: false, app: "shop")
         _ = try Self.open(folder, debugSource: true, app: nil)
         let store = try SQLiteStateStore(path: folder + "/state.sqlite")
@@ -96,7 +96,7 @@ import Testing
         #else
         #expect(!LocalLaboratory.isDebugBuild)
         #endif
-        let folder = try Self.folder()
+        let folder = scratch.path
         let catalog = try CatalogDecoder().decode(Data(Self.catalog.utf8), file: "c.json")
         let laboratory = try LocalLaboratory(
             catalogs: [(path: folder + "/c.json", catalog: catalog)],

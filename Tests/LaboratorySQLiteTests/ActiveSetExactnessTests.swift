@@ -1,4 +1,5 @@
 import Foundation
+import LabTestSupport
 import Laboratory
 import LaboratoryRuntime
 import LaboratorySQLite
@@ -14,10 +15,14 @@ import Testing
         ":", "s:", "\u{FEFF}x", "ﬁ", "Å", "Å", "\u{1F3FB}", "\r\n", "a\u{0}b",
     ]
 
-    static func stores() throws -> [(String, any StateStore)] {
-        let folder = NSTemporaryDirectory() + "lab-exact-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return [("in memory", InMemoryStateStore()), ("SQLite", try SQLiteStateStore(path: folder + "/state.sqlite"))]
+    /// The test's state file, removed when it ends.
+    private let scratch: TemporaryFolder
+
+    init() throws { scratch = try TemporaryFolder("lab-exact") }
+
+    /// Each store, the SQLite one with its file in `folder`.
+    static func stores(in folder: TemporaryFolder) throws -> [(String, any StateStore)] {
+        [("in memory", InMemoryStateStore()), ("SQLite", try SQLiteStateStore(path: folder.file("state.sqlite")))]
     }
 
     private func assignment(_ key: String, _ value: AssignmentValue) -> Assignment {
@@ -26,7 +31,7 @@ import Testing
 
     @Test(arguments: hostile)
     func anUnchangedValueIsNeverActivatedAgain(text: String) throws {
-        for (name, store) in try Self.stores() {
+        for (name, store) in try Self.stores(in: scratch) {
             let first = try store.swapActiveAssignments([assignment("a", .string(text)), assignment("b", "x")])
             #expect(first.entered.count == 2, "\(name)")
             // Another key changes: the hostile one must not come back as a change.
@@ -42,7 +47,7 @@ import Testing
     }
 
     @Test func textThatOnlyLooksTheSameIsAChange() throws {
-        for (name, store) in try Self.stores() {
+        for (name, store) in try Self.stores(in: scratch) {
             _ = try store.swapActiveAssignments([assignment("a", "é")])
             let change = try store.swapActiveAssignments([assignment("a", "e\u{0301}")])
             #expect(change.entered.first?.value.stringValue?.unicodeScalars.count == 2, "\(name): \(change)")
@@ -51,7 +56,7 @@ import Testing
     }
 
     @Test func aValueStartingWithACombiningMarkIsActivatedOnceAcrossStateChanges() throws {
-        let folder = NSTemporaryDirectory() + "lab-exact-\(UUID().uuidString)"
+        let folder = scratch.path
         let catalog = try CatalogDecoder().decode(
             Data(
                 #"""
@@ -82,7 +87,7 @@ import Testing
     }
 
     @Test func eventValuesComeBackScalarForScalar() throws {
-        let (_, store) = try Self.stores()[1]
+        let (_, store) = try Self.stores(in: scratch)[1]
         let log = try #require(store as? SQLiteStateStore)
         let events = Self.hostile.map {
             Event(

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LabTestSupport
 import Laboratory
 import Testing
 
@@ -9,10 +10,14 @@ import Testing
 /// left byte for byte as it was: never trapped on, never hung on, never
 /// "repaired" into something else.
 @Suite struct DamagedStateFileTests {
+    /// The test's state files, removed when it ends.
+    private let scratch: TemporaryFolder
+
+    init() throws { scratch = try TemporaryFolder("lab-damaged") }
+
     /// A new state file with a forced variant and an event, then `damage` done to it.
     private func damagedFile(_ damage: String) throws -> String {
-        let folder = NSTemporaryDirectory() + "lab-damaged-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try scratch.newFolder()
         let path = folder + "/state.sqlite"
         let store = try SQLiteStateStore(path: path)
         try store.setForcedVariant(ForcedVariant(source: "Local", experiment: "E", variant: "B"))
@@ -75,8 +80,7 @@ import Testing
     /// The state fuzzer's find: a file of the first release whose `events.source`
     /// was renamed was migrated, then trapped GRDB on the first read of events.
     @Test func aFileOfAnEarlierReleaseIsCheckedBeforeItIsMigrated() throws {
-        let folder = NSTemporaryDirectory() + "lab-damaged-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try scratch.newFolder()
         let path = folder + "/state.sqlite"
         try FileManager.default.copyItem(atPath: StateFileUpgradeTests.fixture, toPath: path)
         let queue = try DatabaseQueue(path: path)

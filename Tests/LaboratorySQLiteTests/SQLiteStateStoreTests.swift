@@ -1,18 +1,20 @@
 import Foundation
 import GRDB
 import GrowthBook
+import LabTestSupport
 import Laboratory
 import Testing
 
 @testable import LaboratorySQLite
 
 @Suite struct SQLiteStateStoreTests {
+    /// The test's files, removed when it ends.
+    private let scratch: TemporaryFolder
+
+    init() throws { scratch = try TemporaryFolder("lab-sqlite") }
+
     /// A fresh folder for one test's files.
-    private func folder() throws -> String {
-        let path = NSTemporaryDirectory() + "lab-sqlite-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    private func folder() throws -> String { try scratch.newFolder() }
 
     private let candidate = Device(id: "first", token: ActiveExperimentsToken(0.25))
 

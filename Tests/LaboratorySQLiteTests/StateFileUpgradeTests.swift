@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LabTestSupport
 import Laboratory
 import Testing
 
@@ -10,6 +11,11 @@ import Testing
 /// assignments`, `lab force ButtonColor ButtonColorBlue`, `lab report
 /// profileShowsBadges --reason displayed` on the demo catalog).
 @Suite struct StateFileUpgradeTests {
+    /// The test's copies of state files, removed when it ends.
+    private let scratch: TemporaryFolder
+
+    init() throws { scratch = try TemporaryFolder("lab-upgrade") }
+
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/state-v1.sqlite").path
 
@@ -21,16 +27,14 @@ import Testing
 
     /// A copy of a fixture, as opening upgrades it.
     private func copy(_ fixture: String = fixture) throws -> String {
-        let folder = NSTemporaryDirectory() + "lab-upgrade-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try scratch.newFolder()
         try FileManager.default.copyItem(atPath: fixture, toPath: folder + "/state.sqlite")
         return folder + "/state.sqlite"
     }
 
     /// A file as a release that stopped at `migration` left it, holding `rows` (SQL inserts).
     private func file(upTo migration: String, rows: String) throws -> String {
-        let folder = NSTemporaryDirectory() + "lab-upgrade-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try scratch.newFolder()
         let queue = try DatabaseQueue(path: folder + "/state.sqlite")
         try StateSchema.migrator.migrate(queue, upTo: migration)
         try queue.write { try $0.execute(sql: rows) }

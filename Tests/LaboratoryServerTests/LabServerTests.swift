@@ -31,7 +31,9 @@ import FoundationNetworking
 
     /// A served state file and a running server; `stop()` ends both.
     final class Served: Sendable {
-        let folder: String
+        /// The state file and catalog, removed when the last reference goes.
+        let scratch: TemporaryFolder
+        var folder: String { scratch.path }
         let base: URL
         let port: Int
         let hub: ServedStateHub
@@ -57,8 +59,8 @@ import FoundationNetworking
             catalog: String = LabServerTests.catalog,
             transport: Transport = .socket
         ) async throws {
-            folder = NSTemporaryDirectory() + "lab-serve-\(UUID().uuidString)"
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            scratch = try TemporaryFolder("lab-serve")
+            let folder = scratch.path
             try Data(catalog.utf8).write(to: URL(fileURLWithPath: folder + "/c.json"))
             let laboratory = try Self.laboratory(folder, growthBook: growthBook, catalog: catalog)
             let hub = try ServedStateHub(laboratory: laboratory)

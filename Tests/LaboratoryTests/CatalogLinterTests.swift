@@ -1,15 +1,16 @@
 import Foundation
+import LabTestSupport
 import LaboratoryRuntime
 import Testing
 
 @testable import Laboratory
 
 @Suite struct CatalogLinterTests {
-    private let folder: String = {
-        let path = NSTemporaryDirectory() + "lab-lint-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }()
+    /// The test's catalog files, removed when it ends.
+    private let scratch: TemporaryFolder
+    private var folder: String { scratch.path }
+
+    init() throws { scratch = try TemporaryFolder("lab-lint") }
 
     private func file(_ name: String, _ text: String) throws -> String {
         let path = folder + "/" + name

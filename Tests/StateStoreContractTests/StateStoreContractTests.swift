@@ -1,4 +1,5 @@
 import Foundation
+import LabTestSupport
 import Laboratory
 import LaboratorySQLite
 import LaboratoryTesting
@@ -10,28 +11,33 @@ import Testing
 /// stand in for the other.
 @Suite struct StateStoreContractTests {
     /// A way to open a store twice on the same storage, as two processes
-    /// (the app and the console) open the same state file.
+    /// (the app and the console) open the same state file; a store on disk
+    /// keeps its files in the test's folder.
     struct Kind: Sendable, CustomTestStringConvertible {
         var name: String
-        var open: StateStoreContract.Open
+        var open: @Sendable (TemporaryFolder) -> StateStoreContract.Open
         var testDescription: String { name }
     }
 
     static let kinds = [
-        Kind(name: "in-memory") {
-            let store = InMemoryStateStore()
-            return (store, store)
+        Kind(name: "in-memory") { _ in
+            {
+                let store = InMemoryStateStore()
+                return (store, store)
+            }
         },
-        Kind(name: "SQLite") {
-            let path = FileManager.default.temporaryDirectory
-                .appendingPathComponent("contract-\(UUID().uuidString).sqlite").path
-            return (try SQLiteStateStore(path: path), try SQLiteStateStore(path: path))
+        Kind(name: "SQLite") { folder in
+            {
+                let path = folder.file("contract-\(UUID().uuidString).sqlite")
+                return (try SQLiteStateStore(path: path), try SQLiteStateStore(path: path))
+            }
         },
     ]
 
     @Test(arguments: kinds, StateStoreContract.rules)
-    func theStoreKeepsTheRule(_ kind: Kind, _ rule: StateStoreContract.Rule) async {
-        let broken = await rule.check(kind.open)
+    func theStoreKeepsTheRule(_ kind: Kind, _ rule: StateStoreContract.Rule) async throws {
+        let folder = try TemporaryFolder("contract")
+        let broken = await rule.check(kind.open(folder))
         #expect(broken.isEmpty, "\(kind.name) breaks \(rule.name): \(broken)")
     }
 
@@ -44,7 +50,8 @@ import Testing
     /// revision, so local sources do not settle their draws again after one.
     @Test(arguments: kinds)
     func aForceLeavesTheDeviceRevision(_ kind: Kind) throws {
-        let (store, other) = try kind.open()
+        let folder = try TemporaryFolder("contract")
+        let (store, other) = try kind.open(folder)()
         _ = try store.settleDraws(source: "S", experiments: ["A"], at: Date()) { _, _ in .choose("A1") }
         let (revision, device) = (try other.revision(), try other.deviceRevision())
         try store.setForcedVariant(ForcedVariant(source: "S", experiment: "A", variant: "A2"))

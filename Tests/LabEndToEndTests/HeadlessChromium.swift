@@ -61,7 +61,10 @@ final class HeadlessChromium {
         let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         close(input[0])
         close(output[1])
-        guard spawned == 0 else { throw HarnessError("cannot start chromium: \(spawned)") }
+        guard spawned == 0 else {
+            try? FileManager.default.removeItem(atPath: profile)
+            throw HarnessError("cannot start chromium: \(spawned)")
+        }
         self.pid = pid
         toBrowser = input[1]
         fromBrowser = output[0]

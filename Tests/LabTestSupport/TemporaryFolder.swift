@@ -3,10 +3,11 @@ import Foundation
 /// A new folder of one test's own under the system's temporary directory,
 /// removed with everything in it when the last reference to it goes.
 ///
-/// A test holds it for as long as it uses the files; the removal in `deinit`
-/// is a side effect, so Swift keeps the reference to the end of the scope
-/// that holds it rather than releasing it after its last use. Without it,
-/// every run of the suite left a few hundred folders of state files behind.
+/// Whatever uses the files holds it: a variable holds it to the end of its
+/// scope (the removal is a side effect, which Swift does not move before the
+/// scope's other calls), but a temporary, as in `Console(try LabHarness())`,
+/// goes at the end of its statement, files and all. Without it, every run of
+/// the suite left a few hundred folders of state files behind.
 public final class TemporaryFolder: Sendable {
     /// The folder's absolute path, with no trailing slash.
     public let path: String

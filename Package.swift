@@ -17,7 +17,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        // Without its default ConfigurationSupport trait: the server reads no swift-configuration provider,
+        // so no build compiles that package.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: ["FullFoundation"]),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         // Both already come with Hummingbird: the server's channel handlers name their types.
@@ -165,8 +167,10 @@ let package = Package(
             dependencies: [
                 "LaboratoryServer", "GrowthBook", "GrowthBookNetwork", "LaboratoryRuntime", "LaboratoryTesting",
                 "LabTestSupport",
-                // What a request gets, through the router without a socket, where sockets are not the point.
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // What a request gets, through the router without a socket, where sockets are not the point: the
+                // context's channel is an embedded one (HummingbirdTesting would build an HTTP client and HTTP/2).
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 // To hold the state file's write lock as another process would.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

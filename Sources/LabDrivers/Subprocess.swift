@@ -71,10 +71,8 @@ package enum Subprocess {
         }
         posix_spawn_file_actions_addopen(&actions, 2, running.stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
-        var merged = ProcessInfo.processInfo.environment
-        merged.merge(environment) { _, new in new }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = environmentBlock(environment)
         defer {
             for pointer in argv + envp { free(pointer) }
         }
@@ -94,6 +92,14 @@ package enum Subprocess {
         let code = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard code == 0 else { throw SpawnError(executable: executable, code: code) }
         return Running(pid: pid, stdoutPath: running.stdoutPath, stderrPath: running.stderrPath)
+    }
+
+    /// This process's environment with `overrides` applied, as `posix_spawn`
+    /// takes it: `NAME=value` strings ending in `nil`, each to be `free`d.
+    package static func environmentBlock(_ overrides: [String: String]) -> [UnsafeMutablePointer<CChar>?] {
+        var merged = ProcessInfo.processInfo.environment
+        merged.merge(overrides) { _, new in new }
+        return merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
     }
 
     /// Runs `executable` to the end.

@@ -95,7 +95,7 @@ package struct LabServer: Sendable {
 
     /// The application ``run(onRunning:)`` serves: the routes, and the
     /// channel handlers and limits that bound connections. Tests of what a
-    /// request gets drive its router without a socket (HummingbirdTesting).
+    /// request gets drive its router without a socket.
     func application(
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> Application<RouterResponder<ServerRequestContext>> {

@@ -53,9 +53,7 @@ final class HeadlessChromium {
         posix_spawnattr_setpgroup(&attributes, 0)
         // Its singleton socket goes under TMPDIR: inside the profile, it is removed with it.
         try FileManager.default.createDirectory(atPath: profile, withIntermediateDirectories: true)
-        var environment = ProcessInfo.processInfo.environment
-        environment["TMPDIR"] = profile
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = Subprocess.environmentBlock(["TMPDIR": profile])
         defer { for pointer in envp { free(pointer) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)

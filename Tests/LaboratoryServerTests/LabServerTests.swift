@@ -2,7 +2,6 @@ import Foundation
 import GrowthBookNetwork
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import LabDrivers
 import LabTestSupport
 import Laboratory
@@ -38,14 +37,14 @@ import FoundationNetworking
         let port: Int
         let hub: ServedStateHub
         let task: Task<Void, any Error>?
-        /// The application, driven through its router, when no socket is opened.
-        let application: Application<RouterResponder<ServerRequestContext>>?
+        /// The server's router, driven without a socket, when no socket is opened.
+        let router: RouterDriver?
 
         /// How requests reach the server.
         enum Transport {
             /// A real server on a loopback port: streams, connections, limits.
             case socket
-            /// HummingbirdTesting's router, no socket: what a request gets.
+            /// The router alone, no socket: what a request gets.
             case router
         }
 
@@ -76,13 +75,13 @@ import FoundationNetworking
                 limits: limits
             )
             guard transport == .socket else {
-                application = server.application()
+                router = RouterDriver(server)
                 task = nil
                 port = 0
                 base = URL(string: "http://localhost")!
                 return
             }
-            application = nil
+            router = nil
             let (ports, continuation) = AsyncStream<Int>.makeStream()
             task = Task(executorPreference: QueueExecutor()) {
                 try await server.run { port in continuation.yield(port) }
@@ -144,19 +143,21 @@ import FoundationNetworking
             body: Data? = nil,
             headers: [String: String] = [:]
         ) async throws -> (status: Int, headers: [String: String], body: Data) {
-            if let application {
+            if let router {
                 var fields = HTTPFields()
                 if body != nil { fields[.contentType] = "application/json" }
                 for (name, value) in headers { fields[HTTPField.Name(name)!] = value }
                 let method = HTTPRequest.Method(method)!
                 let path = path.hasPrefix("/") ? path : "/" + path
-                let (head, payload) = (fields, body.map(ByteBuffer.init))
-                let answer = try await application.test(.router) { client in
-                    try await client.execute(uri: path, method: method, headers: head, body: payload)
-                }
+                let answer = try await router.send(
+                    path,
+                    method: method,
+                    headers: fields,
+                    body: body.map(ByteBuffer.init)
+                )
                 var named: [String: String] = [:]
-                for field in answer.headers { named[field.name.canonicalName] = field.value }
-                return (Int(answer.status.code), named, Data(answer.body.readableBytesView))
+                for field in answer.head.headerFields { named[field.name.canonicalName] = field.value }
+                return (Int(answer.head.status.code), named, Data(answer.body.readableBytesView))
             }
             // A path with a query is taken as written; appending would escape its `?`.
             let url = path.contains("?") ? URL(string: base.absoluteString + path)! : base.appendingPathComponent(path)

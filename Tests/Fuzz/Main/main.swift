@@ -23,6 +23,14 @@ private func fuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32
     return 0
 }
 
+/// libFuzzer's own name for the function it fuzzes. A debug build renames
+/// this file's main (SwiftPM then defines `main` as it for the linker), so
+/// libFuzzer's main, which calls this, is linked too; this file's main runs.
+@_cdecl("LLVMFuzzerTestOneInput")
+func testOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
+    fuzzOneInput(bytes, count)
+}
+
 _ = target  // names the target, or ends here, before libFuzzer starts
 var argc = CommandLine.argc
 var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv

@@ -44,7 +44,8 @@ struct RouterDriver: Sendable {
             ),
             body: RequestBody(buffer: body ?? ByteBuffer())
         )
-        // The channel is only read for addresses, which an embedded channel has none of.
+        // The context reads the channel's addresses, which an embedded channel has none of;
+        // event streams write to the channel, so their tests go through a socket.
         let context = ServerRequestContext(source: .init(channel: EmbeddedChannel(), logger: logger))
         let response: Response
         do {

@@ -68,8 +68,6 @@ private final class CollectedBody: Sendable {
 private struct CollectingWriter: ResponseBodyWriter {
     let into: CollectedBody
 
-    init(into: CollectedBody) { self.into = into }
-
     mutating func write(_ buffer: ByteBuffer) async throws {
         into.bytes.withLock { _ = $0.writeImmutableBuffer(buffer) }
     }

@@ -155,9 +155,12 @@ package final class ServedStateHub: Sendable {
                 } catch {
                     report("cannot read \(laboratory.store.path): \(error); still serving what it said before")
                 }
-                // What the rebuild's own refresh wrote (the active set) needs no second one.
-                built = (try? await fileQueue.perform({ try self.laboratory.store.revision() })) ?? revision
-                changeStreams.broadcast(Self.changeEvent("state", ["revision": built ?? revision]))
+                // Built from `revision` at least. A revision read after the rebuild may also hold a commit
+                // another process made while it ran, which it never saw: taken as built, that force was lost
+                // until the next one. So a commit since (the refresh's own write of the active set among
+                // them) makes one more rebuild, whose refresh finds nothing to write.
+                built = revision
+                changeStreams.broadcast(Self.changeEvent("state", ["revision": revision]))
             }
             // New events matter only to the steering API's change streams: looked for while one is open.
             if changed, changeStreams.count > 0,

@@ -385,9 +385,12 @@ public enum StateStoreContract {
             var change = ActiveSetChange(entered: [red], left: [])
             check.expect(try !check.raisesRevision(store) { change = try other.swapActiveAssignments([size, red]) })
             check.expect(change.isEmpty)
+            let before = try store.revision()
             check.expect(
                 try other.swapActiveAssignments([blue, size]) == ActiveSetChange(entered: [blue], left: [red])
             )
+            // Exactly one: the manager tells its own swap's commit from another's by it.
+            check.expect(try store.revision() == before + 1, "a swap that changes the set raises the revision by one")
             check.expect(try check.raisesRevision(store) { _ = try store.swapActiveAssignments([]) })
         },
         /// Two handles racing to report the same change: exactly one reports it,

@@ -169,10 +169,38 @@ import Testing
         let app = try World([catalog], store: store)
         let console = try World([catalog], store: store)
         try app.manager.refresh()
+        // The draw the first refresh committed while it read its sources is
+        // not told from another process's commit: it reads as new once.
+        #expect(try app.manager.refreshIfStateChanged())
         #expect(try !app.manager.refreshIfStateChanged())
         try console.debug.force(variant: "Blue", of: "E")
         #expect(try app.manager.refreshIfStateChanged())
         #expect(app.manager.value(for: "color") == "Blue-color")
+    }
+
+    /// A force another process commits while the app's sources are read
+    /// may be missing from what they gave: the next check still sees it as
+    /// new, and the refresh it makes applies it.
+    @Test func aForceCommittedWhileTheSourcesAreReadIsNotLost() throws {
+        let store = InMemoryStateStore()
+        let catalog = Catalog(source: "Local", experiments: [Fixtures.experiment("E")])
+        let app = try World([catalog], store: store)
+        let console = try World([catalog], store: store)
+        let interloper = InterleavingSource { try console.debug.force(variant: "Blue", of: "E") }
+        let manager = AssignmentsManager(
+            sources: [app.debug, interloper],
+            store: store,
+            events: app.events,
+            device: app.device,
+            clock: app.clock
+        )
+        try manager.refresh()
+        #expect(interloper.ran)
+        #expect(manager.value(for: "color") == "Red-color")
+        #expect(try manager.refreshIfStateChanged())
+        #expect(manager.value(for: "color") == "Blue-color")
+        // Its own swap's commit is seen: nothing more to refresh.
+        #expect(try !manager.refreshIfStateChanged())
     }
 
     @Test func statusesStartIdle() throws {
@@ -181,4 +209,35 @@ import Testing
         #expect(SourceStatus.idle.summary == "idle")
         #expect(SourceStatus.error("timeout", at: Date()).summary == "error: timeout")
     }
+}
+
+/// A source with no experiments that, the first time the manager reads it,
+/// runs `interleaved` (read after the sources before it): another process's
+/// commit landing while a refresh reads its sources.
+private final class InterleavingSource: ExperimentSource, @unchecked Sendable {
+    let name = "Interleaving"
+    let experiments: [Experiment] = []
+    private let interleaved: () throws -> Void
+    private let lock = NSLock()
+    private var hasRun = false
+
+    init(_ interleaved: @escaping () throws -> Void) {
+        self.interleaved = interleaved
+    }
+
+    /// Whether `interleaved` ran.
+    var ran: Bool { lock.withLock { hasRun } }
+
+    func activeVariants() throws -> [ActiveVariant] {
+        let first = lock.withLock {
+            defer { hasRun = true }
+            return !hasRun
+        }
+        if first { try interleaved() }
+        return []
+    }
+
+    func update() async throws {}
+    func stabilize() throws {}
+    func stabilization() throws -> Date? { nil }
 }

@@ -116,6 +116,11 @@ public final class AssignmentsManager: Sendable {
     /// state last recorded an active set, in this process or another.
     @discardableResult
     public func refresh() throws -> AssignmentsSnapshot {
+        // The revision before the sources are read is the one this refresh
+        // has seen: a commit while they are read (another process forcing a
+        // variant) may be missing from what they gave, so it must still read
+        // as new to `refreshIfStateChanged`. One read after would have hidden it.
+        let seen = try store.revision()
         // One source (the debug source, in every wiring that has one) is not copied into a new list.
         let candidates =
             sources.count == 1 ? try sources[0].activeVariants() : try sources.flatMap { try $0.activeVariants() }
@@ -139,10 +144,10 @@ public final class AssignmentsManager: Sendable {
                 active.variant.name, active.forcedBy
             )
         }
-        var revision = try store.revision()
+        var seenNow = seen
         // Swap only when the set changed here or someone wrote since our last swap.
         let stored = state.withLock { $0.stored }
-        if stored?.revision != revision || knownChanged || stored?.assignments != assignments {
+        if stored?.revision != seen || knownChanged || stored?.assignments != assignments {
             let change = try store.swapActiveAssignments(assignments)
             let now = clock.now()
             // A change to or from a forced variant is QA's doing, not the experiment's: whose, when it says.
@@ -169,13 +174,17 @@ public final class AssignmentsManager: Sendable {
             let changes =
                 try change.left.map { try event($0, .deactivated) } + change.entered.map { try event($0, .activated) }
             if !changes.isEmpty { try events.record(changes) }
-            revision = try store.revision()
+            let revision = try store.revision()
             state.withLock { $0.stored = (revision, assignments) }
+            // A swap that changes the set commits once (``ActiveSetStore``):
+            // when that is the only commit since `seen`, it is this refresh's
+            // own and seen too; any other leaves `seen`, for one more refresh.
+            if revision == seen + (change.isEmpty ? 0 : 1) { seenNow = revision }
         }
         state.withLock { $0.forced = forcedNow }
 
         publish { state in
-            state.seenRevision = revision
+            state.seenRevision = seenNow
             guard knownChanged || state.snapshot != snapshot else { return false }
             state.snapshot = snapshot
             return true

@@ -4,7 +4,9 @@
 public protocol ActiveSetStore: WatchableStore {
     /// Replaces the set of assignments last seen active (`assignments` holds at
     /// most one per source, experiment and key) and returns what entered and
-    /// what left it, so that only one process reports a change.
+    /// what left it, so that only one process reports a change. A swap that
+    /// changes the set raises the revision by exactly one, so the manager
+    /// knows whether anything else was committed meanwhile.
     func swapActiveAssignments(_ assignments: [Assignment]) throws -> ActiveSetChange
 
     /// How each app that opened the file is wired, sorted by app.

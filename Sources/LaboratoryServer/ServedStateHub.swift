@@ -15,6 +15,8 @@ package final class ServedStateHub: Sendable {
     let laboratory: LocalLaboratory
     private let debug: DebugSource
     private let served: Mutex<ServedState>
+    /// The revision the first build was made from, where ``watch`` starts.
+    private let firstBuiltRevision: Int64
     /// The `/sub/…` streams: only the newest payload waits for a slow reader.
     private let streams = StreamFanOut(keepingNewest: 1)
     /// The steering API's change streams: state changes and new events.
@@ -72,7 +74,9 @@ package final class ServedStateHub: Sendable {
         self.debug = debug
         self.report = report
         catalogs = CatalogWatcher(laboratory: laboratory)
-        served = Mutex(try Self.build(laboratory, debug: debug, previous: nil))
+        let (first, revision) = try Self.build(laboratory, debug: debug, previous: nil)
+        served = Mutex(first)
+        firstBuiltRevision = revision
     }
 
     /// The error of a hub over a wiring without a debug source.
@@ -86,31 +90,37 @@ package final class ServedStateHub: Sendable {
     package var current: ServedState { served.withLock { $0 } }
 
     /// Rebuilds from the state file now; streams hear of a changed payload
-    /// or changed answers for this device.
-    package func rebuild() throws {
-        let next = try Self.build(laboratory, debug: debug, previous: current)
+    /// or changed answers for this device. Returns the revision of the state
+    /// it was built from (``AssignmentsManager/refreshSeeingRevision()``).
+    @discardableResult
+    package func rebuild() throws -> Int64 {
+        let (next, revision) = try Self.build(laboratory, debug: debug, previous: current)
         let changed = served.withLock { state in
             defer { state = next }
             return state.payloadTag != next.payloadTag || state.flagsTag != next.flagsTag
         }
         if changed { streams.broadcast(.payload(next.featuresEvent)) }
+        return revision
     }
 
     private static func build(
         _ laboratory: LocalLaboratory,
         debug: DebugSource,
         previous: ServedState?
-    ) throws -> ServedState {
+    ) throws -> (ServedState, revision: Int64) {
         // The refresh evaluates every source (through the debug source's
         // entries); what follows reads that evaluation, never a second one.
-        let snapshot = try laboratory.manager.refresh()
+        // What it reads after the refresh is as new as the refresh's revision
+        // or newer: a commit past that revision makes another rebuild anyway.
+        let (snapshot, revision) = try laboratory.manager.refreshSeeingRevision()
         let forced = try laboratory.store.forcedVariants()
-        return ServedState(
+        let state = ServedState(
             entries: try debug.latestEntries ?? debug.entries(),
             snapshot: snapshot,
             shared: debug.leaves.compactMap { $0.sharing?.sharedFeatures(forcing: forced) },
             previous: previous
         )
+        return (state, revision)
     }
 
     /// Rebuilds whenever the state file changes (the store's change signal
@@ -128,7 +138,7 @@ package final class ServedStateHub: Sendable {
         var lastCatalogLook = clock.now
         // The hub's own record of the revision: the manager may have refreshed
         // for someone else (an update of a remote source) since it last built.
-        var built = try? laboratory.store.revision()
+        var built = firstBuiltRevision
         var newestEvent = try? await fileQueue.perform { try self.laboratory.store.latestEvents(limit: 1).first?.id }
         // Listening keeps the store watching for other processes' commits; the count says when one came.
         let signal = laboratory.store.signal
@@ -151,16 +161,15 @@ package final class ServedStateHub: Sendable {
                 revision != built || stale
             {
                 do {
-                    try await fileQueue.perform { try self.rebuild() }
+                    // The manager's revision, never one read after the rebuild: that may hold a commit another
+                    // process made while it ran, which it never saw (a force lost until the next one). Its
+                    // refresh's own write of the active set it counts as seen, so that needs no second rebuild.
+                    built = try await fileQueue.perform { try self.rebuild() }
                 } catch {
                     report("cannot read \(laboratory.store.path): \(error); still serving what it said before")
+                    built = revision
                 }
-                // Built from `revision` at least. A revision read after the rebuild may also hold a commit
-                // another process made while it ran, which it never saw: taken as built, that force was lost
-                // until the next one. So a commit since (the refresh's own write of the active set among
-                // them) makes one more rebuild, whose refresh finds nothing to write.
-                built = revision
-                changeStreams.broadcast(Self.changeEvent("state", ["revision": revision]))
+                changeStreams.broadcast(Self.changeEvent("state", ["revision": built]))
             }
             // New events matter only to the steering API's change streams: looked for while one is open.
             if changed, changeStreams.count > 0,

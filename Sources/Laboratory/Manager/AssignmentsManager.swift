@@ -116,6 +116,13 @@ public final class AssignmentsManager: Sendable {
     /// state last recorded an active set, in this process or another.
     @discardableResult
     public func refresh() throws -> AssignmentsSnapshot {
+        try refreshSeeingRevision().snapshot
+    }
+
+    /// ``refresh()``, and the revision of the state the snapshot was made
+    /// from: a caller that serves it (`lab serve`) rebuilds again when the
+    /// revision moves past it, and a commit made meanwhile is never taken as seen.
+    package func refreshSeeingRevision() throws -> (snapshot: AssignmentsSnapshot, revision: Int64) {
         // The revision before the sources are read is the one this refresh
         // has seen: a commit while they are read (another process forcing a
         // variant) may be missing from what they gave, so it must still read
@@ -189,7 +196,7 @@ public final class AssignmentsManager: Sendable {
             state.snapshot = snapshot
             return true
         }
-        return snapshot
+        return (snapshot, seenNow)
     }
 
     /// The accepted experiments' assignments, sorted by key, made from

@@ -199,7 +199,7 @@ import FoundationNetworking
         #expect((payload?["features"] as? [String: Any])?["buttonColor"] != nil)
     }
 
-    @Test func aForceInAnotherProcessReachesAnOpenStreamWithinASecond() async throws {
+    @Test func aForceInAnotherProcessReachesAnOpenStreamByItself() async throws {
         let served = try await Served()
         defer { served.stop() }
         let (payloads, stream) = served.listen()
@@ -208,11 +208,11 @@ import FoundationNetworking
         let drawn = try await served.json("ofrep/v1/evaluate/flags/buttonColor", body: "{}")["variant"] as? String
         let (other, weights) = drawn == "Blue" ? ("Red", "[1,0]") : ("Blue", "[0,1]")
         let console = try served.console()
-        let clock = ContinuousClock()
-        let forcedAt = clock.now
         try #require(console.debug).force(variant: other, of: "ButtonColor")
+        // Nothing but the hub's watch of the state sends a stream a payload
+        // after the first (a ping is a comment), so its coming proves the
+        // watch; how soon is `lab-bench server`'s to measure, not a test's.
         #expect(await payloads.wait { String(decoding: $0, as: UTF8.self).contains("\"weights\":\(weights)") })
-        #expect(clock.now - forcedAt < .seconds(5))  // 1 s in practice; the bound proves it came by itself
         let flag = try await served.json("ofrep/v1/evaluate/flags/buttonColor", body: "{}")
         #expect(flag["variant"] as? String == other)
         #expect(flag["reason"] as? String == "STATIC")

@@ -203,6 +203,30 @@ import Testing
         #expect(try !manager.refreshIfStateChanged())
     }
 
+    @Test func aSetAnotherProcessSwapsInJustAfterTheManagersIsSwappedBack() throws {
+        let store = InMemoryStateStore()
+        let catalog = Catalog(source: "Local", experiments: [Fixtures.experiment("E")])
+        let app = try World([catalog], store: store)
+        // Another process with a stale view (no experiments) swaps its set in
+        // between the manager's swap and its read of the revision.
+        let events = InterleavingEventSink(app.events) { _ = try store.swapActiveAssignments([]) }
+        let manager = AssignmentsManager(
+            sources: [app.debug],
+            store: store,
+            events: events,
+            device: app.device,
+            clock: app.clock
+        )
+        try manager.refresh()
+        #expect(events.ran)
+        let assignments = manager.snapshot.assignments
+        #expect(!assignments.isEmpty)
+        #expect(try manager.refreshIfStateChanged())
+        // The store holds this process's set again: swapping it in changes nothing.
+        #expect(try store.swapActiveAssignments(assignments).isEmpty)
+        #expect(try !manager.refreshIfStateChanged())
+    }
+
     @Test func statusesStartIdle() throws {
         let world = try World([Catalog(source: "Local", experiments: [])])
         #expect(world.manager.statuses == ["Local": .idle])
@@ -240,4 +264,38 @@ private final class InterleavingSource: ExperimentSource, @unchecked Sendable {
     func update() async throws {}
     func stabilize() throws {}
     func stabilization() throws -> Date? { nil }
+}
+
+/// An event sink that, the first time events are recorded (right after the
+/// manager's swap of the active set), records them and then runs
+/// `interleaved`: another process's commit landing before the manager reads
+/// the revision its swap left.
+private final class InterleavingEventSink: EventSink, @unchecked Sendable {
+    private let sink: any EventSink
+    private let interleaved: () throws -> Void
+    private let lock = NSLock()
+    private var hasRun = false
+
+    init(_ sink: any EventSink, _ interleaved: @escaping () throws -> Void) {
+        self.sink = sink
+        self.interleaved = interleaved
+    }
+
+    /// Whether `interleaved` ran.
+    var ran: Bool { lock.withLock { hasRun } }
+
+    func record(_ events: [Event]) throws {
+        try sink.record(events)
+        let first = lock.withLock {
+            defer { hasRun = true }
+            return !hasRun
+        }
+        if first { try interleaved() }
+    }
+
+    func recordOnce(_ event: Event) throws -> Bool { try sink.recordOnce(event) }
+
+    func latestActivation(of assignment: Assignment, device: String) throws -> Event? {
+        try sink.latestActivation(of: assignment, device: device)
+    }
 }

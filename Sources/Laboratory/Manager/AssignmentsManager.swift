@@ -25,7 +25,8 @@ public final class AssignmentsManager: Sendable {
         var statuses: [String: SourceStatus] = [:]
         var observers: [UUID: AsyncStream<AssignmentsSnapshot>.Continuation] = [:]
         var seenRevision: Int64?
-        /// The active set this process last stored (sorted), and the revision after it.
+        /// The active set this process last stored (sorted), and the revision
+        /// after it; `nil` when another commit came with it, so the store may hold another set.
         var stored: (revision: Int64, assignments: [Assignment])?
         /// The forced variants of the last refresh, by source and experiment,
         /// with their variant and tester: a deactivation says whether what
@@ -182,11 +183,17 @@ public final class AssignmentsManager: Sendable {
                 try change.left.map { try event($0, .deactivated) } + change.entered.map { try event($0, .activated) }
             if !changes.isEmpty { try events.record(changes) }
             let revision = try store.revision()
-            state.withLock { $0.stored = (revision, assignments) }
             // A swap that changes the set commits once (``ActiveSetStore``):
             // when that is the only commit since `seen`, it is this refresh's
             // own and seen too; any other leaves `seen`, for one more refresh.
-            if revision == seen + (change.isEmpty ? 0 : 1) { seenNow = revision }
+            let onlyOwnCommit = revision == seen + (change.isEmpty ? 0 : 1)
+            if onlyOwnCommit { seenNow = revision }
+            // Another commit may be another process swapping in its own set
+            // after this one: `revision` then does not say the store holds
+            // `assignments`, and the next refresh swaps again (a swap of the
+            // set the store holds commits nothing). Kept with `revision`, it
+            // read as this set stored, and the next refresh left theirs.
+            state.withLock { $0.stored = onlyOwnCommit ? (revision, assignments) : nil }
         }
         state.withLock { $0.forced = forcedNow }
 

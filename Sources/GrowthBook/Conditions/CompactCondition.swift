@@ -55,7 +55,7 @@ struct CompactCondition: Sendable {
 
     /// Compiles the tests of a condition's parts in place, when it has this
     /// form: a list of the tests apart from the parts was an allocation a condition.
-    init(parts: inout ContiguousArray<Condition.Part>, tests valueTests: ContiguousArray<ValueTest>) {
+    init(parts: inout ContiguousArray<Condition.Part>, attributeTests: ContiguousArray<Condition.AttributeTest>) {
         var pool = ContiguousArray<PooledString>()
         var versionFields = ContiguousArray<UInt32>()
         /// Adds ASCII strings to the pool; `nil` (and nothing added) when one is not ASCII.
@@ -89,7 +89,7 @@ struct CompactCondition: Sendable {
         // Room for every string at once: growing would copy the pool (and count its strings) again.
         pool.reserveCapacity(
             parts[members].reduce(0) { count, part in
-                switch valueTests[Int(part.test)] {
+                switch attributeTests[Int(part.test)].test {
                 case .string: return count + 1
                 case .single(.inStrings(let strings, _)): return count + strings.count
                 default: return count
@@ -98,7 +98,7 @@ struct CompactCondition: Sendable {
         )
         for index in members {
             var test = Test()
-            switch valueTests[Int(parts[index].test)] {
+            switch attributeTests[Int(parts[index].test)].test {
             case .string(let text):
                 if let range = pooled(CollectionOfOne(text)) {
                     (test.kind, test.first, test.count) = (.string, range.first, 1)
@@ -147,10 +147,14 @@ struct CompactCondition: Sendable {
         groups: [String: [JSONValue]]
     ) -> Bool {
         for part in parts {
-            let name = Int(part.operand)
-            guard let position = attributes.position(of: condition.names[name].text, key: condition.names[name].key)
+            let tested = Int(part.test)
+            guard
+                let position = attributes.position(
+                    of: condition.attributeTests[tested].name.text,
+                    key: condition.attributeTests[tested].name.key
+                )
             else {
-                if !condition.tests[Int(part.test)].matches(.null, groups) { return false }
+                if !condition.attributeTests[tested].test.matches(.null, groups) { return false }
                 continue
             }
             let test = part.compact
@@ -186,7 +190,7 @@ struct CompactCondition: Sendable {
                 }
                 guard let order else { fallthrough }
                 holds = test.order.holds(order)
-            default: holds = condition.tests[Int(part.test)].matches(attributes.value(at: position), groups)
+            default: holds = condition.attributeTests[tested].test.matches(attributes.value(at: position), groups)
             }
             if !holds { return false }
         }

@@ -33,7 +33,7 @@ import Testing
             }
         }
         #expect(fed <= 1 << 20)
-        #expect(clock.now - start < .seconds(5))
+        #expect(clock.now - start < .seconds(30))  // termination, with a margin for a loaded machine
     }
 
     @Test func aTenMegabyteLineIsRefusedAfterTheCapInLinearTime() {

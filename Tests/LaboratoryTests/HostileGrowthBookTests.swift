@@ -180,7 +180,7 @@ import Testing
         let payload = try GrowthBookPayload(Self.payload(features), decrypt: nil)
         var evaluator = GrowthBookEvaluator(context: GrowthBookContext(features: payload.decodedFeatures))
         let elapsed = Self.duration { #expect(evaluator.evaluateFeature("l0").source == .force) }
-        #expect(elapsed < .seconds(1))
+        #expect(elapsed < .seconds(10))  // 2^30 paths would take hours; the margin is for a loaded machine
     }
 
     @Test func cyclesThatFanOutStayBounded() throws {
@@ -194,7 +194,7 @@ import Testing
         #expect(payload.warnings.contains { $0.message.contains("lead back") })
         var evaluator = GrowthBookEvaluator(context: GrowthBookContext(features: payload.decodedFeatures))
         let elapsed = Self.duration { #expect(evaluator.evaluateFeature("c0").source == .cyclicPrerequisite) }
-        #expect(elapsed < .seconds(1))
+        #expect(elapsed < .seconds(10))
     }
 
     @Test func aBacktrackingRegexGivesUpAndEvaluatesAsFalse() throws {

@@ -55,7 +55,7 @@ struct CompactCondition: Sendable {
 
     /// Compiles the tests of a condition's parts in place, when it has this
     /// form: a list of the tests apart from the parts was an allocation a condition.
-    init(parts: inout ContiguousArray<Condition.Part>, attributeTests: ContiguousArray<Condition.AttributeTest>) {
+    init(parts: inout ContiguousArray<Condition.Part>) {
         var pool = ContiguousArray<PooledString>()
         var versionFields = ContiguousArray<UInt32>()
         /// Adds ASCII strings to the pool; `nil` (and nothing added) when one is not ASCII.
@@ -89,7 +89,7 @@ struct CompactCondition: Sendable {
         // Room for every string at once: growing would copy the pool (and count its strings) again.
         pool.reserveCapacity(
             parts[members].reduce(0) { count, part in
-                switch attributeTests[Int(part.test)].test {
+                switch part.test {
                 case .string: return count + 1
                 case .single(.inStrings(let strings, _)): return count + strings.count
                 default: return count
@@ -98,7 +98,7 @@ struct CompactCondition: Sendable {
         )
         for index in members {
             var test = Test()
-            switch attributeTests[Int(parts[index].test)].test {
+            switch parts[index].test {
             case .string(let text):
                 if let range = pooled(CollectionOfOne(text)) {
                     (test.kind, test.first, test.count) = (.string, range.first, 1)
@@ -135,29 +135,32 @@ struct CompactCondition: Sendable {
         // Over the buffer: a loop over the array itself counted its references.
         guard let members else { return nil }
         return condition.parts.withUnsafeBufferPointer {
-            holds(UnsafeBufferPointer(rebasing: $0[members]), for: attributes, in: condition, groups: groups)
+            holds($0, members, for: attributes, in: condition, groups: groups)
         }
     }
 
     @inline(__always)
     private func holds(
         _ parts: UnsafeBufferPointer<Condition.Part>,
+        _ members: Range<Int>,
         for attributes: AttributeTable,
         in condition: Condition,
         groups: [String: [JSONValue]]
     ) -> Bool {
-        for part in parts {
-            let tested = Int(part.test)
+        for index in members {
+            // A part's name and test are read from the condition's own list,
+            // which cannot change: read through the buffer, the name was
+            // retained for the lookup (a retain and a release an evaluation).
             guard
                 let position = attributes.position(
-                    of: condition.attributeTests[tested].name.text,
-                    key: condition.attributeTests[tested].name.key
+                    of: condition.parts[index].name.text,
+                    key: condition.parts[index].name.key
                 )
             else {
-                if !condition.attributeTests[tested].test.matches(.null, groups) { return false }
+                if !condition.parts[index].test.matches(.null, groups) { return false }
                 continue
             }
-            let test = part.compact
+            let test = parts[index].compact
             let facts = attributes.facts(at: position)
             let holds: Bool
             switch (test.kind, facts.kind) {
@@ -190,7 +193,7 @@ struct CompactCondition: Sendable {
                 }
                 guard let order else { fallthrough }
                 holds = test.order.holds(order)
-            default: holds = condition.attributeTests[tested].test.matches(attributes.value(at: position), groups)
+            default: holds = condition.parts[index].test.matches(attributes.value(at: position), groups)
             }
             if !holds { return false }
         }

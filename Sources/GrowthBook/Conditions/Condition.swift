@@ -21,7 +21,7 @@ package final class Condition: Sendable {
             case none
             /// `$not`: its one part does not hold.
             case not
-            /// A top-level attribute (``Condition/attributeTests``) matches a test.
+            /// A top-level attribute (``name``) matches a test (``test``).
             case member
             /// An attribute at a dotted path (``Condition/paths``) matches a test.
             case path
@@ -35,11 +35,19 @@ package final class Condition: Sendable {
         var end: Int32
         /// The path (``path``), by position in ``Condition/paths``.
         var operand: Int32 = 0
-        /// The attribute and its test (``member``, ``path``), by position in ``Condition/attributeTests``.
-        var test: Int32 = 0
         /// The test in plain values, for a member of a condition that has
         /// them (``CompactCondition``).
         var compact = CompactCondition.Test()
+        /// The attribute's name (``member``; a ``path``'s as written, dots
+        /// and all); empty for the other kinds.
+        var name = Name(text: "", key: (0, true))
+        /// The attribute's test (``member``, ``path``); `null` for the other kinds.
+        ///
+        /// The name and the test are kept in the part, where they had a list
+        /// of their own: an allocation fewer for every condition compiled.
+        /// Read in place (through the parts' buffer), never copied out of it
+        /// with the part: a copy would count references to both.
+        var test = ValueTest.null
     }
 
     /// An attribute name with its ``NameHash/key(of:)``.
@@ -48,17 +56,7 @@ package final class Condition: Sendable {
         var key: (hash: UInt32, isASCII: Bool)
     }
 
-    /// What a ``Part/Kind/member`` or ``Part/Kind/path`` part tests: the
-    /// attribute's name (a path's as written, dots and all) and the test.
-    /// Side by side in one list, where names and tests had a list each: an
-    /// allocation fewer for every condition compiled.
-    struct AttributeTest: Sendable {
-        var name: Name
-        var test: ValueTest
-    }
-
     let parts: ContiguousArray<Part>
-    let attributeTests: ContiguousArray<AttributeTest>
     let paths: [[String]]
     /// The same condition in plain values, when it is an object of
     /// attributes with the usual tests (``CompactCondition``).
@@ -74,12 +72,10 @@ package final class Condition: Sendable {
         // once (and for their group), where growing would copy each array twice.
         if case .object(let members) = json, members.count > 1 {
             builder.parts.reserveCapacity(members.count + 1)
-            builder.attributeTests.reserveCapacity(members.count)
         }
         builder.condition(json)
-        compact = CompactCondition(parts: &builder.parts, attributeTests: builder.attributeTests)
+        compact = CompactCondition(parts: &builder.parts)
         parts = builder.parts
-        attributeTests = builder.attributeTests
         paths = builder.paths
     }
 
@@ -121,23 +117,23 @@ package final class Condition: Sendable {
         _ attributes: some AttributeLookup,
         _ groups: [String: [JSONValue]]
     ) -> Bool {
-        let part = parts[index]
-        switch part.kind {
+        // The part is read in place: a copy would count references to its
+        // name and test. Those are read from the condition's own list, which
+        // cannot change; read through the buffer, they were retained.
+        let kind = parts[index].kind
+        switch kind {
         case .member:
-            let tested = Int(part.test)
             let value =
-                attributes.value(
-                    named: condition.attributeTests[tested].name.text,
-                    key: condition.attributeTests[tested].name.key
-                ) ?? .null
-            return condition.attributeTests[tested].test.matches(value, groups)
+                attributes.value(named: condition.parts[index].name.text, key: condition.parts[index].name.key)
+                ?? .null
+            return condition.parts[index].test.matches(value, groups)
         case .all, .any, .none:
             var child = index + 1
-            let end = Int(part.end)
-            if child == end { return part.kind != .none }  // no parts: `$and` and `$or` hold, `$nor` fails
+            let end = Int(parts[index].end)
+            if child == end { return kind != .none }  // no parts: `$and` and `$or` hold, `$nor` fails
             while child < end {
                 let holds = Self.holds(child, parts, condition, attributes, groups)
-                switch part.kind {
+                switch kind {
                 case .all where !holds: return false
                 case .any where holds: return true
                 case .none where holds: return false
@@ -145,12 +141,12 @@ package final class Condition: Sendable {
                 }
                 child = Int(parts[child].end)
             }
-            return part.kind != .any
+            return kind != .any
         case .not:
             return !Self.holds(index + 1, parts, condition, attributes, groups)
         case .path:
-            let value = Self.value(at: condition.paths[Int(part.operand)], in: attributes.root)
-            return condition.attributeTests[Int(part.test)].test.matches(value, groups)
+            let value = Self.value(at: condition.paths[Int(parts[index].operand)], in: attributes.root)
+            return condition.parts[index].test.matches(value, groups)
         case .never:
             return false
         }
@@ -163,7 +159,7 @@ package final class Condition: Sendable {
         for part in parts {
             let name: String
             switch part.kind {
-            case .member, .path: name = attributeTests[Int(part.test)].name.text
+            case .member, .path: name = part.name.text
             default: continue
             }
             if !found.contains(name) { found.append(name) }
@@ -221,7 +217,6 @@ package final class Condition: Sendable {
     /// Writes a condition's parts in preorder.
     private struct Builder {
         var parts = ContiguousArray<Part>()
-        var attributeTests = ContiguousArray<AttributeTest>()
         var paths: [[String]] = []
 
         /// A whole condition: one part when it names one attribute (the
@@ -255,21 +250,14 @@ package final class Condition: Sendable {
 
         /// The part of an attribute (or a dotted path) and its test.
         private mutating func attribute(_ member: JSONValue.Member) {
-            attributeTests.append(
-                AttributeTest(
-                    name: Name(text: member.key, key: NameHash.key(of: member.key)),
-                    test: ValueTest(member.value)
-                )
-            )
-            let test = Int32(attributeTests.count - 1)
+            var part = Part(kind: .member, end: Int32(parts.count + 1))
+            part.name = Name(text: member.key, key: NameHash.key(of: member.key))
+            part.test = ValueTest(member.value)
             if member.key.withUTF8Bytes({ $0.contains(UInt8(ascii: ".")) }) {
                 paths.append(member.key.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
-                parts.append(
-                    Part(kind: .path, end: Int32(parts.count + 1), operand: Int32(paths.count - 1), test: test)
-                )
-            } else {
-                parts.append(Part(kind: .member, end: Int32(parts.count + 1), test: test))
+                (part.kind, part.operand) = (.path, Int32(paths.count - 1))
             }
+            parts.append(part)
         }
 
         /// `$or`, `$nor`, `$and`: a part over the conditions its operand

@@ -45,8 +45,9 @@ package final class Condition: Sendable {
         ///
         /// The name and the test are kept in the part, where they had a list
         /// of their own: an allocation fewer for every condition compiled.
-        /// Read in place (through the parts' buffer), never copied out of it
-        /// with the part: a copy would count references to both.
+        /// Evaluation reads them in place from ``Condition/parts``, never
+        /// from a copy of the part (which would count references to both)
+        /// nor through the parts' buffer (which retained the name).
         var test = ValueTest.null
     }
 

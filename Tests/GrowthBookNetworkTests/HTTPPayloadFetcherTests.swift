@@ -14,13 +14,17 @@ import Testing
             .utf8
     )
 
-    private func source(_ url: URL, store: InMemoryStateStore, idleTimeout: TimeInterval = 5) throws -> GrowthBookSource
-    {
+    private func source(
+        _ url: URL,
+        store: InMemoryStateStore,
+        idleTimeout: TimeInterval = 5,
+        requestTimeout: TimeInterval = 30
+    ) throws -> GrowthBookSource {
         let device = try store.device(candidate: Device(id: "device-1", token: ActiveExperimentsToken(0.5)))
         return GrowthBookSource(
             store: store,
             device: device,
-            fetcher: HTTPPayloadFetcher(url: url, idleTimeout: idleTimeout, requestTimeout: 3)
+            fetcher: HTTPPayloadFetcher(url: url, idleTimeout: idleTimeout, requestTimeout: requestTimeout)
         )
     }
 
@@ -68,9 +72,16 @@ import Testing
 
         let bad = try TestHTTPServer { _ in reply }
         defer { bad.stop() }
-        // The idle timer decides only for the server that hangs: for the others a loaded
-        // machine (the whole suite at once) may take over a second to show what they did.
-        let source = try source(bad.url, store: store, idleTimeout: name == "hangs" ? 1 : 10)
+        // The idle timer decides only for the server that hangs, the whole-request deadline
+        // only for the one that trickles: for the others a loaded machine (the whole suite
+        // at once) may take seconds to show what they did (a close mid-body once lost to
+        // a 3 s deadline).
+        let source = try source(
+            bad.url,
+            store: store,
+            idleTimeout: name == "hangs" ? 1 : 10,
+            requestTimeout: name == "trickles" ? 3 : 30
+        )
         let active = try source.activeVariants()
         do {
             try await source.update()

@@ -103,6 +103,8 @@ import Testing
         defer { tmux.kill() }
         #expect(tmux.waitFor("subscribeButtonColor = red"))
         #expect(try lab.run("force", "ButtonColor", "ButtonColorBlue").status == 0)
-        #expect(tmux.waitFor("subscribeButtonColor = blue", timeout: 2), "\(tmux.capture())")
+        // Nothing but the demo's watch of the state redraws it (it has no
+        // GrowthBook payload to refresh); 10 s is for a loaded machine.
+        #expect(tmux.waitFor("subscribeButtonColor = blue", timeout: 10), "\(tmux.capture())")
     }
 }

@@ -171,6 +171,9 @@ let package = Package(
                 // context's channel is an embedded one (HummingbirdTesting would build an HTTP client and HTTP/2).
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                // The request bounds handler's parts, on an embedded channel.
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 // To hold the state file's write lock as another process would.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -18,7 +18,10 @@ import NIOHTTPTypes
 /// - a body not complete within the deadline of its head gets `408` and the
 ///   connection is closed: a peer that trickles a byte at a time would
 ///   otherwise keep the connection busy (and never shed) for ever, as each
-///   byte restarts the idle timeout.
+///   byte restarts the idle timeout. Only a peer that is late is refused:
+///   when the deadline passes while the server has not asked for more of the
+///   body (its handler, busy or starved of a thread, holds reads back), the
+///   wait is the server's, and the deadline starts again.
 final class RequestBoundsHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -30,6 +33,9 @@ final class RequestBoundsHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private var bodyBytes = 0
     /// Closes the connection if the current request's body is not in by its deadline.
     private var bodyWatchdog: Scheduled<Void>?
+    /// The channel asked for more bytes and none came since: what is missing
+    /// is the peer's to send, not the server's to read.
+    private var awaitingPeer = false
     /// A request was refused: the rest of what the peer sends is dropped until the connection closes.
     private var refused = false
     /// The router began an answer to the current request.
@@ -44,7 +50,13 @@ final class RequestBoundsHandler: ChannelDuplexHandler, RemovableChannelHandler 
         bodyWatchdog?.cancel()
     }
 
+    func read(context: ChannelHandlerContext) {
+        awaitingPeer = true
+        context.read()
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        awaitingPeer = false
         guard !refused else { return }
         switch unwrapInboundIn(data) {
         case .head(let request):
@@ -67,9 +79,8 @@ final class RequestBoundsHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 }
                 context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
             }
-            bodyWatchdog = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(bodyDeadline)) {
-                self.refuse(.requestTimeout, "the request's body did not arrive in time", context)
-            }
+            bodyWatchdog?.cancel()
+            watchBody(context)
         case .body(let buffer):
             bodyBytes += buffer.readableBytes
             if bodyBytes > maximumBodyBytes {
@@ -89,6 +100,15 @@ final class RequestBoundsHandler: ChannelDuplexHandler, RemovableChannelHandler 
         default: break
         }
         context.write(data, promise: promise)
+    }
+
+    /// Refuses the request when its body is not in by the deadline and the
+    /// server is waiting on the peer; starts the deadline again otherwise.
+    private func watchBody(_ context: ChannelHandlerContext) {
+        bodyWatchdog = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(bodyDeadline)) {
+            guard self.awaitingPeer else { return self.watchBody(context) }
+            self.refuse(.requestTimeout, "the request's body did not arrive in time", context)
+        }
     }
 
     static func tooLarge(_ limit: Int) -> String {

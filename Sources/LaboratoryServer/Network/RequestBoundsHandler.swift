@@ -79,7 +79,6 @@ final class RequestBoundsHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 }
                 context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
             }
-            bodyWatchdog?.cancel()
             watchBody(context)
         case .body(let buffer):
             bodyBytes += buffer.readableBytes

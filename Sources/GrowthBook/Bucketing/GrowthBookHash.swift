@@ -61,7 +61,7 @@ package enum GrowthBookHash {
     /// ``hash(seed:value:version:)`` from what is known ahead: the seed's
     /// units and FNV-1a state (``Seed``) and the value's FNV-1a state, so
     /// that a version 1 hash walks only the seed, and a version 2 hash only the
-    /// value. Inlined into the evaluator's walk (see its `subject(_:fallback:)`).
+    /// value. Inlined into the evaluator's walk (see its `subject(_:slot:fallback:)`).
     @inline(__always)
     static func hash(seed: Seed, value: HashedText, version: Int) -> Double? {
         switch version {

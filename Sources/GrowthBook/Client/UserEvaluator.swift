@@ -37,7 +37,10 @@ final class UserEvaluator: Sendable {
         if tracks { evaluator.onExperimentViewed = { experiment, result in views.append(experiment, result) } }
         context = evaluator.context
         let attributeTable = evaluator.context.attributeTable
-        rolloutSubjects = evaluator.context.features.rolloutAttributes.map { HashedAttribute($0, in: attributeTable) }
+        let features = evaluator.context.features
+        rolloutSubjects = zip(features.rolloutAttributes, features.rolloutSlots).map {
+            HashedAttribute($0, in: attributeTable, slot: $1)
+        }
         self.evaluator = Mutex(evaluator)
         self.attributes = attributes
         self.client = client

@@ -33,6 +33,9 @@ struct CompactCondition: Sendable {
 
         var kind: Kind = .general
         var order: ValueTest.ComparisonOrder = .equal
+        /// The attribute's slot (``AttributeSlots``), or -1; declared here,
+        /// where it fills the padding before ``number``.
+        var slot: Int32 = -1
         var number: Double = 0
         var first: Int32 = 0
         var count: Int32 = 0
@@ -120,6 +123,11 @@ struct CompactCondition: Sendable {
             }
             parts[index].compact = test
         }
+        AttributeSlots.shared.assigning { slot in
+            for index in members {
+                parts[index].compact.slot = slot(parts[index].name.text, parts[index].name.key)
+            }
+        }
         self.members = members
         self.pool = pool
         self.versionFields = versionFields
@@ -150,19 +158,21 @@ struct CompactCondition: Sendable {
         groups: [String: [JSONValue]]
     ) -> Bool {
         for index in members {
-            // A part's name and test are read from the condition's own list,
-            // which cannot change: read through the buffer, the name was
-            // retained for the lookup (a retain and a release an evaluation).
-            guard
-                let position = attributes.position(
-                    of: condition.parts[index].name.text,
-                    key: condition.parts[index].name.key
-                )
-            else {
+            let test = parts[index].compact
+            // Found by the attribute's slot, or else by its name. The name
+            // and test are read from the condition's own list, which cannot
+            // change: read through the buffer, the name was retained for the
+            // lookup (a retain and a release an evaluation).
+            let found: Int?
+            if let slotted = attributes.position(ofSlot: test.slot) {
+                found = slotted < 0 ? nil : Int(slotted)
+            } else {
+                found = attributes.position(of: condition.parts[index].name.text, key: condition.parts[index].name.key)
+            }
+            guard let position = found else {
                 if !condition.parts[index].test.matches(.null, groups) { return false }
                 continue
             }
-            let test = parts[index].compact
             let facts = attributes.facts(at: position)
             let holds: Bool
             switch (test.kind, facts.kind) {

@@ -17,9 +17,14 @@ package struct AttributeTable: Sendable {
     /// Each name's slot (``ProbedSlots``); `nil` when names collided too
     /// much, and ``names`` are scanned instead.
     private let slots: ProbedSlots?
+    /// Where the attribute of each name with an ``AttributeSlots`` slot is,
+    /// by slot (-1: the user has none), for the slots given when the table
+    /// was made.
+    private let slotPositions: ContiguousArray<Int32>
 
-    /// The table of `attributes`, which should hold each name once (the first is found).
-    package init(_ attributes: JSONValue) {
+    /// The table of `attributes`, which should hold each name once (the first
+    /// is found); it records where the names of `attributeSlots` are.
+    package init(_ attributes: JSONValue, attributeSlots: AttributeSlots = .shared) {
         root = attributes
         var names = ContiguousArray<String>()
         var values = ContiguousArray<JSONValue>()
@@ -46,11 +51,27 @@ package struct AttributeTable: Sendable {
             asciiNames.append(key.isASCII)
             facts.append(AttributeFacts(member.value))
         }
+        let given = attributeSlots.given
+        var slotPositions = ContiguousArray<Int32>(repeating: -1, count: given.count)
+        // The first of a repeated name is the one found, as by its hash.
+        for index in names.indices where asciiNames[index] {
+            if let slot = given[names[index]], slotPositions[slot] < 0 { slotPositions[slot] = Int32(index) }
+        }
         self.names = names
         self.asciiNames = asciiNames
         self.values = values
         self.facts = facts
         self.slots = slots
+        self.slotPositions = slotPositions
+    }
+
+    /// Where the attribute of slot `slot` (``AttributeSlots``) is: -1 when
+    /// the user has none; `nil` when the table has no record of the slot (it
+    /// was given after the table was made, or the test has none: -1), and the
+    /// name must be looked up by its hash.
+    @inline(__always)
+    func position(ofSlot slot: Int32) -> Int32? {
+        Int(slot) < slotPositions.count && slot >= 0 ? slotPositions[Int(slot)] : nil
     }
 
     /// The value of the attribute `name`, whose ``NameHash/key(of:)`` is `key`; `nil` when there is none.

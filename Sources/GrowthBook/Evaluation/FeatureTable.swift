@@ -52,6 +52,8 @@ public struct FeatureTable: Sendable {
     /// The attributes the rollouts of turn-free features hash
     /// (``GrowthBookFeature/isTurnFree``), each once: usually `id` alone.
     var rolloutAttributes: [String] { storage.rolloutAttributes }
+    /// The slot of each of ``rolloutAttributes`` (``AttributeSlots``), or -1.
+    var rolloutSlots: [Int32] { storage.rolloutSlots }
 
     /// The features and their keys side by side, in payload order, and
     /// slots pointing at them (``ProbedSlots``), at most a quarter full, so
@@ -67,6 +69,7 @@ public struct FeatureTable: Sendable {
         /// Positions by key, when keys collided too much for the slots.
         let byKey: [String: Int]?
         let rolloutAttributes: [String]
+        let rolloutSlots: [Int32]
 
         init(_ entries: [(key: String, feature: GrowthBookFeature)]) {
             var keys: [String] = []
@@ -76,6 +79,7 @@ public struct FeatureTable: Sendable {
             var slots = ProbedSlots(atLeast: max(8, entries.count * 4), maximumProbes: FeatureTable.maximumProbes)
             var byKey: [String: Int]?
             var rolloutAttributes: [String] = []
+            var rolloutSlots: [Int32] = []
             for (key, feature) in entries {
                 if byKey == nil {
                     // The same key is the same bytes, as JavaScript compares property names.
@@ -101,7 +105,10 @@ public struct FeatureTable: Sendable {
                 for rule in feature.rules {
                     guard let forced = rule.forcedValue, forced.hashesUsers else { continue }
                     let attribute = GrowthBookHash.attribute(forced.hashAttribute)
-                    if !rolloutAttributes.contains(attribute) { rolloutAttributes.append(attribute) }
+                    if !rolloutAttributes.contains(attribute) {
+                        rolloutAttributes.append(attribute)
+                        rolloutSlots.append(forced.hashSlot)
+                    }
                 }
             }
             var keyBytes = ContiguousArray<UInt8>()
@@ -118,6 +125,7 @@ public struct FeatureTable: Sendable {
             self.slots = slots
             self.byKey = byKey
             self.rolloutAttributes = rolloutAttributes
+            self.rolloutSlots = rolloutSlots
         }
 
         /// The position of the feature under `key`, if any.

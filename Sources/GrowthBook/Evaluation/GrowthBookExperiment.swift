@@ -16,6 +16,8 @@ public final class GrowthBookExperiment: Sendable {
     public let coverage: Double?
     /// The attribute users are bucketed by (`id` when missing or empty).
     public let hashAttribute: String?
+    /// That attribute's slot (``AttributeSlots``), or -1: how an evaluator finds whom it hashed already.
+    let hashSlot: Int32
     /// The attribute bucketed by when the hash attribute has no value, with sticky bucketing only.
     public let fallbackAttribute: String?
     /// The seed as the SDK reads `seed || key`: a truthy value as JavaScript
@@ -145,6 +147,7 @@ public final class GrowthBookExperiment: Sendable {
         weights = weightsJSON?.elements.map(Self.numbers(of:))
         coverage = members[members.coverage]?.numberValue
         hashAttribute = members[members.hashAttribute]?.stringValue
+        hashSlot = AttributeSlots.shared.slot(hashing: hashAttribute)
         fallbackAttribute = members[members.fallbackAttribute]?.stringValue
         seed = members[members.seed].flatMap { JavaScriptSemantics.truthy($0) ? JavaScriptSemantics.string($0) : nil }
         hashVersion = JavaScriptSemantics.hashVersion(members[members.hashVersion], fallback: 1)

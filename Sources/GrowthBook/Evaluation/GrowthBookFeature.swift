@@ -149,6 +149,8 @@ public final class ForcedValue: Sendable {
     let hashSeed: GrowthBookHash.Seed
     /// The attribute a rollout hashes (`id` when missing or empty).
     public let hashAttribute: String?
+    /// That attribute's slot (``AttributeSlots``), or -1: how an evaluator finds whom it hashed already.
+    let hashSlot: Int32
     /// The attribute hashed when the hash attribute has no value, with sticky bucketing only.
     public let fallbackAttribute: String?
     /// Whether the rule keeps out of sticky bucketing, and so of its fallback attribute.
@@ -191,6 +193,9 @@ public final class ForcedValue: Sendable {
         seed = JavaScriptSemantics.seed(members[members.seed], or: feature)
         hashSeed = GrowthBookHash.Seed(members.coverage != nil || members.range != nil ? seed : "")
         hashAttribute = members[members.hashAttribute]?.stringValue
+        // Only a rule that hashes users takes a slot.
+        let hashesUsers = members.coverage != nil || members.range != nil
+        hashSlot = hashesUsers ? AttributeSlots.shared.slot(hashing: hashAttribute) : -1
         fallbackAttribute = members[members.fallbackAttribute]?.stringValue
         disableStickyBucketing = JavaScriptSemantics.truthy(members[members.disableStickyBucketing])
         hasRange = members.range != nil

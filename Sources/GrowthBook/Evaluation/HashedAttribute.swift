@@ -7,12 +7,15 @@ struct HashedAttribute: Sendable {
     /// The attribute's value, when it is truthy; a user without one is hashed by nobody.
     var value: JSONValue?
     var hashed: GrowthBookHash.HashedText
+    /// The name's slot (``AttributeSlots``), when it is known; -1 otherwise.
+    var slot: Int32
 
-    /// The attribute `name` of `attributes`, hashed.
-    init(_ name: String, in attributes: AttributeTable) {
+    /// The attribute `name` of `attributes`, hashed; `slot` is the name's, when known.
+    init(_ name: String, in attributes: AttributeTable, slot: Int32 = -1) {
         // The attributes hold each name once: the first member is the one.
         let value = attributes.truthyValue(named: name)
         self.name = name
+        self.slot = slot
         self.value = value
         hashed = GrowthBookHash.HashedText(value.map { JavaScriptSemantics.string($0) } ?? "")
     }

@@ -40,7 +40,14 @@ package struct NameIndex: Sendable {
     /// Gives `name` the position `position` unless it has one; the one it had, if it had one.
     @discardableResult
     package mutating func insert(_ name: String, at position: Int) -> Int? {
-        if slots != nil, let hash = NameHash.ascii(name) {
+        insert(name, asciiHash: NameHash.ascii(name), at: position)
+    }
+
+    /// ``insert(_:at:)`` for a name whose ``NameHash/ascii(_:)`` is known
+    /// already (`asciiHash`), as a compiled condition's names are.
+    @discardableResult
+    package mutating func insert(_ name: String, asciiHash: UInt32?, at position: Int) -> Int? {
+        if slots != nil, let hash = asciiHash {
             if (names.count + 1) * 2 > slots!.size { grow() }
             switch slots!.place(hash, at: names.count, isSame: { names[$0] == name }) {
             case .placed:

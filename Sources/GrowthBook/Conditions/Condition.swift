@@ -3,7 +3,8 @@
 /// its hash, its test compiled (operators resolved to cases, constants such
 /// as padded versions, lowercased lists and `JSON.stringify` texts
 /// computed). Evaluating walks the parts in one array, finds each attribute
-/// through the user's ``AttributeTable`` by hash, and counts no references
+/// through the user's ``AttributeTable`` by hash (a compact condition's by
+/// its slot, ``AttributeSlots``), and counts no references
 /// for the parts it passes. The usual condition, an object of attributes
 /// with plain tests, is also compiled into plain values
 /// (``CompactCondition``), which a user's attribute table answers without

@@ -1,6 +1,8 @@
 /// A user's attributes as an evaluation reads them: each top-level attribute
 /// found through its name's hash (``NameHash``), which a condition keeps for
-/// every name it reads, instead of a scan of the object comparing names.
+/// every name it reads, instead of a scan of the object comparing names; or,
+/// for a compact condition's test, through its name's slot
+/// (``AttributeSlots``), an index into where the table found each slotted name.
 ///
 /// Made once per context (``GrowthBookContext/attributes``), from the
 /// object as `JSON.parse` would build it, so each name is there once. Names

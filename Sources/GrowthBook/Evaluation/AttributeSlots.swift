@@ -1,19 +1,22 @@
 import Synchronization
 
-/// Small numbers for the attribute names that compact conditions test, so
-/// that a user's ``AttributeTable`` answers a test by an array index where it
-/// hashed the name, probed and compared names (about 40 instructions a test).
+/// Small numbers for the attribute names that compact conditions test and
+/// rules hash, so that a user's ``AttributeTable`` answers a test by an array
+/// index where it hashed the name, probed and compared names (about 40
+/// instructions a test), and an evaluator finds whom a rule hashes by one
+/// where it compared names (``GrowthBookEvaluator``'s `subjectsBySlot`).
 ///
 /// A compact condition's test takes its attribute's slot when it is compiled
-/// (``CompactCondition``); an attribute table records, when it is made, where
-/// each of its attributes that has a slot is. A slot given after a table was
-/// made is beyond what that table recorded, and so is a name given none (not
-/// ASCII, or once ``capacity`` names have one): a test then finds its
-/// attribute by its hash, as before. Slots are given for the life of the
-/// process and never taken back, so a slot means one name in every payload
-/// and table; ASCII only, because two ASCII names are the same JavaScript
-/// property name exactly when they are the same bytes, which is what the
-/// dictionary of slots compares.
+/// (``CompactCondition``), an experiment or rollout its hash attribute's when
+/// it is decoded; an attribute table records, when it is made, where each of
+/// its attributes that has a slot is. A slot given after a table was made is
+/// beyond what that table recorded, and so is a name given none (not ASCII,
+/// or once ``capacity`` names have one): a test then finds its attribute by
+/// its hash, as before. Slots are given for the life of the process and never
+/// taken back, so a slot means one name in every payload and table; ASCII
+/// only, because two ASCII names are the same JavaScript property name
+/// exactly when they are the same bytes, which is what the index of slots
+/// compares.
 package final class AttributeSlots: Sendable {
     /// The slots every condition and attribute table uses.
     package static let shared = AttributeSlots(capacity: 256)

@@ -174,6 +174,8 @@ let package = Package(
                 // The request bounds handler's parts, on an embedded channel.
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                // The method of a request sent over a socket (`HTTPExchange`'s).
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 // To hold the state file's write lock as another process would.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

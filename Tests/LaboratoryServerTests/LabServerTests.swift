@@ -8,14 +8,11 @@ import Laboratory
 import LaboratoryRuntime
 import LaboratoryTesting
 import NIOCore
+import NIOHTTP1
 import Synchronization
 import Testing
 
 @testable import LaboratoryServer
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The server on 127.0.0.1 over a real state file, asked the way SDKs and
 /// OFREP providers ask; a second `LocalLaboratory` on the same file plays
@@ -161,17 +158,29 @@ import FoundationNetworking
             }
             // A path with a query is taken as written; appending would escape its `?`.
             let url = path.contains("?") ? URL(string: base.absoluteString + path)! : base.appendingPathComponent(path)
-            var request = URLRequest(url: url)
-            request.httpMethod = method
-            request.httpBody = body
             // Apps post JSON; a test that wants another type says so.
-            if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
-            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-            let (data, response) = try await URLSession.shared.data(for: request)
-            let http = response as! HTTPURLResponse
-            var fields: [String: String] = [:]
-            for (name, value) in http.allHeaderFields { fields["\(name)".lowercased()] = "\(value)" }
-            return (http.statusCode, fields, data)
+            var fields = headers.map { ($0.key, $0.value) }
+            if body != nil, !headers.keys.contains(where: { $0.lowercased() == "content-type" }) {
+                fields.append(("Content-Type", "application/json"))
+            }
+            // Over SwiftNIO, a connection per request, not URLSession: on Linux its
+            // shared session took a minute or more to answer, in CI runs, here and in
+            // the console's end-to-end test, where the route waits on nothing (and a
+            // 10 s wait here for a force ran out once); every request in these tests
+            // is bounded by the exchange's own timeouts instead, and a late one fails
+            // saying so.
+            let answer = try await HTTPExchange(
+                HTTPMethod(rawValue: method),
+                url,
+                headers: fields,
+                body: body,
+                idleTimeout: 30,
+                requestTimeout: 60,
+                maximumBytes: 64 << 20
+            ).response()
+            var named: [String: String] = [:]
+            for field in answer.headers { named[field.name.lowercased()] = field.value }
+            return (answer.status, named, answer.body)
         }
 
         func json(_ path: String, body: String? = nil, headers: [String: String] = [:]) async throws -> [String: Any] {

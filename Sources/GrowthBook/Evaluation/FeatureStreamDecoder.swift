@@ -58,7 +58,16 @@ final class FeatureStreamDecoder: @unchecked Sendable {
         pending.append(member)
         guard pending.count == Self.batchSize else { return }
         if queueBatch(startingJob: true) {
-            DispatchQueue.global().async(group: jobs) { self.decodeUntaken(asJob: true) }
+            // A job woken onto this thread's core takes turns with it, however
+            // idle the other cores: it leaves this core first, given the core for
+            // a moment to do so (`CoreAffinity`).
+            let core = CoreAffinity.currentCore
+            DispatchQueue.global().async(group: jobs) {
+                let moved = CoreAffinity.leave(core)
+                defer { moved.map(CoreAffinity.restore) }
+                self.decodeUntaken(asJob: true)
+            }
+            CoreAffinity.yieldCore()
         }
     }
 

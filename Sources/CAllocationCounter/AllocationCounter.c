@@ -10,23 +10,52 @@ extern void *__libc_malloc(size_t size);
 extern void *__libc_calloc(size_t count, size_t size);
 extern void *__libc_realloc(void *pointer, size_t size);
 
-static atomic_ulong allocations;
+// A counter for each thread, each on a cache line of its own. One counter
+// for the whole process was one cache line that the threads decoding a
+// payload together (lab-bench's decode + index) fought over at every
+// allocation: in about half of the runs the decode then took twice the CPU
+// time (3.0 ms against 1.55 ms, and 1.8-2.0 ms against 0.9-1.0 ms of wall
+// time), which lab-bench reported as the decoder's.
+enum { SLOTS = 256 };
+struct slot {
+    _Alignas(64) atomic_ulong count;
+};
+static struct slot slots[SLOTS];
+static atomic_uint slotsTaken;
+// The calling thread's slot, plus one: 0 until its first allocation. Past
+// SLOTS threads, threads share slots, and the atomic addition keeps each
+// shared count exact. In the executable's own thread-local block, so reading
+// it never allocates.
+static _Thread_local unsigned threadSlot;
+
+static inline void count_allocation(void) {
+    unsigned slot = threadSlot;
+    if (slot == 0) {
+        slot = atomic_fetch_add_explicit(&slotsTaken, 1, memory_order_relaxed) % SLOTS + 1;
+        threadSlot = slot;
+    }
+    atomic_fetch_add_explicit(&slots[slot - 1].count, 1, memory_order_relaxed);
+}
 
 void *malloc(size_t size) {
-    atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
+    count_allocation();
     return __libc_malloc(size);
 }
 
 void *calloc(size_t count, size_t size) {
-    atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
+    count_allocation();
     return __libc_calloc(count, size);
 }
 
 void *realloc(void *pointer, size_t size) {
-    atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
+    count_allocation();
     return __libc_realloc(pointer, size);
 }
 
 unsigned long allocation_count(void) {
-    return atomic_load_explicit(&allocations, memory_order_relaxed);
+    unsigned long total = 0;
+    for (int index = 0; index < SLOTS; index++) {
+        total += atomic_load_explicit(&slots[index].count, memory_order_relaxed);
+    }
+    return total;
 }

@@ -61,6 +61,23 @@ import Testing
         #expect(client.user().isOn("dark"))
     }
 
+    /// Merging sets each of the other's attributes over these in turn: the
+    /// same whether it takes a shortcut (nothing on one side) or not.
+    @Test func mergedAttributesAreTheOthersSetOverTheseInTurn() {
+        let user: GrowthBookAttributes = ["id": "u1", "country": "NL"]
+        #expect(GrowthBookAttributes().merging(user).json == user.json)
+        #expect(user.merging(GrowthBookAttributes()).json == user.json)
+        let over = GrowthBookAttributes(["country": "FR", "beta": true]).merging(user)
+        #expect(over.json == ["beta": true, "id": "u1", "country": "NL"])
+        // A name given twice is set twice: once, with its last value, at its last place.
+        let twice = GrowthBookAttributes(.object([.init("id", "u1"), .init("plan", "free"), .init("id", "u2")]))
+        #expect(GrowthBookAttributes().merging(twice).json == ["plan": "free", "id": "u2"])
+        #expect(GrowthBookAttributes(["a": 1]).merging(twice).json == ["a": 1, "plan": "free", "id": "u2"])
+        // Names are JavaScript's: "é" and "e" with a combining accent are two names.
+        let accents: GrowthBookAttributes = ["\u{E9}": 1, "e\u{301}": 2]
+        #expect(GrowthBookAttributes().merging(accents).json.members?.count == 2)
+    }
+
     @Test func theTrackingCallbackFiresOncePerUserExperimentAndVariation() throws {
         let views = Mutex<[String]>([])
         let client = try client(

@@ -49,6 +49,13 @@ public struct GrowthBookAttributes: Sendable, Hashable, ExpressibleByDictionaryL
 
     /// These attributes with `other`'s set over them.
     public func merging(_ other: GrowthBookAttributes) -> GrowthBookAttributes {
+        // A client's attributes are often none, and a user's often name each
+        // attribute once: then the merge is one of them as it is, where
+        // setting each attribute in turn copied the list each time (9,200
+        // instructions of the 32,700 a front-door user of five attributes took).
+        let (mine, theirs) = (json.members ?? [], other.json.members ?? [])
+        if theirs.isEmpty { return self }
+        if mine.isEmpty, !JavaScriptSemantics.repeatsAName(theirs) { return other }
         var merged = self
         for member in other.json.members ?? [] { merged[member.key] = member.value }
         return merged

@@ -10,14 +10,21 @@
 package struct AttributeTable: Sendable {
     /// The attributes: a JSON object (anything else has no attributes).
     package let root: JSONValue
-    private let names: ContiguousArray<String>
-    /// Whether each name is ASCII: two ASCII names are compared with `==`.
-    private let asciiNames: ContiguousArray<Bool>
-    private let values: ContiguousArray<JSONValue>
-    /// What a compact condition reads of each value (``AttributeFacts``), in step with ``values``.
-    private let facts: ContiguousArray<AttributeFacts>
+    /// One attribute as a lookup and a test read it.
+    private struct Entry: Sendable {
+        var name: String
+        /// Whether the name is ASCII: two ASCII names are compared with `==`.
+        var isASCII: Bool
+        var value: JSONValue
+        /// What a compact condition reads of the value (``AttributeFacts``).
+        var facts: AttributeFacts
+    }
+
+    /// The attributes in order, in one list: four lists (names, whether each
+    /// is ASCII, values, facts) were four allocations for every user.
+    private let entries: ContiguousArray<Entry>
     /// Each name's slot (``ProbedSlots``); `nil` when names collided too
-    /// much, and ``names`` are scanned instead.
+    /// much, and the names are scanned instead.
     private let slots: ProbedSlots?
     /// Where the attribute of each name with an ``AttributeSlots`` slot is,
     /// by slot (-1: the user has none), for the slots given when the table
@@ -28,41 +35,31 @@ package struct AttributeTable: Sendable {
     /// is found); it records where the names of `attributeSlots` are.
     package init(_ attributes: JSONValue, attributeSlots: AttributeSlots = .shared) {
         root = attributes
-        var names = ContiguousArray<String>()
-        var values = ContiguousArray<JSONValue>()
-        var asciiNames = ContiguousArray<Bool>()
-        var facts = ContiguousArray<AttributeFacts>()
+        var entries = ContiguousArray<Entry>()
         let members = attributes.members ?? []
-        names.reserveCapacity(members.count)
-        values.reserveCapacity(members.count)
-        asciiNames.reserveCapacity(members.count)
-        facts.reserveCapacity(members.count)
+        entries.reserveCapacity(members.count)
         var slots: ProbedSlots? = ProbedSlots(atLeast: max(4, members.count * 2), maximumProbes: 16)
         for member in members {
             let key = NameHash.key(of: member.key)
             // A repeated name keeps its first place, as a lookup by scan would find it.
             if case .tooFar = slots?.place(
                 key.hash,
-                at: names.count,
-                isSame: { Self.same(names[$0], asciiNames[$0], member.key, key.isASCII) }
+                at: entries.count,
+                isSame: { Self.same(entries[$0].name, entries[$0].isASCII, member.key, key.isASCII) }
             ) {
                 slots = nil
             }
-            names.append(member.key)
-            values.append(member.value)
-            asciiNames.append(key.isASCII)
-            facts.append(AttributeFacts(member.value))
+            entries.append(
+                Entry(name: member.key, isASCII: key.isASCII, value: member.value, facts: AttributeFacts(member.value))
+            )
         }
         let given = attributeSlots.given
         var slotPositions = ContiguousArray<Int32>(repeating: -1, count: given.count)
         // The first of a repeated name is the one found, as by its hash.
-        for index in names.indices where asciiNames[index] {
-            if let slot = given[names[index]], slotPositions[slot] < 0 { slotPositions[slot] = Int32(index) }
+        for index in entries.indices where entries[index].isASCII {
+            if let slot = given[entries[index].name], slotPositions[slot] < 0 { slotPositions[slot] = Int32(index) }
         }
-        self.names = names
-        self.asciiNames = asciiNames
-        self.values = values
-        self.facts = facts
+        self.entries = entries
         self.slots = slots
         self.slotPositions = slotPositions
     }
@@ -78,7 +75,7 @@ package struct AttributeTable: Sendable {
 
     /// The value of the attribute `name`, whose ``NameHash/key(of:)`` is `key`; `nil` when there is none.
     package func value(named name: String, key: (hash: UInt32, isASCII: Bool)) -> JSONValue? {
-        position(of: name, key: key).map { values[$0] }
+        position(of: name, key: key).map { entries[$0].value }
     }
 
     /// The value of the attribute `name`; `nil` when there is none.
@@ -100,10 +97,10 @@ package struct AttributeTable: Sendable {
     }
 
     /// The facts of the attribute at `position` (from ``position(of:key:)``).
-    func facts(at position: Int) -> AttributeFacts { facts[position] }
+    func facts(at position: Int) -> AttributeFacts { entries[position].facts }
 
     /// The value of the attribute at `position` (from ``position(of:key:)``).
-    func value(at position: Int) -> JSONValue { values[position] }
+    func value(at position: Int) -> JSONValue { entries[position].value }
 
     /// Where the attribute `name`, whose ``NameHash/key(of:)`` is `key`, is; `nil` when there is none.
     /// Inlined: a compact condition asks it once per test, and the calls were
@@ -111,8 +108,8 @@ package struct AttributeTable: Sendable {
     @inline(__always)
     func position(of name: String, key: (hash: UInt32, isASCII: Bool)) -> Int? {
         guard let slots else {
-            return names.indices.first { Self.same(names[$0], asciiNames[$0], name, key.isASCII) }
+            return entries.indices.first { Self.same(entries[$0].name, entries[$0].isASCII, name, key.isASCII) }
         }
-        return slots.find(key.hash) { Self.same(names[$0], asciiNames[$0], name, key.isASCII) }
+        return slots.find(key.hash) { Self.same(entries[$0].name, entries[$0].isASCII, name, key.isASCII) }
     }
 }

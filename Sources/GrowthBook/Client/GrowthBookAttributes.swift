@@ -57,7 +57,7 @@ public struct GrowthBookAttributes: Sendable, Hashable, ExpressibleByDictionaryL
         if theirs.isEmpty { return self }
         if mine.isEmpty, !JavaScriptSemantics.repeatsAName(theirs) { return other }
         var merged = self
-        for member in other.json.members ?? [] { merged[member.key] = member.value }
+        for member in theirs { merged[member.key] = member.value }
         return merged
     }
 }

@@ -250,7 +250,9 @@ private final class ExchangeRun: Sendable {
             let reasons = Set(connection.connectionErrors.map { describe($0.error) })
             return reasons.count == 1 ? reasons.first! : "cannot reach the server"
         case ChannelError.connectTimeout(_):
-            return "the server did not answer in time"
+            // Not the words of a read that timed out: a server that takes no
+            // connections is not one that stopped in the middle of an answer.
+            return "the server did not accept the connection in time"
         case let io as IOError:
             return "cannot reach the server (\(String(cString: strerror(io.errnoCode)).lowercased()))"
         case is NIOSSLError, is BoringSSLError:

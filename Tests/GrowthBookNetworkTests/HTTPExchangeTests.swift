@@ -83,6 +83,15 @@ import Testing
         #expect(error?.description.hasPrefix("cannot reach the server") == true, "\(String(describing: error))")
     }
 
+    /// A connection never taken is told apart from an answer that never comes.
+    @Test func aServerThatTakesNoConnectionIsSaidToHaveNotAccepted() async throws {
+        let port = try FullBacklogPort()
+        let exchange = HTTPExchange(.GET, port.url, idleTimeout: 1, requestTimeout: 30, maximumBytes: 1 << 20)
+        let error = await #expect(throws: HTTPExchange.Failure.self) { _ = try await exchange.response() }
+        withExtendedLifetime(port) {}
+        #expect(error?.description == "the server did not accept the connection in time")
+    }
+
     @Test func anAddressThatIsNotHTTPIsRefusedBeforeConnecting() async throws {
         let error = await #expect(throws: HTTPExchange.Failure.self) {
             _ = try await exchange(URL(string: "ftp://127.0.0.1/payload")!).response()

@@ -1,4 +1,5 @@
 import Foundation
+import LabDrivers
 
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +11,7 @@ import Glibc
 public final class FullBacklogPort: Sendable {
     public let port: UInt16
     private let listening: Int32
-    private let queued: Int32
+    private let queued: LoopbackConnection
 
     public init() throws {
         let listening = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -19,19 +20,12 @@ public final class FullBacklogPort: Sendable {
             close(listening)
             throw POSIXError(.EADDRINUSE)
         }
-        let queued = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = port.bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(queued, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard queued >= 0, connected == 0 else {
+        // The connection that takes the queue's one place.
+        let queued: LoopbackConnection
+        do {
+            queued = try LoopbackConnection(port: Int(port))
+        } catch {
             close(listening)
-            if queued >= 0 { close(queued) }
             throw POSIXError(.ECONNREFUSED)
         }
         self.listening = listening
@@ -43,7 +37,7 @@ public final class FullBacklogPort: Sendable {
     public var url: URL { URL(string: "http://127.0.0.1:\(port)/api/features/test-key")! }
 
     deinit {
-        close(queued)
+        queued.close()
         close(listening)
     }
 }

@@ -44,10 +44,8 @@ enum CoreAffinity {
     /// elsewhere; returns what to give ``restore(_:)`` when it moved.
     static func leave(_ core: Int32) -> Allowed? {
         guard core >= 0, core < Int32(MemoryLayout<cpu_set_t>.size * 8), currentCore == core,
-            let getAffinity, let setAffinity
+            let allowed = allowedCores, let setAffinity
         else { return nil }
-        var allowed = cpu_set_t()
-        guard getAffinity(0, MemoryLayout<cpu_set_t>.size, &allowed) == 0 else { return nil }
         var narrowed = allowed
         let others = withUnsafeMutableBytes(of: &narrowed) { bytes -> Bool in
             let word = bytes.bindMemory(to: UInt.self)
@@ -61,12 +59,17 @@ enum CoreAffinity {
 
     /// How many cores the calling thread may run on, or `nil` when unknown.
     static var allowedCoreCount: Int? {
-        guard let getAffinity else { return nil }
-        var allowed = cpu_set_t()
-        guard getAffinity(0, MemoryLayout<cpu_set_t>.size, &allowed) == 0 else { return nil }
+        guard var allowed = allowedCores else { return nil }
         return withUnsafeBytes(of: &allowed) { bytes in
             bytes.bindMemory(to: UInt.self).reduce(0) { $0 + $1.nonzeroBitCount }
         }
+    }
+
+    /// The cores the calling thread may run on now, or `nil` when unknown.
+    private static var allowedCores: cpu_set_t? {
+        var allowed = cpu_set_t()
+        guard let getAffinity, getAffinity(0, MemoryLayout<cpu_set_t>.size, &allowed) == 0 else { return nil }
+        return allowed
     }
 
     /// Lets a thread just woken onto the calling thread's core run (and

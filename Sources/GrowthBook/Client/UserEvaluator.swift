@@ -96,7 +96,10 @@ final class UserEvaluator: Sendable {
     /// A plain feature's result, in a function of its own: inlined beside
     /// the turn-free walk, the compact condition's test was left a call
     /// (659 instructions a force rule with two tests, against 574 through
-    /// the evaluator, whose plain walk has it inlined).
+    /// the evaluator, whose plain walk has it inlined). The walk is inlined
+    /// here: called, its result was made in a slot of its own and copied
+    /// to this one's caller, and a loop of force rules through the front
+    /// door took 22 % longer than through the evaluator, not 7 %.
     @inline(never)
     private func plainResult(of feature: GrowthBookFeature) -> FeatureResult {
         GrowthBookEvaluator.plainResult(of: feature, attributes: context.attributeTable, groups: context.savedGroups)

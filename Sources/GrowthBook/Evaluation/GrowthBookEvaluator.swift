@@ -207,7 +207,12 @@ public struct GrowthBookEvaluator: Sendable {
     /// so the front door runs it without taking its user's turn, from any
     /// number of threads. It takes only what it reads: given the whole
     /// context, the evaluator copied it for the call (a tenth of a force
-    /// rule's instructions went to `memcpy`).
+    /// rule's instructions went to `memcpy`). Always inlined, into the
+    /// evaluator's walk and into the front door's function for it
+    /// (`UserEvaluator`), which called it out of line otherwise, with its
+    /// result made in a slot of its own and copied out (64 bytes, read just
+    /// after they were written).
+    @inline(__always)
     static func plainResult(
         of feature: GrowthBookFeature,
         attributes: AttributeTable,

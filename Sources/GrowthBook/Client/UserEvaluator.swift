@@ -26,13 +26,12 @@ final class UserEvaluator: Sendable {
     ///     evaluations skip tracking altogether.
     ///   - reportsUsage: whether the client has a feature-usage callback.
     init(
-        _ evaluator: GrowthBookEvaluator,
+        _ evaluator: consuming GrowthBookEvaluator,
         attributes: GrowthBookAttributes,
         client: GrowthBookClient,
         tracks: Bool,
         reportsUsage: Bool
     ) {
-        var evaluator = evaluator
         let views = views
         if tracks { evaluator.onExperimentViewed = { experiment, result in views.append(experiment, result) } }
         context = evaluator.context

@@ -38,21 +38,24 @@ import Testing
         #expect(table["e"] == nil)
     }
 
-    /// Two keys of one length (a word and a tail) whose whole hashes are the
-    /// same: found by the birthday bound among a few hundred thousand.
-    static let keysOfOneHash: (String, String)? = {
+    /// Two keys of one length whose whole hashes are the same, found by the
+    /// birthday bound among a few hundred thousand: of 11, 13 and 14 bytes,
+    /// a word and a tail of 2 + 1, 4 + 1 and 4 + 2 bytes, so that the
+    /// comparison of each part of a tail meets keys that only it tells apart.
+    static func keysOfOneHash(prefix: String) -> (String, String)? {
         var byHash: [UInt32: String] = [:]
         for number in 0..<1_000_000 {
-            let key = "collide-" + String(1_000_000 + number).dropFirst()
+            let key = prefix + String(1_000_000 + number).dropFirst()
             if let other = byHash.updateValue(key, forKey: FeatureTable.hash(key)) { return (other, key) }
         }
         return nil
-    }()
+    }
 
     /// A key found by hash is still compared byte for byte, its last bytes too.
-    @Test func keysOfOneHashAreTwoKeys() throws {
-        let (first, second) = try #require(Self.keysOfOneHash)
-        #expect(first.utf8.count == 14 && second.utf8.count == 14)
+    @Test(arguments: ["colli", "collide", "collide-"])
+    func keysOfOneHashAreTwoKeys(prefix: String) throws {
+        let (first, second) = try #require(Self.keysOfOneHash(prefix: prefix))
+        #expect(first.utf8.count == prefix.utf8.count + 6 && second.utf8.count == first.utf8.count)
         let one = FeatureTable(Self.features([first]))
         #expect(one[first] != nil)
         #expect(one[second] == nil)
@@ -61,6 +64,24 @@ import Testing
         #expect(both.usesTable)
         #expect(both[first] === byKey[first])
         #expect(both[second] === byKey[second])
+    }
+
+    /// Keys of one length are compared byte for byte, each part of a tail
+    /// too: two that differ in any one byte are two keys.
+    @Test func keysDifferingInAnyOneByteAreNotTheSame() {
+        for length in 0...24 {
+            let key = Array(repeating: UInt8(ascii: "k"), count: length)
+            key.withUnsafeBytes { #expect(FeatureTable.sameBytes($0, $0), "\(length) bytes") }
+            for position in 0..<length {
+                var other = key
+                other[position] = UInt8(ascii: "K")
+                key.withUnsafeBytes { a in
+                    other.withUnsafeBytes { b in
+                        #expect(!FeatureTable.sameBytes(a, b), "\(length) bytes, byte \(position)")
+                    }
+                }
+            }
+        }
     }
 
     /// 40 keys whose hashes share their low ten bits: they all want the same

@@ -156,34 +156,45 @@ public struct FeatureTable: Sendable {
             let start = position == 0 ? 0 : Int(keyEnds[position - 1])
             let end = Int(keyEnds[position])
             guard end - start == bytes.count else { return false }
-            let count = bytes.count
-            guard count > 0 else { return true }
             return keyBytes.withUnsafeBufferPointer { stored in
-                // Eight bytes at a time, inline: a key is a word or two, shorter than a call to `memcmp`.
-                let a = UnsafeRawPointer(stored.baseAddress! + start)
-                let b = UnsafeRawPointer(bytes.baseAddress!)
-                func sameWord(at offset: Int) -> Bool {
-                    a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                        == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                }
-                var offset = 0
-                if count >= 8 {
-                    while offset + 8 < count {
-                        guard sameWord(at: offset) else { return false }
-                        offset += 8
-                    }
-                    // The last eight bytes, overlapping the word before, as the hash reads them: no byte at a time.
-                    return sameWord(at: count - 8)
-                }
-                while offset < count {
-                    guard
-                        a.load(fromByteOffset: offset, as: UInt8.self) == b.load(fromByteOffset: offset, as: UInt8.self)
-                    else { return false }
-                    offset += 1
-                }
-                return true
+                FeatureTable.sameBytes(
+                    UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: stored[start..<end])),
+                    UnsafeRawBufferPointer(bytes)
+                )
             }
         }
+    }
+
+    /// Whether two keys of the same length are the same bytes: a word at a
+    /// time, then the bytes left over four, two and one at a time, as the
+    /// hash reads them (``NameHash/tail(of:from:)``). Inline: a key is a
+    /// word or two, shorter than a call to `memcmp`.
+    @inline(__always)
+    static func sameBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        let count = a.count
+        var offset = 0
+        while count - offset >= 8 {
+            guard
+                a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            else { return false }
+            offset += 8
+        }
+        if count - offset >= 4 {
+            guard
+                a.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+                    == b.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+            else { return false }
+            offset += 4
+        }
+        if count - offset >= 2 {
+            guard
+                a.loadUnaligned(fromByteOffset: offset, as: UInt16.self)
+                    == b.loadUnaligned(fromByteOffset: offset, as: UInt16.self)
+            else { return false }
+            offset += 2
+        }
+        return offset == count || a[offset] == b[offset]
     }
 
     /// The key's hash (``NameHash``).

@@ -39,7 +39,8 @@ import Testing
         for length in 1...20 {
             #expect(NameHash.key(of: String(repeating: "a", count: length)).isASCII)
             for position in 0..<length {
-                let name = String(repeating: "a", count: position) + "é" + String(repeating: "a", count: length - position)
+                let name =
+                    String(repeating: "a", count: position) + "é" + String(repeating: "a", count: length - position)
                 #expect(!NameHash.key(of: name).isASCII, "\(name)")
             }
         }

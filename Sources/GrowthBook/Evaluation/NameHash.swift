@@ -2,9 +2,8 @@
 /// evaluation looks names up in: the name's UTF-8 bytes taken eight at a
 /// time, one multiplication each and one for the bytes left over, a few
 /// cycles for a short name where FNV-1a spends one dependent multiplication
-/// per byte. It
-/// has no seed, so names can be made to collide; the tables that use it
-/// bound their probes.
+/// per byte. It has no seed, so names can be made to collide; the tables
+/// that use it bound their probes.
 package enum NameHash {
     /// The name's hash.
     package static func of(_ name: String) -> UInt32 {
@@ -29,10 +28,10 @@ package enum NameHash {
     /// ``key(of:)`` returns for the name, for a caller already holding its bytes.
     ///
     /// Each whole word, then the tail (``tail(of:from:)``), is folded in by
-    /// one full-width multiplication, its high and low halves added up: two
-    /// multiplications for a key of 8 to 15 bytes, where each word's
-    /// multiplication and the SplitMix64 end made four, one waiting for
-    /// the other (a fifth of a feature's lookup).
+    /// one full-width multiplication (``fold(_:_:)``): two multiplications
+    /// for a key of 8 to 15 bytes, where each word's multiplication and the
+    /// two of SplitMix64's end made four, each waiting for the one before
+    /// (a fifth of a feature's lookup).
     @inline(__always)
     package static func key(ofBytes bytes: UnsafeBufferPointer<UInt8>) -> (hash: UInt32, isASCII: Bool) {
         let raw = UnsafeRawBufferPointer(bytes)
@@ -75,8 +74,9 @@ package enum NameHash {
         return value
     }
 
-    /// The 128-bit product of `value` and `factor`, its halves added bit by
-    /// bit: every bit of the result depends on every bit of `value`.
+    /// The 128-bit product of `value` and `factor`, its two halves xored:
+    /// the high half mixes every bit of `value` into all of its own, and the
+    /// xor brings them into the low bits a table's slot is cut from.
     @inline(__always)
     private static func fold(_ value: UInt64, _ factor: UInt64) -> UInt64 {
         let product = value.multipliedFullWidth(by: factor)

@@ -33,6 +33,45 @@ struct AttributeSlotsTests {
         #expect(slots.given.count == 2)
     }
 
+    /// Threads giving names slots at once, most of them names another thread
+    /// gave already (found without the lock), agree: each name one slot,
+    /// the slots 0 up to the number of names, none given twice, and the
+    /// names that found no room none. Twenty times over, fresh slots each
+    /// time: a race shows in some runs, not in every one.
+    @Test func threadsAtOnceAgreeOnEverySlot() async {
+        let names = (0..<64).map { "attribute-\($0)" }
+        for _ in 0..<20 {
+            let slots = AttributeSlots(capacity: 48)
+            let answers = await withTaskGroup(of: [String: Int32].self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        var seen: [String: Int32] = [:]
+                        for round in 0..<10 {
+                            for index in names.indices {
+                                // Every thread in the same order: they meet each new name at once.
+                                let name = names[(index + round) % names.count]
+                                let slot = Self.slot(name, in: slots)
+                                if let before = seen[name] { #expect(before == slot, "\(name)") }
+                                seen[name] = slot
+                            }
+                        }
+                        return seen
+                    }
+                }
+                return await group.reduce(into: [[String: Int32]]()) { $0.append($1) }
+            }
+            for name in names {
+                #expect(Set(answers.map { $0[name] }).count == 1, "\(name)")
+            }
+            #expect(answers[0].values.filter { $0 >= 0 }.sorted() == Array(0..<48))
+            #expect(answers[0].values.filter { $0 < 0 }.count == 16)
+            #expect(slots.given.count == 48)
+            for name in names {
+                #expect(slots.given[name].map(Int32.init) ?? -1 == answers[0][name], "\(name)")
+            }
+        }
+    }
+
     /// A table records where each slotted name is (the first of a repeated
     /// one), -1 for one the user lacks, and nothing for slots given after it.
     @Test func aTableRecordsTheSlotsGivenBeforeIt() {

@@ -37,6 +37,13 @@ package struct NameIndex: Sendable {
         return slots.find(hash, isSame: { names[$0] == name }).map { positions[$0] }
     }
 
+    /// The position of `name`, whose ``NameHash/ascii(_:)`` is `asciiHash`
+    /// (known already, as a compiled condition's names' are), if it has one.
+    package func position(of name: String, asciiHash hash: UInt32) -> Int? {
+        guard let slots else { return dictionary?[name] }
+        return slots.find(hash, isSame: { names[$0] == name }).map { positions[$0] }
+    }
+
     /// Gives `name` the position `position` unless it has one; the one it had, if it had one.
     @discardableResult
     package mutating func insert(_ name: String, at position: Int) -> Int? {

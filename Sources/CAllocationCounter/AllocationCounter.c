@@ -21,20 +21,31 @@ struct slot {
     _Alignas(64) atomic_ulong count;
 };
 static struct slot slots[SLOTS];
+// The threads past the first SLOTS share this one, added to atomically.
+static struct slot overflow;
 static atomic_uint slotsTaken;
-// The calling thread's slot, plus one: 0 until its first allocation. Past
-// SLOTS threads, threads share slots, and the atomic addition keeps each
-// shared count exact. In the executable's own thread-local block, so reading
-// it never allocates.
+// The calling thread's slot, plus one: 0 until its first allocation, and
+// SLOTS + 1 for a thread that shares the overflow count. In the executable's
+// own thread-local block, so reading it never allocates.
 static _Thread_local unsigned threadSlot;
 
 static inline void count_allocation(void) {
     unsigned slot = threadSlot;
     if (slot == 0) {
-        slot = atomic_fetch_add_explicit(&slotsTaken, 1, memory_order_relaxed) % SLOTS + 1;
+        unsigned taken = atomic_fetch_add_explicit(&slotsTaken, 1, memory_order_relaxed);
+        slot = taken < SLOTS ? taken + 1 : SLOTS + 1;
         threadSlot = slot;
     }
-    atomic_fetch_add_explicit(&slots[slot - 1].count, 1, memory_order_relaxed);
+    if (slot > SLOTS) {
+        atomic_fetch_add_explicit(&overflow.count, 1, memory_order_relaxed);
+        return;
+    }
+    // Only this thread writes its slot: a load and a store, not an atomic
+    // addition, whose locked instruction cost each of a decode's 16,700
+    // allocations about 10 ns. Both are atomic, so allocation_count reads
+    // whole values from any thread.
+    atomic_ulong *count = &slots[slot - 1].count;
+    atomic_store_explicit(count, atomic_load_explicit(count, memory_order_relaxed) + 1, memory_order_relaxed);
 }
 
 void *malloc(size_t size) {
@@ -53,7 +64,7 @@ void *realloc(void *pointer, size_t size) {
 }
 
 unsigned long allocation_count(void) {
-    unsigned long total = 0;
+    unsigned long total = atomic_load_explicit(&overflow.count, memory_order_relaxed);
     for (int index = 0; index < SLOTS; index++) {
         total += atomic_load_explicit(&slots[index].count, memory_order_relaxed);
     }

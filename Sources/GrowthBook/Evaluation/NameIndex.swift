@@ -31,10 +31,10 @@ package struct NameIndex: Sendable {
 
     /// The position of `name`, if it has one.
     package subscript(name: String) -> Int? {
-        guard let slots else { return dictionary?[name] }
+        guard slots != nil else { return dictionary?[name] }
         // Every name here is ASCII; another may still equal one canonically (the Kelvin sign is `K`).
         guard let hash = NameHash.ascii(name) else { return names.firstIndex(of: name).map { positions[$0] } }
-        return slots.find(hash, isSame: { names[$0] == name }).map { positions[$0] }
+        return position(of: name, asciiHash: hash)
     }
 
     /// The position of `name`, whose ``NameHash/ascii(_:)`` is `asciiHash`

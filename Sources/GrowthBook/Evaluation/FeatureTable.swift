@@ -172,30 +172,25 @@ public struct FeatureTable: Sendable {
     /// word or two, shorter than a call to `memcmp`.
     @inline(__always)
     static func sameBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        func same<Word: FixedWidthInteger>(_: Word.Type, at offset: Int) -> Bool {
+            a.loadUnaligned(fromByteOffset: offset, as: Word.self)
+                == b.loadUnaligned(fromByteOffset: offset, as: Word.self)
+        }
         let count = a.count
         var offset = 0
         while count - offset >= 8 {
-            guard
-                a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                    == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            else { return false }
+            guard same(UInt64.self, at: offset) else { return false }
             offset += 8
         }
         if count - offset >= 4 {
-            guard
-                a.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
-                    == b.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
-            else { return false }
+            guard same(UInt32.self, at: offset) else { return false }
             offset += 4
         }
         if count - offset >= 2 {
-            guard
-                a.loadUnaligned(fromByteOffset: offset, as: UInt16.self)
-                    == b.loadUnaligned(fromByteOffset: offset, as: UInt16.self)
-            else { return false }
+            guard same(UInt16.self, at: offset) else { return false }
             offset += 2
         }
-        return offset == count || a[offset] == b[offset]
+        return offset == count || same(UInt8.self, at: offset)
     }
 
     /// The key's hash (``NameHash``).

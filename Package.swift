@@ -195,7 +195,10 @@ let package = Package(
         .target(name: "LabTestSupport", dependencies: ["LabDrivers"], path: "Tests/LabTestSupport"),
         // What drives `lab` from outside, for the benchmarks and the end-to-end tests alike: raw loopback
         // connections that may misbehave, and finding programs on PATH.
-        .target(name: "LabDrivers"),
+        .target(name: "LabDrivers", dependencies: ["CSpawnActions"]),
+        // The one glibc call Swift's Glibc module hides: a child started by `posix_spawn` closes every
+        // descriptor but those it was given.
+        .target(name: "CSpawnActions"),
         // What each fuzz target does with an input: the parsers that read bytes from outside. Pure modules
         // and the state file only, so the sanitized fuzz build compiles no network or server stack.
         .target(
@@ -227,6 +230,8 @@ let package = Package(
             name: "LabEndToEndTests",
             dependencies: [
                 "lab", "lab-demo", "Laboratory", "LaboratorySQLite", "LaboratoryRuntime", "LabTestSupport",
+                // Headless Chromium is started with its two pipes and no other descriptor of the tests'.
+                "CSpawnActions",
                 // To damage state files and hold their write lock as another process would.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

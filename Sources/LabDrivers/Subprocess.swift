@@ -1,3 +1,4 @@
+import CSpawnActions
 import Foundation
 
 #if canImport(Glibc)
@@ -45,8 +46,8 @@ package enum Subprocess {
 
     /// Starts `executable` with standard input from `standardInput` (such as
     /// a pipe), else /dev/null; standard output goes to `standardOutput`
-    /// when given, else to a file. Descriptors given are duplicated into the
-    /// child: open them close-on-exec, so the child holds no other copy.
+    /// when given, else to a file. The child gets these three descriptors
+    /// and no other of this process's.
     package static func start(
         _ executable: String,
         _ arguments: [String],
@@ -70,6 +71,11 @@ package enum Subprocess {
             posix_spawn_file_actions_addopen(&actions, 1, running.stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }
         posix_spawn_file_actions_addopen(&actions, 2, running.stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // Nothing else of this process goes with the child. A socket it inherited
+        // stayed open as long as it ran (a tmux server, a `lab serve`): a test
+        // server's close then sent no end of stream, and its client waited out
+        // its idle timeout.
+        spawn_actions_close_from(&actions, 3)
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environmentBlock(environment)

@@ -74,8 +74,10 @@ import Testing
         defer { bad.stop() }
         // The idle timer decides only for the server that hangs, the whole-request deadline
         // only for the one that trickles: for the others a loaded machine (the whole suite
-        // at once) may take seconds to show what they did (a close mid-body once lost to
-        // a 3 s deadline).
+        // at once) may take seconds to show what they did. (A close mid-body lost to a 3 s
+        // deadline once and to a 10 s idle timer later: a tmux server started meanwhile had
+        // inherited the server's socket, so closing it ended nothing. `Subprocess` now
+        // gives a child no descriptor but its three.)
         let source = try source(
             bad.url,
             store: store,

@@ -1,3 +1,4 @@
+import CSpawnActions
 import Foundation
 import LabDrivers
 import LabTestSupport
@@ -37,6 +38,8 @@ final class HeadlessChromium {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, input[0], 3)
         posix_spawn_file_actions_adddup2(&actions, output[1], 4)
+        // Only its pipes: a socket of another test would stay open as long as the browser runs.
+        spawn_actions_close_from(&actions, 5)
         let arguments = [
             path, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--remote-debugging-pipe",
             "--user-data-dir=\(profile)", "about:blank",

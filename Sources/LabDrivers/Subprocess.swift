@@ -75,7 +75,8 @@ package enum Subprocess {
         // stayed open as long as it ran (a tmux server, a `lab serve`): a test
         // server's close then sent no end of stream, and its client waited out
         // its idle timeout.
-        spawn_actions_close_from(&actions, 3)
+        let closing = spawn_actions_close_from(&actions, 3)
+        guard closing == 0 else { throw SpawnError(executable: executable, code: closing) }
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environmentBlock(environment)

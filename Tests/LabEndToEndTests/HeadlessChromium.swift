@@ -39,7 +39,11 @@ final class HeadlessChromium {
         posix_spawn_file_actions_adddup2(&actions, input[0], 3)
         posix_spawn_file_actions_adddup2(&actions, output[1], 4)
         // Only its pipes: a socket of another test would stay open as long as the browser runs.
-        spawn_actions_close_from(&actions, 5)
+        let closing = spawn_actions_close_from(&actions, 5)
+        guard closing == 0 else {
+            for end in input + output { close(end) }
+            throw HarnessError("cannot start chromium: \(String(cString: strerror(closing)))")
+        }
         let arguments = [
             path, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--remote-debugging-pipe",
             "--user-data-dir=\(profile)", "about:blank",

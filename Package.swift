@@ -135,7 +135,7 @@ let package = Package(
         // The GrowthBook library's own tests: the conformance suite, hashing, the JSON parser.
         .testTarget(
             name: "GrowthBookTests",
-            dependencies: ["GrowthBook", "LabTestSupport"],
+            dependencies: ["GrowthBook", "LabTestSupport", "LabDrivers"],
             exclude: ["Differential"]  // the JavaScript side of the differential test, run with node
         ),
         // The core's tests; LaboratoryRuntime only to read catalog files from disk.

@@ -1,4 +1,5 @@
 import Foundation
+import LabDrivers
 import LabTestSupport
 import Testing
 
@@ -147,26 +148,25 @@ enum JavaScriptReference {
 
     /// Runs a script of `Differential/` with `node` on `input` (written to a
     /// file, whose path is its first argument; the SDK's is its second) and
-    /// reads the JSON document it prints.
+    /// reads the JSON document it prints. Started by `Subprocess`, as every
+    /// child of the tests is: it holds none of their descriptors.
     static func run(_ script: String, on input: JSONValue) throws -> JSONValue {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lab-diff-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let inputFile = folder.appendingPathComponent("input.json")
-        let output = folder.appendingPathComponent("output.json")
         try Data(input.jsonText.utf8).write(to: inputFile)
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Prerequisite.require("node"))
-        process.arguments = [scripts.appendingPathComponent(script).path, inputFile.path, sdk]
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ReferenceFailed(status: process.terminationStatus) }
-        return try JSONValue.parse(String(decoding: try Data(contentsOf: output), as: UTF8.self))
+        let result = try Subprocess.run(
+            try Prerequisite.require("node"),
+            [scripts.appendingPathComponent(script).path, inputFile.path, sdk]
+        )
+        guard result.status == 0 else { throw ReferenceFailed(status: result.status, stderr: result.stderr) }
+        return try JSONValue.parse(result.stdout)
     }
 
+    /// The script ended with `status`, saying why on `stderr`.
     struct ReferenceFailed: Error {
         var status: Int32
+        var stderr: String
     }
 }

@@ -230,8 +230,6 @@ let package = Package(
             name: "LabEndToEndTests",
             dependencies: [
                 "lab", "lab-demo", "Laboratory", "LaboratorySQLite", "LaboratoryRuntime", "LabTestSupport",
-                // Headless Chromium is started with its two pipes and no other descriptor of the tests'.
-                "CSpawnActions",
                 // To damage state files and hold their write lock as another process would.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

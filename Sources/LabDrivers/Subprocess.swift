@@ -46,14 +46,18 @@ package enum Subprocess {
 
     /// Starts `executable` with standard input from `standardInput` (such as
     /// a pipe), else /dev/null; standard output goes to `standardOutput`
-    /// when given, else to a file. The child gets these three descriptors
-    /// and no other of this process's.
+    /// when given, else to a file. `passing` are duplicated into the child
+    /// as descriptors 3, 4, …: the child gets those and its three standard
+    /// ones, and no other of this process's. With `ownProcessGroup` it leads
+    /// a process group of its own, which `kill(-pid, …)` reaches whole.
     package static func start(
         _ executable: String,
         _ arguments: [String],
         environment: [String: String] = [:],
         standardInput: Int32? = nil,
-        standardOutput: Int32? = nil
+        standardOutput: Int32? = nil,
+        passing: [Int32] = [],
+        ownProcessGroup: Bool = false
     ) throws -> Running {
         let base = NSTemporaryDirectory() + "lab-child-\(UUID().uuidString)"
         let running = Running(pid: 0, stdoutPath: base + ".out", stderrPath: base + ".err")
@@ -71,11 +75,22 @@ package enum Subprocess {
             posix_spawn_file_actions_addopen(&actions, 1, running.stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }
         posix_spawn_file_actions_addopen(&actions, 2, running.stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // Copies numbered above the places they go to, so that putting one
+        // in its place never overwrites another still to be put in its own.
+        let lowestFree = Int32(3 + passing.count)
+        var copies: [Int32] = []
+        defer { for copy in copies { close(copy) } }
+        for descriptor in passing {
+            let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, lowestFree)
+            guard copy >= 0 else { throw SpawnError(executable: executable, code: errno) }
+            posix_spawn_file_actions_adddup2(&actions, copy, Int32(3 + copies.count))
+            copies.append(copy)
+        }
         // Nothing else of this process goes with the child. A socket it inherited
         // stayed open as long as it ran (a tmux server, a `lab serve`): a test
         // server's close then sent no end of stream, and its client waited out
         // its idle timeout.
-        let closing = spawn_actions_close_from(&actions, 3)
+        let closing = spawn_actions_close_from(&actions, lowestFree)
         guard closing == 0 else { throw SpawnError(executable: executable, code: closing) }
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
@@ -94,7 +109,12 @@ package enum Subprocess {
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &empty)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if ownProcessGroup {
+            flags |= POSIX_SPAWN_SETPGROUP
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
         var pid: pid_t = 0
         let code = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard code == 0 else { throw SpawnError(executable: executable, code: code) }

@@ -1,4 +1,3 @@
-import CSpawnActions
 import Foundation
 import LabDrivers
 import LabTestSupport
@@ -16,7 +15,7 @@ final class HeadlessChromium {
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
-    private let pid: pid_t
+    private let running: Subprocess.Running
     private let toBrowser: Int32
     private let fromBrowser: Int32
     private let profile: String
@@ -30,47 +29,30 @@ final class HeadlessChromium {
         var input: [Int32] = [-1, -1]
         var output: [Int32] = [-1, -1]
         guard pipe(&input) == 0, pipe(&output) == 0 else { throw HarnessError("pipe failed") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, input[0], 3)
-        posix_spawn_file_actions_adddup2(&actions, output[1], 4)
-        // Only its pipes: a socket of another test would stay open as long as the browser runs.
-        let closing = spawn_actions_close_from(&actions, 5)
-        guard closing == 0 else {
-            for end in input + output { close(end) }
-            throw HarnessError("cannot start chromium: \(String(cString: strerror(closing)))")
-        }
         let arguments = [
-            path, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--remote-debugging-pipe",
+            "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--remote-debugging-pipe",
             "--user-data-dir=\(profile)", "about:blank",
         ]
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        // A process group of its own, so quitting reaches the renderer and
-        // helper processes too, which otherwise write into the profile after
-        // it is removed.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-        posix_spawnattr_setpgroup(&attributes, 0)
         // Its singleton socket goes under TMPDIR: inside the profile, it is removed with it.
         try FileManager.default.createDirectory(atPath: profile, withIntermediateDirectories: true)
-        let envp = Subprocess.environmentBlock(["TMPDIR": profile])
-        defer { for pointer in envp { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        // Its ends of the pipes as descriptors 3 and 4, and a process group of
+        // its own, so quitting reaches the renderer and helper processes too,
+        // which otherwise write into the profile after it is removed.
+        do {
+            running = try Subprocess.start(
+                path,
+                arguments,
+                environment: ["TMPDIR": profile],
+                passing: [input[0], output[1]],
+                ownProcessGroup: true
+            )
+        } catch {
+            for end in input + output { close(end) }
+            try? FileManager.default.removeItem(atPath: profile)
+            throw HarnessError("\(error)")
+        }
         close(input[0])
         close(output[1])
-        guard spawned == 0 else {
-            try? FileManager.default.removeItem(atPath: profile)
-            throw HarnessError("cannot start chromium: \(spawned)")
-        }
-        self.pid = pid
         toBrowser = input[1]
         fromBrowser = output[0]
     }
@@ -142,10 +124,9 @@ final class HeadlessChromium {
     }
 
     func quit() {
-        kill(-pid, SIGTERM)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        kill(-pid, SIGKILL)  // helpers still finishing
+        kill(-running.pid, SIGTERM)
+        _ = running.wait()  // and its output's files are removed
+        kill(-running.pid, SIGKILL)  // helpers still finishing
         close(toBrowser)
         close(fromBrowser)
         try? FileManager.default.removeItem(atPath: profile)

@@ -31,4 +31,29 @@ import Glibc
         #expect(numbers.isSuperset(of: [0, 1, 2]), "\(listed.stdout)")
         #expect(!listed.stdout.contains("pipe:[\(status.st_ino)]"), "\(listed.stdout)")
     }
+
+    /// Descriptors passed are the child's 3, 4, … (Chromium's DevTools pipes),
+    /// and a child of its own process group leads it.
+    @Test func passedDescriptorsComeThirdAndFourthAndAGroupIsTheChildsOwn() throws {
+        var three: [Int32] = [-1, -1]
+        var four: [Int32] = [-1, -1]
+        try #require(pipe(&three) == 0 && pipe(&four) == 0)
+        defer { for end in three + four { close(end) } }
+        let running = try Subprocess.start(
+            "/bin/sh",
+            ["-c", "echo third >&3; echo fourth >&4; cat /proc/$$/stat"],
+            passing: [three[1], four[1]],
+            ownProcessGroup: true
+        )
+        let result = running.wait()
+        #expect(result.status == 0, "\(result.stderr)")
+        for (end, expected) in [(three[0], "third\n"), (four[0], "fourth\n")] {
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let count = read(end, &buffer, buffer.count)
+            #expect(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self) == expected)
+        }
+        // `pid (comm) state ppid pgrp …`: the shell's group is its own id.
+        let fields = result.stdout.split(separator: ")").last?.split(separator: " ") ?? []
+        #expect(fields.count > 2 && fields[2] == "\(running.pid)", "\(result.stdout)")
+    }
 }

@@ -25,32 +25,27 @@ package final class AttributeSlots: Sendable {
     /// slot given, so this bounds what making a table costs, whatever names
     /// payloads bring over a long run.
     package let capacity: Int
-    /// Each name's slot is its position in the index, given under this lock.
-    /// A ``NameIndex``, not a dictionary: its hash is a few instructions
-    /// where a dictionary's seeded hash took a payload's decoding 2 % more of them.
-    private let writer = Mutex(Writer())
-    /// The index as the last name given left it (a ``Snapshot`` that
-    /// ``writer`` keeps), read without the lock: a name given its slot
-    /// already, as almost every name a condition or rule meets is, is found
-    /// without writing anything another thread reads. Under one lock, the
-    /// two threads decoding a payload took it about 1,700 times a decode,
-    /// each taking its cache line from the other core and now and then
-    /// sleeping on it (`perf`: half of a condition's compact compile).
-    /// The snapshot's address as a number (0 for none): `Atomic` holds no pointer.
+    /// Each name's slot is its position in the index, as the last of these
+    /// snapshots holds it: one a name given, at most ``capacity``, kept as
+    /// long as the slots are so that readers need not count a reference to
+    /// the one they read. A name is given its slot under this lock. A
+    /// ``NameIndex``, not a dictionary: its hash is a few instructions where
+    /// a dictionary's seeded hash took a payload's decoding 2 % more of them.
+    private let snapshots = Mutex<[Snapshot]>([])
+    /// The last snapshot (of ``snapshots``), read without the lock: a name
+    /// given its slot already, as almost every name a condition or rule
+    /// meets is, is found without writing anything another thread reads.
+    /// Under one lock, the two threads decoding a payload took it about
+    /// 1,700 times a decode, each taking its cache line from the other core
+    /// and now and then sleeping on it (`perf`: half of a condition's
+    /// compact compile). The snapshot's address as a number (0 for none):
+    /// `Atomic` holds no pointer.
     private let published = Atomic<UInt>(0)
 
-    /// An index as it was once a name was given: never changed, and kept
-    /// as long as the slots are, so readers need not count a reference to it.
+    /// An index as it was once a name was given: never changed.
     private final class Snapshot: Sendable {
         let index: NameIndex
         init(_ index: NameIndex) { self.index = index }
-    }
-
-    /// What the lock guards: the index, and every snapshot published of it,
-    /// one a name given (at most ``capacity``, the last the whole index).
-    private struct Writer: ~Copyable {
-        var index = NameIndex()
-        var snapshots: [Snapshot] = []
     }
 
     /// Slots for up to `capacity` names.
@@ -69,12 +64,13 @@ package final class AttributeSlots: Sendable {
         body { name, key in
             guard key.isASCII else { return -1 }
             if let known = withPublished({ $0.position(of: name, asciiHash: key.hash) }) { return Int32(known) }
-            return writer.withLock { writer in
-                let next = writer.index.count
-                guard next < capacity else { return writer.index[name].map(Int32.init) ?? -1 }
-                if let known = writer.index.insert(name, asciiHash: key.hash, at: next) { return Int32(known) }
-                let snapshot = Snapshot(writer.index)
-                writer.snapshots.append(snapshot)
+            return snapshots.withLock { snapshots in
+                var index = snapshots.last?.index ?? NameIndex()
+                let next = index.count
+                guard next < capacity else { return index[name].map(Int32.init) ?? -1 }
+                if let known = index.insert(name, asciiHash: key.hash, at: next) { return Int32(known) }
+                let snapshot = Snapshot(index)
+                snapshots.append(snapshot)
                 let address = UInt(bitPattern: Unmanaged.passUnretained(snapshot).toOpaque())
                 published.store(address, ordering: .releasing)
                 return Int32(next)
@@ -95,7 +91,7 @@ package final class AttributeSlots: Sendable {
     }
 
     /// `body` of the last published index, `nil` before any name has a slot.
-    /// The snapshot is read without counting a reference: ``writer`` keeps it.
+    /// The snapshot is read without counting a reference: ``snapshots`` keeps it.
     private func withPublished<Result>(_ body: (NameIndex) -> Result?) -> Result? {
         guard let pointer = UnsafeRawPointer(bitPattern: published.load(ordering: .acquiring)) else { return nil }
         return Unmanaged<Snapshot>.fromOpaque(pointer)._withUnsafeGuaranteedRef { body($0.index) }

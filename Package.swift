@@ -155,7 +155,9 @@ let package = Package(
         // LocalLaboratory's wiring and the catalog watcher, over real files.
         .testTarget(
             name: "LaboratoryRuntimeTests",
-            dependencies: ["LaboratoryRuntime", "LaboratorySQLite", "LaboratoryTesting", "LabTestSupport"]
+            dependencies: [
+                "LaboratoryRuntime", "LaboratorySQLite", "LaboratoryTesting", "LabTestSupport", "LabDrivers",
+            ]
         ),
         // The rules every StateStore must keep, run against each store.
         .testTarget(

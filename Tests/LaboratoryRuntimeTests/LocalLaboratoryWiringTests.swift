@@ -1,4 +1,5 @@
 import Foundation
+import LabDrivers
 import LabTestSupport
 import Laboratory
 import LaboratoryRuntime
@@ -63,13 +64,10 @@ import Testing
         let current = try #require(AppProcess.current)
         #expect(current.isRunning)
         // A process that ran and ended: its id is free (or another process's, started later).
-        var child: pid_t = 0
-        let argv = [strdup("/bin/true"), nil]
-        defer { free(argv[0]) }
-        #expect(posix_spawn(&child, "/bin/true", nil, nil, argv, environ) == 0)
-        let ended = AppProcess(pid: child, startTicks: try #require(AppProcess.startTicks(of: child)))
-        var status: Int32 = 0
-        waitpid(child, &status, 0)
+        // Its start is read before it is waited for: until then it stays, ended or not.
+        let child = try Subprocess.start("/bin/true", [])
+        let ended = AppProcess(pid: child.pid, startTicks: try #require(AppProcess.startTicks(of: child.pid)))
+        #expect(child.wait().status == 0)
         #expect(!ended.isRunning)
         // A later process given the same id is not the same app.
         #expect(!AppProcess(pid: current.pid, startTicks: current.startTicks + 1).isRunning)

@@ -55,6 +55,24 @@ import Testing
         #expect(try channel.readInbound(as: HTTPRequestPart.self) == Self.post)
     }
 
+    @Test func aRefusedPeerIsReadForItsLingeringThenClosed() throws {
+        let channel = try Self.channel()
+        let closes = CloseRecorder()
+        try channel.pipeline.syncOperations.addHandler(closes, position: .first)
+        var oversized = HTTPRequest(method: .post, scheme: "http", authority: "127.0.0.1", path: "/events/key")
+        oversized.headerFields[.contentLength] = String(2 << 20)
+        try channel.writeInbound(HTTPRequestPart.head(oversized))
+        #expect(try Self.status(channel) == .contentTooLarge)
+        #expect(closes.modes == [.output])  // the answer's end goes, and the peer reads it
+        // The body keeps coming and is dropped; the connection stays open for it.
+        for _ in 0..<3 { try channel.writeInbound(HTTPRequestPart.body(ByteBuffer(repeating: 0x20, count: 1 << 20))) }
+        #expect(try channel.readInbound(as: HTTPRequestPart.self) == nil)
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(4_999))
+        #expect(closes.modes == [.output])
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(1))
+        #expect(closes.modes == [.output, .all])
+    }
+
     @Test func aDeadlineStartsAgainWhenTheServerAsksForTheBody() throws {
         let channel = try Self.channel()
         try channel.writeInbound(Self.post)
@@ -64,5 +82,21 @@ import Testing
         #expect(try Self.status(channel) == nil)
         channel.embeddedEventLoop.advanceTime(by: .seconds(1))
         #expect(try Self.status(channel) == .requestTimeout)
+    }
+}
+
+/// Records each close the handlers ask for; a close of the output alone
+/// stops here, as an embedded channel can only close whole.
+private final class CloseRecorder: ChannelOutboundHandler {
+    typealias OutboundIn = Any
+    private(set) var modes: [CloseMode] = []
+
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        modes.append(mode)
+        guard mode != .output else {
+            promise?.succeed(())
+            return
+        }
+        context.close(mode: mode, promise: promise)
     }
 }

@@ -224,6 +224,31 @@ import Testing
         #expect(chunked.readAvailable(timeout: 20).hasPrefix("HTTP/1.1 413"))
     }
 
+    /// A client that sends its whole body before it reads (Python's
+    /// `urllib`, most scripts) gets the 413 sent at the head, not a reset:
+    /// the server reads on and drops what follows, so the kernel never
+    /// answers the body's bytes with a reset that fails the client's send.
+    @Test func aClientThatSendsItsWholeOversizedBodyStillReadsThe413() async throws {
+        let served = try await Served()
+        defer { served.stop() }
+        let client = try LoopbackConnection(port: served.port)
+        defer { client.close() }
+        let size = 2 << 20
+        client.send(
+            "POST /events/key HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(size)\r\n\r\n"
+        )
+        // The answer is in before the body goes: a server that closed
+        // outright now has the connection reset by what comes next.
+        #expect(client.hasBytes(within: 20))
+        let chunk = [UInt8](repeating: 0x20, count: 64 << 10)
+        var sent = 0
+        while sent < size, client.send(chunk) { sent += chunk.count }
+        #expect(sent == size, "the server reset the connection after \(sent) bytes of the body")
+        let answer = client.readAvailable(timeout: 20)  // returns once the server closes
+        #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer)")
+    }
+
     @Test func aTransferCodingOtherThanChunkedIsNotReadAsPlain() async throws {
         let served = try await Served()
         defer { served.stop() }

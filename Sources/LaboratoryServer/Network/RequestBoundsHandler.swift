@@ -10,9 +10,14 @@ import NIOHTTPTypes
 ///   client such as curl otherwise waits a second before each large post),
 ///   and any other expectation `417`;
 /// - a `Content-Length` over the cap gets `413` at once, and so does a
-///   chunked body when it passes the cap, and the connection is closed:
-///   what is left of the body is never read, so a client that sent
-///   `Connection: close` learns at once instead of waiting for its timeout;
+///   chunked body when it passes the cap, and the server's side of the
+///   connection is closed, so a client that waits for the answer learns at
+///   once instead of waiting for its timeout. The server then reads and
+///   drops what the peer still sends, for at most ``lingering``, before it
+///   closes the connection whole: closed with the body unread, the
+///   connection was reset by the peer's next bytes, and a client that sends
+///   its whole body before it reads (Python's `urllib`) failed its send and
+///   never read the answer;
 /// - a transfer coding other than `chunked` (`gzip, chunked`) gets `501`:
 ///   reading such a body as plain would store compressed bytes as JSON;
 /// - a body not complete within the deadline of its head gets `408` and the
@@ -30,6 +35,11 @@ final class RequestBoundsHandler: ChannelDuplexHandler, RemovableChannelHandler 
 
     private let maximumBodyBytes: Int
     private let bodyDeadline: Duration
+    /// How long a refused peer's bytes are read and dropped, at most, after
+    /// the answer: enough for a body on a LAN, short of the idle timeout.
+    private let lingering: Duration
+    /// Closes a refused connection whole when its ``lingering`` is over.
+    private var lingerWatchdog: Scheduled<Void>?
     private var bodyBytes = 0
     /// Closes the connection if the current request's body is not in by its deadline.
     private var bodyWatchdog: Scheduled<Void>?
@@ -41,13 +51,15 @@ final class RequestBoundsHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// The router began an answer to the current request.
     private var answering = false
 
-    init(maximumBodyBytes: Int, bodyDeadline: Duration) {
+    init(maximumBodyBytes: Int, bodyDeadline: Duration, lingering: Duration = .seconds(5)) {
         self.maximumBodyBytes = maximumBodyBytes
         self.bodyDeadline = bodyDeadline
+        self.lingering = lingering
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         bodyWatchdog?.cancel()
+        lingerWatchdog?.cancel()
     }
 
     func read(context: ChannelHandlerContext) {
@@ -129,7 +141,21 @@ final class RequestBoundsHandler: ChannelDuplexHandler, RemovableChannelHandler 
         response.headerFields[.connection] = "close"
         context.write(wrapOutboundOut(.head(response)), promise: nil)
         context.write(wrapOutboundOut(.body(body)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        linger(context)
+    }
+
+    /// Closes the server's side (the peer reads the answer, then the end),
+    /// reads on and drops what comes until the peer closes or ``lingering``
+    /// is over, then closes the connection whole.
+    private func linger(_ context: ChannelHandlerContext) {
         let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+        lingerWatchdog = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(lingering)) {
+            channel.close(promise: nil)
+        }
+        let closedOutput = context.eventLoop.makePromise(of: Void.self)
+        closedOutput.futureResult.whenFailure { _ in channel.close(promise: nil) }  // a channel that cannot half-close
+        context.close(mode: .output, promise: closedOutput)
+        context.read()
     }
 }

@@ -30,19 +30,43 @@ public struct GrowthBookPayload: Sendable {
     /// pass, so a payload either loads whole or is refused with every problem
     /// named by feature and rule.
     public init(_ data: Data, decrypt: ((String) throws -> String)?) throws {
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw Invalid(description: "the payload is not UTF-8 text")
+        // An ASCII payload (most are) is parsed from the data's own bytes, and
+        // made a string only to say where a problem is: made first, to check
+        // it as UTF-8, the string took 0.7 million instructions of a decode
+        // of 1,000 features on the parsing thread, where checking for ASCII
+        // takes a tenth of that. Any other payload is checked as UTF-8 whole.
+        let text: () -> String
+        let checked: String?
+        if Self.isASCII(data) {
+            (text, checked) = ({ String(decoding: data, as: UTF8.self) }, nil)
+        } else {
+            guard let valid = String(data: data, encoding: .utf8) else {
+                throw Invalid(description: "the payload is not UTF-8 text")
+            }
+            (text, checked) = ({ valid }, valid)
         }
         // Features are decoded on other cores as soon as each is parsed.
         let streamed = FeatureStreamDecoder()
         let root: JSONValue
         do {
-            root = try JSONValueParser.parse(text.utf8, streamingMembersOf: "features", each: streamed.add)
+            root =
+                if let checked {
+                    try JSONValueParser.parse(checked.utf8, streamingMembersOf: "features", each: streamed.add)
+                } else {
+                    // Through a buffer: `Data` lends no contiguous storage to a generic reader, which then copied it.
+                    try data.withUnsafeBytes { bytes in
+                        try JSONValueParser.parse(
+                            bytes.assumingMemoryBound(to: UInt8.self),
+                            streamingMembersOf: "features",
+                            each: streamed.add
+                        )
+                    }
+                }
         } catch {
             _ = streamed.finish()
             // Parsed again with positions, for the reason and the place.
             do {
-                root = JSONValue(try JSONNodeParser.parse(text))
+                root = JSONValue(try JSONNodeParser.parse(text()))
             } catch {
                 throw Invalid(description: "malformed payload JSON at \(error.position): \(error.message)")
             }
@@ -107,6 +131,29 @@ public struct GrowthBookPayload: Sendable {
         contextualBandits = bandits
         decodedBandits = bandits.mapValues(ContextualBandit.init)
         decodedFeatures = decoded
+    }
+
+    /// Whether every byte is ASCII: 32 at a time, their high bits gathered
+    /// in four words (a word at a time took three times the instructions).
+    private static func isASCII(_ data: Data) -> Bool {
+        data.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return true }
+            var high: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+            var offset = 0
+            while offset + 32 <= bytes.count {
+                high.0 |= base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                high.1 |= base.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)
+                high.2 |= base.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)
+                high.3 |= base.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)
+                offset += 32
+            }
+            var rest = high.0 | high.1 | high.2 | high.3
+            while offset < bytes.count {
+                rest |= UInt64(bytes[offset])
+                offset += 1
+            }
+            return rest & 0x8080_8080_8080_8080 == 0
+        }
     }
 
     /// What GrowthBook evaluates this payload against for a user with these attributes.

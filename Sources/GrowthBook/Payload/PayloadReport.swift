@@ -60,8 +60,14 @@ struct PayloadReport: Sendable {
     /// payload's text again with positions (and the decrypted features'
     /// text, when the features were encrypted); no parse when there are none.
     func resolved(file: String, text: String, decryptedFeatures: String? = nil) -> [Diagnostic] {
+        resolved(file: file, text: { text }, decryptedFeatures: decryptedFeatures)
+    }
+
+    /// ``resolved(file:text:decryptedFeatures:)`` with the text made only
+    /// when there is a finding to place in it.
+    func resolved(file: String, text: () -> String, decryptedFeatures: String? = nil) -> [Diagnostic] {
         guard !findings.isEmpty else { return [] }
-        let payload = try? JSONNodeParser.parse(text)
+        let payload = try? JSONNodeParser.parse(text())
         let features = decryptedFeatures.map { try? JSONNodeParser.parse($0) } ?? payload?[member: "features"]
         let bandits = payload?[member: "contextualBandits"]
         return findings.map { finding in

@@ -83,7 +83,9 @@ struct CompactCondition: Sendable {
         } else {
             members = 0..<0
         }
-        guard !members.isEmpty, parts[members].allSatisfy({ $0.kind == .member }) else {
+        // The parts are read in place, by index: a loop over them (or over a
+        // slice of them) copied each, its name and test retained and released.
+        guard !members.isEmpty, members.allSatisfy({ parts[$0].kind == .member }) else {
             self.members = nil
             self.pool = []
             self.versionFields = []
@@ -91,8 +93,8 @@ struct CompactCondition: Sendable {
         }
         // Room for every string at once: growing would copy the pool (and count its strings) again.
         pool.reserveCapacity(
-            parts[members].reduce(0) { count, part in
-                switch part.test {
+            members.reduce(0) { count, index in
+                switch parts[index].test {
                 case .string: return count + 1
                 case .single(.inStrings(let strings, _)): return count + strings.count
                 default: return count

@@ -252,14 +252,22 @@ package final class Condition: Sendable {
 
         /// The part of an attribute (or a dotted path) and its test.
         private mutating func attribute(_ member: JSONValue.Member) {
-            var part = Part(kind: .member, end: Int32(parts.count + 1))
-            part.name = Name(text: member.key, key: NameHash.key(of: member.key))
-            part.test = ValueTest(member.value)
-            if member.key.withUTF8Bytes({ $0.contains(UInt8(ascii: ".")) }) {
+            let isPath = member.key.withUTF8Bytes { $0.contains(UInt8(ascii: ".")) }
+            if isPath {
                 paths.append(member.key.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
-                (part.kind, part.operand) = (.path, Int32(paths.count - 1))
             }
-            parts.append(part)
+            // Made in the append: a part made first and then appended was
+            // copied into the list and destroyed (its name and test retained
+            // and released), about 200 instructions an attribute.
+            parts.append(
+                Part(
+                    kind: isPath ? .path : .member,
+                    end: Int32(parts.count + 1),
+                    operand: isPath ? Int32(paths.count - 1) : 0,
+                    name: Name(text: member.key, key: NameHash.key(of: member.key)),
+                    test: ValueTest(member.value)
+                )
+            )
         }
 
         /// `$or`, `$nor`, `$and`: a part over the conditions its operand

@@ -46,9 +46,24 @@ import Testing
     @Test func theStreamDecoderReturnsEveryFeatureHandedOverInOrder() {
         let decoder = FeatureStreamDecoder()
         for member in Self.members { decoder.add(member) }
-        let features = decoder.finish()
+        let features = decoder.finish().features
         #expect(features.map(\.defaultValue) == Self.members.map { $0.value["defaultValue"] })
-        #expect(decoder.finish().count == Self.members.count)  // finishing again changes nothing
+        #expect(decoder.finish().features.count == Self.members.count)  // finishing again changes nothing
+        #expect(decoder.finish().keys == nil)  // placed only when asked
+    }
+
+    /// The keys placed beside the decoding (by a job left without a batch,
+    /// or else by the finishing thread) make the same table as all at once.
+    @Test func keysPlacedWhileDecodingMakeTheSameTable() throws {
+        let decoder = FeatureStreamDecoder()
+        for member in Self.members { decoder.add(member) }
+        decoder.placeKeys(of: Self.members)
+        let (features, keys) = decoder.finish()
+        let table = FeatureTable(keys: try #require(keys), features: features)
+        #expect(table.count == 600)
+        #expect(table.values.count == 600)
+        #expect((0..<600).allSatisfy { table["f\($0)"]?.defaultValue == .number(Double($0)) })
+        #expect(table["f600"] == nil)
     }
 
     /// Features handed over slowly: each batch's job has stopped before the
@@ -69,7 +84,7 @@ import Testing
             }
             #expect(decoder.backlog == (0, 0), "batch \((position + 1) / batch) was not taken by a job")
         }
-        #expect(decoder.finish().map(\.defaultValue) == members.map { $0.value["defaultValue"] })
+        #expect(decoder.finish().features.map(\.defaultValue) == members.map { $0.value["defaultValue"] })
     }
 
     /// Several payloads decoded at once, each by its own decoder, come out whole and in order.
@@ -80,7 +95,7 @@ import Testing
                 group.addTask {
                     let decoder = FeatureStreamDecoder()
                     for member in Self.members { decoder.add(member) }
-                    return decoder.finish().map(\.defaultValue)
+                    return decoder.finish().features.map(\.defaultValue)
                 }
             }
             for await decoded in group { #expect(decoded == expected) }

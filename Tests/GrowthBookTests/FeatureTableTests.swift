@@ -114,4 +114,23 @@ import Testing
         #expect(table.values.count == keys.count)
         for key in keys { #expect(table[key] === first[key]) }
     }
+
+    /// Keys repeated between others, before and after colliding keys turn
+    /// the table off: each key keeps the feature of its first place, and the
+    /// features stay in the order of those places.
+    @Test(arguments: [false, true])
+    func repeatedKeysBetweenOthersKeepTheFeaturesOfTheirFirstPlaces(colliding: Bool) {
+        let keys = colliding ? Self.collidingKeys : (0..<40).map { "k\($0)" }
+        let first = Self.features(keys)
+        let again = Self.features(keys)
+        var entries: [(key: String, feature: GrowthBookFeature)] = []
+        for (index, key) in keys.enumerated() {
+            entries.append((key, first[key]!))
+            if index % 2 == 1 { entries.append((keys[index - 1], again[keys[index - 1]]!)) }
+        }
+        let table = FeatureTable(entries)
+        #expect(table.usesTable == !colliding)
+        #expect(table.values.map(ObjectIdentifier.init) == keys.map { ObjectIdentifier(first[$0]!) })
+        for key in keys { #expect(table[key] === first[key]) }
+    }
 }

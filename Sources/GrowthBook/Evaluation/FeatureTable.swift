@@ -22,7 +22,12 @@ public struct FeatureTable: Sendable {
 
     /// Features by key, in payload order: the first of a repeated key wins, as in a JavaScript object.
     init(_ entries: [(key: String, feature: GrowthBookFeature)]) {
-        storage = Storage(entries)
+        self.init(keys: Keys(entries.lazy.map(\.key)), features: entries.map(\.feature))
+    }
+
+    /// The features of `keys`, one for each key given, in the same order.
+    init(keys: Keys, features: [GrowthBookFeature]) {
+        storage = Storage(keys: keys, features: features)
     }
 
     /// The feature under `key`, if any.
@@ -55,13 +60,78 @@ public struct FeatureTable: Sendable {
     /// The slot of each of ``rolloutAttributes`` (``AttributeSlots``), or -1.
     var rolloutSlots: [Int32] { storage.rolloutSlots }
 
-    /// The features and their keys side by side, in payload order, and
-    /// slots pointing at them (``ProbedSlots``), at most a quarter full, so
-    /// that probes stay short however many keys there are. When keys
-    /// collide too much the slots are dropped and a dictionary answers.
-    private final class Storage: Sendable {
-        /// Every key's UTF-8 bytes, one after another, and where each ends:
+    /// The keys of a table placed in its slots, apart from the features: the
+    /// part of a table that costs, which a decoding job left without
+    /// features to decode builds while the parsing thread decodes the last
+    /// ones (``FeatureStreamDecoder``). Slots are at most a quarter full, so
+    /// that probes stay short however many keys there are; when keys collide
+    /// too much the slots are dropped and a dictionary answers.
+    struct Keys: Sendable {
+        /// Every kept key's UTF-8 bytes, one after another, and where each ends:
         /// a lookup compares the bytes it already holds to hash the key.
+        let bytes: ContiguousArray<UInt8>
+        let ends: ContiguousArray<Int32>
+        let slots: ProbedSlots
+        /// Positions by key, when keys collided too much for the slots.
+        let byKey: [String: Int]?
+        /// Where among the keys given each kept one was, when a key was
+        /// repeated (only its first is kept); `nil` when every key is kept.
+        let kept: [Int]?
+
+        /// Places `given` in order; the first of a repeated key is kept.
+        init(_ given: some Collection<String>) {
+            var keys: [String] = []
+            keys.reserveCapacity(given.count)
+            var kept: [Int]?
+            var slots = ProbedSlots(atLeast: max(8, given.count * 4), maximumProbes: FeatureTable.maximumProbes)
+            var byKey: [String: Int]?
+            for (position, key) in given.enumerated() {
+                if byKey == nil {
+                    // The same key is the same bytes, as JavaScript compares property names.
+                    switch slots.place(
+                        FeatureTable.hash(key),
+                        at: keys.count,
+                        isSame: { JavaScriptSemantics.sameName(keys[$0], key) }
+                    ) {
+                    case .placed: break
+                    case .found:
+                        // A repeated key: the positions kept so far are every one before it.
+                        if kept == nil { kept = Array(0..<position) }
+                        continue
+                    case .tooFar:
+                        byKey = Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+                    }
+                }
+                if byKey != nil {
+                    guard byKey![key] == nil else {
+                        if kept == nil { kept = Array(0..<position) }
+                        continue
+                    }
+                    byKey![key] = keys.count
+                }
+                keys.append(key)
+                kept?.append(position)
+            }
+            var bytes = ContiguousArray<UInt8>()
+            var ends = ContiguousArray<Int32>()
+            bytes.reserveCapacity(keys.reduce(0) { $0 + $1.utf8.count })
+            ends.reserveCapacity(keys.count)
+            for key in keys {
+                // From the bytes in place: appending the UTF-8 view took 165 instructions a key.
+                key.withUTF8Bytes { bytes.append(contentsOf: $0) }
+                ends.append(Int32(bytes.count))
+            }
+            self.bytes = bytes
+            self.ends = ends
+            self.slots = slots
+            self.byKey = byKey
+            self.kept = kept
+        }
+    }
+
+    /// The features and their keys side by side, in payload order, and the
+    /// keys' slots (``Keys``).
+    private final class Storage: Sendable {
         let keyBytes: ContiguousArray<UInt8>
         let keyEnds: ContiguousArray<Int32>
         let features: [GrowthBookFeature]
@@ -71,37 +141,12 @@ public struct FeatureTable: Sendable {
         let rolloutAttributes: [String]
         let rolloutSlots: [Int32]
 
-        init(_ entries: [(key: String, feature: GrowthBookFeature)]) {
-            var keys: [String] = []
-            var features: [GrowthBookFeature] = []
-            keys.reserveCapacity(entries.count)
-            features.reserveCapacity(entries.count)
-            var slots = ProbedSlots(atLeast: max(8, entries.count * 4), maximumProbes: FeatureTable.maximumProbes)
-            var byKey: [String: Int]?
+        init(keys: Keys, features given: [GrowthBookFeature]) {
+            let features = keys.kept.map { $0.map { given[$0] } } ?? given
             var rolloutAttributes: [String] = []
             var rolloutSlots: [Int32] = []
-            for (key, feature) in entries {
-                if byKey == nil {
-                    // The same key is the same bytes, as JavaScript compares property names.
-                    switch slots.place(
-                        FeatureTable.hash(key),
-                        at: keys.count,
-                        isSame: { JavaScriptSemantics.sameName(keys[$0], key) }
-                    ) {
-                    case .placed: break
-                    case .found: continue  // a repeated key
-                    case .tooFar:
-                        byKey = Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
-                    }
-                }
-                if byKey != nil {
-                    guard byKey![key] == nil else { continue }
-                    byKey![key] = keys.count
-                }
-                keys.append(key)
-                features.append(feature)
-                // A plain feature has no rollouts.
-                guard feature.isTurnFree, !feature.isPlain else { continue }
+            // A plain feature has no rollouts.
+            for feature in features where feature.isTurnFree && !feature.isPlain {
                 for rule in feature.rules {
                     guard let forced = rule.forcedValue, forced.hashesUsers else { continue }
                     let attribute = GrowthBookHash.attribute(forced.hashAttribute)
@@ -111,20 +156,11 @@ public struct FeatureTable: Sendable {
                     }
                 }
             }
-            var keyBytes = ContiguousArray<UInt8>()
-            var keyEnds = ContiguousArray<Int32>()
-            keyBytes.reserveCapacity(keys.reduce(0) { $0 + $1.utf8.count })
-            keyEnds.reserveCapacity(keys.count)
-            for key in keys {
-                // From the bytes in place: appending the UTF-8 view took 165 instructions a key.
-                key.withUTF8Bytes { keyBytes.append(contentsOf: $0) }
-                keyEnds.append(Int32(keyBytes.count))
-            }
-            self.keyBytes = keyBytes
-            self.keyEnds = keyEnds
+            self.keyBytes = keys.bytes
+            self.keyEnds = keys.ends
             self.features = features
-            self.slots = slots
-            self.byKey = byKey
+            self.slots = keys.slots
+            self.byKey = keys.byKey
             self.rolloutAttributes = rolloutAttributes
             self.rolloutSlots = rolloutSlots
         }

@@ -26,12 +26,9 @@ public final class GrowthBookFeature: Sendable {
     public static func index(_ features: [JSONValue.Member]) -> FeatureTable {
         let decoder = FeatureStreamDecoder()
         for member in features { decoder.add(member) }
-        return index(features, decoded: decoder.finish())
-    }
-
-    /// Features already decoded, one for each of `features`, by key; the first of a repeated key wins.
-    static func index(_ features: [JSONValue.Member], decoded: [GrowthBookFeature]) -> FeatureTable {
-        FeatureTable(features.indices.map { (features[$0].key, decoded[$0]) })
+        decoder.placeKeys(of: features)
+        let (decoded, keys) = decoder.finish()
+        return FeatureTable(keys: keys ?? FeatureTable.Keys(features.lazy.map(\.key)), features: decoded)
     }
 
     /// Decodes a feature definition (`defaultValue`, `rules`) of the feature `id`.

@@ -96,14 +96,17 @@ public struct GrowthBookPayload: Sendable {
         guard let featuresValue, case .object(let featureMembers) = featuresValue else {
             throw Invalid(description: "the payload has no \"features\" object")
         }
-        // The checks run while the last features are decoded; the decoding
-        // is thrown away when they find an error.
+        // The checks run while the last features are decoded and their keys
+        // placed; the decoding is thrown away when they find an error.
+        if decrypted == nil { streamed.placeKeys(of: featureMembers) }
         let report = PayloadLinter().check(features: featuresValue, bandits: root["contextualBandits"]).forRuntime
-        let streamedFeatures = streamed.finish()
+        let finished = streamed.finish()
         let decoded =
-            decrypted == nil && streamedFeatures.count == featureMembers.count
-            ? GrowthBookFeature.index(featureMembers, decoded: streamedFeatures)
-            : GrowthBookFeature.index(featureMembers)  // decrypted features are parsed whole, then decoded
+            if decrypted == nil, finished.features.count == featureMembers.count, let keys = finished.keys {
+                FeatureTable(keys: keys, features: finished.features)
+            } else {
+                GrowthBookFeature.index(featureMembers)  // decrypted features are parsed whole, then decoded
+            }
         // Only a payload with problems is parsed again, to say where they are.
         let diagnostics = report.resolved(
             file: decrypted == nil ? "payload" : "decrypted features",

@@ -53,6 +53,20 @@ package final class LoopbackConnection: @unchecked Sendable {
         bytes.withUnsafeBytes { sendAll($0, on: socket) }
     }
 
+    /// Sends `count` bytes of a body (spaces, 64 KiB at a time); returns how
+    /// many went before the server stopped taking them.
+    package func sendBody(_ count: Int) -> Int {
+        let chunk = [UInt8](repeating: 0x20, count: 64 << 10)
+        var sent = 0
+        while sent < count {
+            let part = min(chunk.count, count - sent)
+            guard chunk.withUnsafeBytes({ sendAll(UnsafeRawBufferPointer(rebasing: $0[..<part]), on: socket) })
+            else { break }
+            sent += part
+        }
+        return sent
+    }
+
     /// Sends a request and reads its whole answer (by `Content-Length`).
     package func exchange(_ request: String) -> Answer {
         send(request)

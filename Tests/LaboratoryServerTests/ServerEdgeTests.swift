@@ -241,9 +241,7 @@ import Testing
         // The answer is in before the body goes: a server that closed
         // outright now has the connection reset by what comes next.
         #expect(client.hasBytes(within: 20))
-        let chunk = [UInt8](repeating: 0x20, count: 64 << 10)
-        var sent = 0
-        while sent < size, client.send(chunk) { sent += chunk.count }
+        let sent = client.sendBody(size)
         #expect(sent == size, "the server reset the connection after \(sent) bytes of the body")
         let answer = client.readAvailable(timeout: 20)  // returns once the server closes
         #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer)")

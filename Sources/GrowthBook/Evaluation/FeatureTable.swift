@@ -86,6 +86,7 @@ public struct FeatureTable: Sendable {
             var slots = ProbedSlots(atLeast: max(8, given.count * 4), maximumProbes: FeatureTable.maximumProbes)
             var byKey: [String: Int]?
             for (position, key) in given.enumerated() {
+                var repeated = false
                 if byKey == nil {
                     // The same key is the same bytes, as JavaScript compares property names.
                     switch slots.place(
@@ -94,20 +95,18 @@ public struct FeatureTable: Sendable {
                         isSame: { JavaScriptSemantics.sameName(keys[$0], key) }
                     ) {
                     case .placed: break
-                    case .found:
-                        // A repeated key: the positions kept so far are every one before it.
-                        if kept == nil { kept = Array(0..<position) }
-                        continue
+                    case .found: repeated = true
                     case .tooFar:
                         byKey = Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
                     }
                 }
-                if byKey != nil {
-                    guard byKey![key] == nil else {
-                        if kept == nil { kept = Array(0..<position) }
-                        continue
-                    }
-                    byKey![key] = keys.count
+                if !repeated, byKey != nil {
+                    if byKey![key] == nil { byKey![key] = keys.count } else { repeated = true }
+                }
+                guard !repeated else {
+                    // The first repeated key: every position before it was kept.
+                    if kept == nil { kept = Array(0..<position) }
+                    continue
                 }
                 keys.append(key)
                 kept?.append(position)

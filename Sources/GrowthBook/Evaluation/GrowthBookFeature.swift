@@ -26,9 +26,8 @@ public final class GrowthBookFeature: Sendable {
     public static func index(_ features: [JSONValue.Member]) -> FeatureTable {
         let decoder = FeatureStreamDecoder()
         for member in features { decoder.add(member) }
-        decoder.placeKeys(of: features)
-        let (decoded, keys) = decoder.finish()
-        return FeatureTable(keys: keys ?? FeatureTable.Keys(features.lazy.map(\.key)), features: decoded)
+        let decoded = decoder.finish().features
+        return FeatureTable(keys: FeatureTable.Keys(features.lazy.map(\.key)), features: decoded)
     }
 
     /// Decodes a feature definition (`defaultValue`, `rules`) of the feature `id`.

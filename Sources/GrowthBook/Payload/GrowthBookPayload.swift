@@ -30,31 +30,26 @@ public struct GrowthBookPayload: Sendable {
     /// pass, so a payload either loads whole or is refused with every problem
     /// named by feature and rule.
     public init(_ data: Data, decrypt: ((String) throws -> String)?) throws {
-        // An ASCII payload (most are) is parsed from the data's own bytes, and
-        // made a string only to say where a problem is: made first, to check
-        // it as UTF-8, the string cost the parsing thread 0.3 million more
-        // instructions in a decode of 1,000 features than checking for ASCII.
-        // Any other payload is checked as UTF-8 whole.
-        let text: () -> String
+        // The payload is parsed from the data's own bytes, and an ASCII one
+        // (most are) is made a string only to say where a problem is: made
+        // first, to check it as UTF-8, the string cost the parsing thread 0.3
+        // million more instructions in a decode of 1,000 features than
+        // checking for ASCII. Any other payload is checked as UTF-8 whole.
         let checked: String?
         if Self.isASCII(data) {
-            (text, checked) = ({ String(decoding: data, as: UTF8.self) }, nil)
+            checked = nil
         } else {
             guard let valid = String(data: data, encoding: .utf8) else {
                 throw Invalid(description: "the payload is not UTF-8 text")
             }
-            (text, checked) = ({ valid }, valid)
+            checked = valid
         }
+        let text = { checked ?? String(decoding: data, as: UTF8.self) }
         // Features are decoded on other cores as soon as each is parsed.
         let streamed = FeatureStreamDecoder()
         let root: JSONValue
         do {
-            root =
-                if let checked {
-                    try JSONValueParser.parse(checked.utf8, streamingMembersOf: "features", each: streamed.add)
-                } else {
-                    try JSONValueParser.parse(data, streamingMembersOf: "features", each: streamed.add)
-                }
+            root = try JSONValueParser.parse(data, streamingMembersOf: "features", each: streamed.add)
         } catch {
             _ = streamed.finish()
             // Parsed again with positions, for the reason and the place.

@@ -110,6 +110,32 @@ package final class LoopbackConnection: @unchecked Sendable {
         }
     }
 
+    /// How a connection ended, as its reader saw it.
+    package enum Ending: Equatable {
+        /// The server closed it in order: everything it had sent arrived.
+        case closed
+        /// The server reset it: what it had not yet delivered was dropped.
+        case reset
+        /// Still open when the time was up.
+        case open
+    }
+
+    /// Reads and drops whatever arrives until the connection ends or
+    /// `timeout` seconds pass; says how it ended.
+    package func drain(timeout: TimeInterval) -> Ending {
+        buffer.removeAll()
+        let deadline = Date().addingTimeInterval(timeout)
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while Date() < deadline {
+            var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, Int32(max(0, min(deadline.timeIntervalSinceNow, 60)) * 1000)) > 0 else { continue }
+            let count = recv(socket, &chunk, chunk.count, 0)
+            if count == 0 { return .closed }
+            if count < 0 { return errno == ECONNRESET ? .reset : .closed }
+        }
+        return .open
+    }
+
     /// Whether an answer has begun to arrive within `timeout` seconds (it stays to be read).
     package func hasBytes(within timeout: TimeInterval) -> Bool {
         !buffer.isEmpty || receive(timeout: timeout)

@@ -2,12 +2,12 @@ import Hummingbird
 import NIOCore
 
 extension ResponseBodyWriter {
-    /// Writes `buffer`, closing `channel` if the write has not gone out
-    /// within `deadline`: a client that stopped reading holds at most the
-    /// one event being written, and its connection is given back.
+    /// Writes `buffer`, aborting `channel` (``ConnectionAbort``) if the write
+    /// has not gone out within `deadline`: a client that stopped reading
+    /// holds at most the one event being written, and its connection is given back.
     mutating func write(_ buffer: ByteBuffer, closing channel: any Channel, after deadline: Duration) async throws {
         let watchdog = channel.eventLoop.scheduleTask(in: TimeAmount(deadline)) {
-            channel.close(promise: nil)
+            ConnectionAbort.abort(channel)
         }
         defer { watchdog.cancel() }
         try await write(buffer)

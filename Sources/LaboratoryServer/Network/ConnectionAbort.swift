@@ -10,11 +10,12 @@ import Glibc
 /// Closed the ordinary way, the socket kept its unsent bytes in the kernel:
 /// a stream client with a 4 KB receive buffer that never read, sent a payload
 /// of 3,000 features, left its connection in `FIN-WAIT-1` with 2.8 MB unsent
-/// after the server had closed it, for as long as the kernel kept probing the
-/// peer's closed window. A few thousand such peers would hold gigabytes of
-/// kernel memory that `lab serve` no longer counts. With `SO_LINGER` set to
-/// zero, closing sends a reset and frees the buffer; the peer's next read
-/// fails with `ECONNRESET`, which is what a client that stopped reading gets.
+/// after the server had closed it, for as long as the client stayed (until the
+/// kernel gives up probing its closed window). A thousand such peers would
+/// hold about 3 GB of kernel memory that `lab serve` no longer counts. With
+/// `SO_LINGER` set to zero, closing sends a reset and frees the buffer; the
+/// peer's next read fails with `ECONNRESET`, which is what a client that
+/// stopped reading gets.
 enum ConnectionAbort {
     /// Resets `channel`'s connection, or closes it plainly where the channel
     /// has no socket to set (an embedded channel in tests).

@@ -105,6 +105,7 @@ package struct LabServer: Sendable {
         let maximumBodyBytes = limits.maximumBodyBytes
         let idleTimeout = limits.idleTimeout
         let bodyDeadline = limits.bodyDeadline
+        let stalledReaderLimit = limits.stalledReaderLimit
         return Application(
             router: router(),
             server: .http1(
@@ -112,6 +113,7 @@ package struct LabServer: Sendable {
                     additionalChannelHandlers: [
                         RequestBoundsHandler(maximumBodyBytes: maximumBodyBytes, bodyDeadline: bodyDeadline),
                         IdleConnectionShedder(registry: registry),
+                        StalledPeerReset(limit: stalledReaderLimit),
                     ],
                     idleTimeout: TimeAmount(idleTimeout)
                 )

@@ -293,8 +293,35 @@ import Testing
         }
         #expect(closed)
         // Reset, not closed in order: the kernel dropped the events the reader never took.
-        #expect(idle.drain(timeout: 30) == .reset)
+        #expect(idle.end(within: 30) == .reset)
         #expect(try await served.request("api/features/key").status == 200)
+    }
+
+    @Test func aPeerThatNeverReadsItsAnswerIsResetWhenItsConnectionIdlesOut() async throws {
+        var limits = ServerLimits()
+        limits.idleTimeout = .seconds(1)
+        limits.stalledReaderLimit = .milliseconds(200)
+        // 2 MB: the kernel takes the whole answer, so the connection counts as idle.
+        let served = try await Served(growthBook: LoadFixtures.payload(bytes: 2 << 20), limits: limits)
+        defer { served.stop() }
+        let stalled = try LoopbackConnection(port: served.port, receiveBuffer: 4096)
+        defer { stalled.close() }
+        stalled.send("GET /api/features/key HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        // Closed in order, the close would wait behind the answer the peer never takes.
+        #expect(stalled.end(within: 30) == .reset)
+        #expect(try await served.request("api/features/key").status == 200)
+    }
+
+    @Test func aPeerThatTookItsAnswerIsClosedInOrderWhenItsConnectionIdlesOut() async throws {
+        var limits = ServerLimits()
+        limits.idleTimeout = .seconds(1)
+        limits.stalledReaderLimit = .milliseconds(200)
+        let served = try await Served(growthBook: LoadFixtures.payload(bytes: 2 << 20), limits: limits)
+        defer { served.stop() }
+        let reader = try LoopbackConnection(port: served.port)
+        defer { reader.close() }
+        #expect(reader.exchange("GET /api/features/key HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").status == 200)
+        #expect(reader.end(within: 30) == .closed)
     }
 
     @Test func aWriteHeldUpByAnotherProcessDoesNotHoldUpReads() async throws {

@@ -28,8 +28,11 @@ enum ConnectionAbort {
             channel.close(promise: nil)
             return
         }
-        socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
-            channel.close(promise: nil)
-        }
+        resetOnClose(socket).whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    /// Makes the next close of `socket` a reset (`SO_LINGER` of zero).
+    static func resetOnClose(_ socket: any SocketOptionProvider) -> EventLoopFuture<Void> {
+        socket.setSoLinger(linger(l_onoff: 1, l_linger: 0))
     }
 }

@@ -105,7 +105,7 @@ package struct LabServer: Sendable {
         let maximumBodyBytes = limits.maximumBodyBytes
         let idleTimeout = limits.idleTimeout
         let bodyDeadline = limits.bodyDeadline
-        let stalledReaderLimit = limits.stalledReaderLimit
+        let stalledPeerLimit = limits.stalledPeerLimit
         return Application(
             router: router(),
             server: .http1(
@@ -113,7 +113,7 @@ package struct LabServer: Sendable {
                     additionalChannelHandlers: [
                         RequestBoundsHandler(maximumBodyBytes: maximumBodyBytes, bodyDeadline: bodyDeadline),
                         IdleConnectionShedder(registry: registry),
-                        StalledPeerReset(limit: stalledReaderLimit),
+                        StalledPeerReset(limit: stalledPeerLimit),
                     ],
                     idleTimeout: TimeAmount(idleTimeout)
                 )

@@ -300,7 +300,7 @@ import Testing
     @Test func aPeerThatNeverReadsItsAnswerIsResetWhenItsConnectionIdlesOut() async throws {
         var limits = ServerLimits()
         limits.idleTimeout = .seconds(1)
-        limits.stalledReaderLimit = .milliseconds(200)
+        limits.stalledPeerLimit = .milliseconds(200)
         // 2 MB: the kernel takes the whole answer, so the connection counts as idle.
         let served = try await Served(growthBook: LoadFixtures.payload(bytes: 2 << 20), limits: limits)
         defer { served.stop() }
@@ -315,7 +315,7 @@ import Testing
     @Test func aPeerThatTookItsAnswerIsClosedInOrderWhenItsConnectionIdlesOut() async throws {
         var limits = ServerLimits()
         limits.idleTimeout = .seconds(1)
-        limits.stalledReaderLimit = .milliseconds(200)
+        limits.stalledPeerLimit = .milliseconds(200)
         let served = try await Served(growthBook: LoadFixtures.payload(bytes: 2 << 20), limits: limits)
         defer { served.stop() }
         let reader = try LoopbackConnection(port: served.port)

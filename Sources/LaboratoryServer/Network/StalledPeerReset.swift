@@ -7,7 +7,7 @@ import Glibc  // TCP_INFO
 
 /// Resets, rather than closes in order, a connection whose peer has stopped
 /// taking what was sent: when it closes, the kernel still holds bytes for
-/// the peer and has sent none for ``ServerLimits/stalledReaderLimit``.
+/// the peer and has sent none for ``ServerLimits/stalledPeerLimit``.
 ///
 /// An answer goes to the kernel whole, and the connection counts as idle
 /// from then on; the kernel holds the answer until the peer takes it. A

@@ -273,7 +273,7 @@ import Testing
         #expect(client.exchange("GET /api/features/key HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").status == 200)
     }
 
-    @Test func aStreamThatStopsReadingIsClosedAfterTheWriteDeadline() async throws {
+    @Test func aStreamThatStopsReadingIsResetAfterTheWriteDeadline() async throws {
         var limits = ServerLimits()
         limits.streamWriteDeadline = .milliseconds(500)
         let served = try await Served(growthBook: LoadFixtures.payload(bytes: 2 << 20), limits: limits)
@@ -301,7 +301,7 @@ import Testing
         var limits = ServerLimits()
         limits.idleTimeout = .seconds(1)
         limits.stalledPeerLimit = .milliseconds(200)
-        // 2 MB: the kernel takes the whole answer, so the connection counts as idle.
+        // A 2 MB answer: far more than the peer's 4 KB buffer ever takes.
         let served = try await Served(growthBook: LoadFixtures.payload(bytes: 2 << 20), limits: limits)
         defer { served.stop() }
         let stalled = try LoopbackConnection(port: served.port, receiveBuffer: 4096)

@@ -22,7 +22,7 @@ package struct ServerLimits: Sendable {
     /// client that comes to ask something.
     package var idleSheddingThreshold: Int? = nil
     /// How long a stream may take to accept one write before it is reset
-    /// (``ConnectionAbort``): a reader that stopped reading holds at most one
+    /// (``ConnectionReset``): a reader that stopped reading holds at most one
     /// payload until then.
     package var streamWriteDeadline: Duration = .seconds(10)
     /// How long the kernel may have held bytes for a peer without sending

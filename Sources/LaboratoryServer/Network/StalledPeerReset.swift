@@ -39,7 +39,7 @@ final class StalledPeerReset: ChannelOutboundHandler, RemovableChannelHandler {
         Self.sendState(of: socket)
             .flatMap { state -> EventLoopFuture<Void> in
                 guard state.isStalled(for: limit) else { return socket.eventLoop.makeSucceededVoidFuture() }
-                return ConnectionAbort.resetOnClose(socket)
+                return ConnectionReset.onNextClose(socket)
             }
             .assumeIsolated()
             .whenComplete { _ in context.close(mode: mode, promise: promise) }

@@ -17,10 +17,10 @@ import Glibc
 /// `SO_LINGER` set to zero, closing sends a reset and frees the buffer; the
 /// peer's next read fails with `ECONNRESET`, which is what a client that
 /// stopped reading gets.
-enum ConnectionAbort {
+enum ConnectionReset {
     /// Resets `channel`'s connection, or closes it plainly where the channel
     /// has no socket to set (an embedded channel in tests).
-    static func abort(_ channel: any Channel) {
+    static func reset(_ channel: any Channel) {
         // NIO sets `SO_LINGER` only through `SocketOptionProvider`, which its
         // socket channels adopt: the channel option takes an `Int32`, and the
         // kernel refuses a `linger` of that size.
@@ -28,11 +28,11 @@ enum ConnectionAbort {
             channel.close(promise: nil)
             return
         }
-        resetOnClose(socket).whenComplete { _ in channel.close(promise: nil) }
+        onNextClose(socket).whenComplete { _ in channel.close(promise: nil) }
     }
 
     /// Makes the next close of `socket` a reset (`SO_LINGER` of zero).
-    static func resetOnClose(_ socket: any SocketOptionProvider) -> EventLoopFuture<Void> {
+    static func onNextClose(_ socket: any SocketOptionProvider) -> EventLoopFuture<Void> {
         socket.setSoLinger(linger(l_onoff: 1, l_linger: 0))
     }
 }

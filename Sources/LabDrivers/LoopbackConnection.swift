@@ -53,6 +53,15 @@ package final class LoopbackConnection: @unchecked Sendable {
         bytes.withUnsafeBytes { sendAll($0, on: socket) }
     }
 
+    /// Sends the head of a post of events (`POST /events/key`) whose body,
+    /// sent after with ``sendBody(_:)``, is `contentLength` bytes.
+    package func sendEventsHead(contentLength: Int) {
+        send(
+            "POST /events/key HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(contentLength)\r\n\r\n"
+        )
+    }
+
     /// Sends `count` bytes of a body (spaces, 64 KiB at a time); returns how
     /// many went before the server stopped taking them.
     package func sendBody(_ count: Int) -> Int {

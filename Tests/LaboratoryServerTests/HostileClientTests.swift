@@ -16,9 +16,7 @@ import Testing
         let client = try LoopbackConnection(port: served.port)
         defer { client.close() }
         let size = 50 << 20
-        client.send(
-            "POST /events/key HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(size)\r\n\r\n"
-        )
+        client.sendEventsHead(contentLength: size)
         // Send until the server stops reading: it answers at the head and
         // drops the body, never holding it, for its lingering at most.
         _ = client.sendBody(size)

@@ -234,10 +234,7 @@ import Testing
         let client = try LoopbackConnection(port: served.port)
         defer { client.close() }
         let size = 2 << 20
-        client.send(
-            "POST /events/key HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                + "Content-Length: \(size)\r\n\r\n"
-        )
+        client.sendEventsHead(contentLength: size)
         // The answer is in before the body goes: a server that closed
         // outright now has the connection reset by what comes next.
         #expect(client.hasBytes(within: 20))
@@ -276,6 +273,7 @@ import Testing
     @Test func aStreamThatStopsReadingIsResetAfterTheWriteDeadline() async throws {
         var limits = ServerLimits()
         limits.streamWriteDeadline = .milliseconds(500)
+        limits.stalledPeerLimit = .milliseconds(200)
         let served = try await Served(growthBook: LoadFixtures.payload(bytes: 2 << 20), limits: limits)
         defer { served.stop() }
         let idle = try LoopbackConnection(port: served.port, receiveBuffer: 4096)
@@ -297,12 +295,17 @@ import Testing
         #expect(try await served.request("api/features/key").status == 200)
     }
 
-    @Test func aPeerThatNeverReadsItsAnswerIsResetWhenItsConnectionIdlesOut() async throws {
+    /// A server of a 2 MB payload (far more than a 4 KB receive buffer ever
+    /// takes) whose connections idle out after a second.
+    private func servedIdlingOut() async throws -> Served {
         var limits = ServerLimits()
         limits.idleTimeout = .seconds(1)
         limits.stalledPeerLimit = .milliseconds(200)
-        // A 2 MB answer: far more than the peer's 4 KB buffer ever takes.
-        let served = try await Served(growthBook: LoadFixtures.payload(bytes: 2 << 20), limits: limits)
+        return try await Served(growthBook: LoadFixtures.payload(bytes: 2 << 20), limits: limits)
+    }
+
+    @Test func aPeerThatNeverReadsItsAnswerIsResetWhenItsConnectionIdlesOut() async throws {
+        let served = try await servedIdlingOut()
         defer { served.stop() }
         let stalled = try LoopbackConnection(port: served.port, receiveBuffer: 4096)
         defer { stalled.close() }
@@ -313,10 +316,7 @@ import Testing
     }
 
     @Test func aPeerThatTookItsAnswerIsClosedInOrderWhenItsConnectionIdlesOut() async throws {
-        var limits = ServerLimits()
-        limits.idleTimeout = .seconds(1)
-        limits.stalledPeerLimit = .milliseconds(200)
-        let served = try await Served(growthBook: LoadFixtures.payload(bytes: 2 << 20), limits: limits)
+        let served = try await servedIdlingOut()
         defer { served.stop() }
         let reader = try LoopbackConnection(port: served.port)
         defer { reader.close() }

@@ -21,9 +21,8 @@ package struct ServerLimits: Sendable {
     /// has been idle the longest, so a crowd of idle peers never locks out a
     /// client that comes to ask something.
     package var idleSheddingThreshold: Int? = nil
-    /// How long a stream may take to accept one write before it is reset
-    /// (``ConnectionReset``): a reader that stopped reading holds at most one
-    /// payload until then.
+    /// How long a stream may take to accept one write before it is closed:
+    /// a reader that stopped reading holds at most one payload until then.
     package var streamWriteDeadline: Duration = .seconds(10)
     /// How long the kernel may have held bytes for a peer without sending
     /// it any before closing the peer's connection resets it, dropping them

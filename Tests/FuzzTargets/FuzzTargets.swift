@@ -112,6 +112,14 @@ public enum FuzzTargets {
             if let fast, let positioned { precondition(fast == JSONValue(positioned), "the JSON parsers disagree") }
             _ = PayloadLinter().check(text, file: "fuzz.json")
             if let fast, case .object = fast { conditionAgrees(fast) }
+            // A payload's checks skip the rules their decode cleared: they find what the checks of every rule find.
+            if let fast, let features = fast["features"] {
+                let findings = PayloadLinter().findingsOfBothChecks(
+                    features: features,
+                    bandits: fast["contextualBandits"]
+                )
+                precondition(findings.everyRule == findings.clearedSkipped, "a decode cleared a rule the checks fault")
+            }
         }
         let store = InMemoryStateStore()
         guard let device = try? store.device(candidate: Device(id: "fuzz", token: ActiveExperimentsToken(0.25))) else {

@@ -87,6 +87,21 @@ import Testing
         #expect(decoder.finish().features.map(\.defaultValue) == members.map { $0.value["defaultValue"] })
     }
 
+    /// The features left when the parse is over go in smaller batches
+    /// (several here, the last one partial), and come out whole and in order.
+    @Test func theFeaturesLeftAtTheEndComeOutInOrder() {
+        let count = FeatureStreamDecoder.batchSize + 2 * FeatureStreamDecoder.tailBatchSize + 5
+        let members = (0..<count).map { index in
+            JSONValue.Member("f\(index)", .object([.init("defaultValue", .number(Double(index)))]))
+        }
+        let decoder = FeatureStreamDecoder()
+        for member in members { decoder.add(member) }
+        decoder.placeKeys(of: members)
+        let (features, keys) = decoder.finish()
+        #expect(features.map(\.defaultValue) == members.map { $0.value["defaultValue"] })
+        #expect(keys != nil)
+    }
+
     /// Several payloads decoded at once, each by its own decoder, come out whole and in order.
     @Test func decodersRunningAtOnceKeepTheirOwnFeatures() async {
         let expected = Self.members.map { $0.value["defaultValue"] }

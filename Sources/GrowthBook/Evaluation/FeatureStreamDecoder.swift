@@ -63,6 +63,12 @@ final class FeatureStreamDecoder: @unchecked Sendable {
     private var untaken: [[JSONValue.Member]] = []
     /// Each batch's features once decoded, in step with ``untaken``.
     private var decoded: [[GrowthBookFeature]] = []
+    /// Where each batch starts among all features, in step with ``untaken``.
+    private var batchStarts: [Int] = []
+    /// How many features are queued in batches.
+    private var queuedCount = 0
+    /// The positions of each batch's features that need the checks, once decoded.
+    private var needingChecks: [[Int]] = []
     private var nextUntaken = 0
     private var runningJobs = 0
     /// The features whose keys are to be placed, until a thread takes them.
@@ -102,6 +108,9 @@ final class FeatureStreamDecoder: @unchecked Sendable {
         lock.withLock {
             untaken.append(batch)
             decoded.append([])
+            batchStarts.append(queuedCount)
+            queuedCount += batch.count
+            needingChecks.append([])
             guard startingJob, runningJobs < Self.maximumJobs else { return false }
             runningJobs += 1
             return true
@@ -116,7 +125,7 @@ final class FeatureStreamDecoder: @unchecked Sendable {
 
     /// What a thread takes next: the oldest untaken batch, or else the keys to place.
     private enum Work {
-        case batch(number: Int, members: [JSONValue.Member])
+        case batch(number: Int, start: Int, members: [JSONValue.Member])
         case keys([JSONValue.Member])
     }
 
@@ -130,7 +139,7 @@ final class FeatureStreamDecoder: @unchecked Sendable {
                     let number = nextUntaken
                     nextUntaken += 1
                     defer { untaken[number] = [] }  // the values go with the batch
-                    return .batch(number: number, members: untaken[number])
+                    return .batch(number: number, start: batchStarts[number], members: untaken[number])
                 }
                 if let keys = keysToPlace {
                     keysToPlace = nil
@@ -140,9 +149,13 @@ final class FeatureStreamDecoder: @unchecked Sendable {
                 return nil
             }
             switch work {
-            case .batch(let number, let members)?:
+            case .batch(let number, let start, let members)?:
                 let features = members.map { GrowthBookFeature(id: $0.key, json: $0.value) }
-                lock.withLock { decoded[number] = features }
+                let flagged = features.indices.filter { features[$0].needsChecks }.map { start + $0 }
+                lock.withLock {
+                    decoded[number] = features
+                    needingChecks[number] = flagged
+                }
             case .keys(let features)?:
                 let keys = FeatureTable.Keys(features.lazy.map(\.key))
                 lock.withLock { placedKeys = keys }
@@ -160,7 +173,7 @@ final class FeatureStreamDecoder: @unchecked Sendable {
 
     /// Every feature handed over, decoded, in order, and their keys placed
     /// when ``placeKeys(of:)`` was asked.
-    func finish() -> (features: [GrowthBookFeature], keys: FeatureTable.Keys?) {
+    func finish() -> (decoded: DecodedFeatures, keys: FeatureTable.Keys?) {
         var start = pending.startIndex
         while start < pending.endIndex {
             let end = min(start + Self.tailBatchSize, pending.endIndex)
@@ -170,6 +183,8 @@ final class FeatureStreamDecoder: @unchecked Sendable {
         pending = []
         decodeUntaken(asJob: false)
         jobs.wait()
-        return lock.withLock { (decoded.flatMap { $0 }, placedKeys) }
+        return lock.withLock {
+            (DecodedFeatures(features: decoded.flatMap { $0 }, needingChecks: needingChecks.flatMap { $0 }), placedKeys)
+        }
     }
 }

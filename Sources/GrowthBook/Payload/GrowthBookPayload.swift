@@ -91,15 +91,15 @@ public struct GrowthBookPayload: Sendable {
         // instructions of a decode of 1,000 features, where they now take 0.35.
         if decrypted == nil { streamed.placeKeys(of: featureMembers) }
         let finished = streamed.finish()
-        let ordered: [GrowthBookFeature]
+        let ordered: DecodedFeatures
         let decoded: FeatureTable
-        if decrypted == nil, finished.features.count == featureMembers.count, let keys = finished.keys {
-            ordered = finished.features
-            decoded = FeatureTable(keys: keys, features: ordered)
+        if decrypted == nil, finished.decoded.features.count == featureMembers.count, let keys = finished.keys {
+            ordered = finished.decoded
+            decoded = FeatureTable(keys: keys, features: ordered.features)
         } else {
             // Decrypted features are parsed whole, then decoded.
             ordered = GrowthBookFeature.decoded(featureMembers)
-            decoded = FeatureTable(keys: FeatureTable.Keys(featureMembers.lazy.map(\.key)), features: ordered)
+            decoded = FeatureTable(keys: FeatureTable.Keys(featureMembers.lazy.map(\.key)), features: ordered.features)
         }
         let report = PayloadLinter().check(
             features: featuresValue,

@@ -64,26 +64,28 @@ public struct PayloadLinter: Sendable {
 
     /// The problems of a payload's `features` object (plain or decrypted) and
     /// of its `contextualBandits`, when it has them, placed by path.
-    /// `decoded` are the same features decoded, in order, when they are:
-    /// a rule its decode cleared (``FeatureRule/needsChecks``) is not read again.
+    /// `decoded` are the same features decoded, when they are: a feature or
+    /// rule its decode cleared (``GrowthBookFeature/needsChecks``,
+    /// ``FeatureRule/needsChecks``) is not read again.
     func check(
         features: JSONValue,
         bandits: JSONValue?,
         claimedKeys: [String: String] = [:],
-        decoded: [GrowthBookFeature]? = nil
+        decoded: DecodedFeatures? = nil
     ) -> PayloadReport {
         var report = PayloadReport()
         guard case .object(let members) = features else {
             report.error("\"features\" must be an object, found \(features.kindName)", at: [])
             return report
         }
-        // Only features that line up with these are trusted to clear a rule.
-        let decoded = decoded.flatMap { $0.count == members.count ? $0 : nil }
+        // Only features that line up with these are trusted to clear a rule,
+        // and only when no key is claimed, which every feature is looked up for.
+        let decoded = decoded.flatMap { $0.features.count == members.count && claimedKeys.isEmpty ? $0 : nil }
         var references: [BanditChecker.Reference] = []
         var hasPrerequisites = false
-        for (featureIndex, member) in members.enumerated() {
-            // Asked only when there are claims: the lookup hashes the key even in an empty dictionary.
-            if !claimedKeys.isEmpty, let owner = claimedKeys[member.key] {
+        for featureIndex in decoded?.needingChecks ?? Array(members.indices) {
+            let member = members[featureIndex]
+            if let owner = claimedKeys[member.key] {
                 report.error(
                     "feature \"\(member.key)\" is also assigned by \(owner); the two can be active together",
                     at: [featureIndex],
@@ -105,7 +107,9 @@ public struct PayloadLinter: Sendable {
                 )
                 continue
             }
-            let decodedRules = decoded.map { $0[featureIndex].rules }.flatMap { $0.count == list.count ? $0 : nil }
+            let decodedRules = decoded.map { $0.features[featureIndex].rules }.flatMap {
+                $0.count == list.count ? $0 : nil
+            }
             for ruleIndex in list.indices {
                 if let decodedRules, !decodedRules[ruleIndex].needsChecks { continue }
                 let rule = list[ruleIndex]

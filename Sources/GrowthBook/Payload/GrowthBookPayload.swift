@@ -25,10 +25,10 @@ public struct GrowthBookPayload: Sendable {
     }
 
     /// Parses and checks a payload; `decrypt` turns `encryptedFeatures` into
-    /// features JSON. Every rule is checked (``PayloadLinter``) while the
-    /// features are decoded, and nothing decoded is kept unless the checks
-    /// pass, so a payload either loads whole or is refused with every problem
-    /// named by feature and rule.
+    /// features JSON. Every rule is checked (``PayloadLinter``): cleared as it
+    /// is decoded, or else read by the checks once the features are, and
+    /// nothing decoded is kept unless the checks pass, so a payload either
+    /// loads whole or is refused with every problem named by feature and rule.
     public init(_ data: Data, decrypt: ((String) throws -> String)?) throws {
         // The payload is parsed from the data's own bytes, and an ASCII one
         // (most are) is made a string only to say where a problem is: made

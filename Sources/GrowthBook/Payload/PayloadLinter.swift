@@ -85,7 +85,8 @@ public struct PayloadLinter: Sendable {
         var hasPrerequisites = false
         for featureIndex in decoded?.needingChecks ?? Array(members.indices) {
             let member = members[featureIndex]
-            if let owner = claimedKeys[member.key] {
+            // Asked only when there are claims: the lookup hashes the key even in an empty dictionary.
+            if !claimedKeys.isEmpty, let owner = claimedKeys[member.key] {
                 report.error(
                     "feature \"\(member.key)\" is also assigned by \(owner); the two can be active together",
                     at: [featureIndex],

@@ -63,11 +63,8 @@ final class FeatureStreamDecoder: @unchecked Sendable {
     private var untaken: [[JSONValue.Member]] = []
     /// Each batch's features once decoded, in step with ``untaken``.
     private var decoded: [[GrowthBookFeature]] = []
-    /// Where each batch starts among all features, in step with ``untaken``.
-    private var batchStarts: [Int] = []
-    /// How many features are queued in batches.
-    private var queuedCount = 0
-    /// The positions of each batch's features that need the checks, once decoded.
+    /// The positions in each batch of its features that need the checks,
+    /// once decoded, in step with ``decoded``.
     private var needingChecks: [[Int]] = []
     private var nextUntaken = 0
     private var runningJobs = 0
@@ -80,7 +77,9 @@ final class FeatureStreamDecoder: @unchecked Sendable {
     func add(_ member: JSONValue.Member) {
         pending.append(member)
         guard pending.count == Self.batchSize else { return }
-        if queueBatch(startingJob: true) {
+        let batch = pending
+        pending = []
+        if queue(batch, startingJob: true) {
             // A job woken onto this thread's core takes turns with it, however
             // idle the other cores: it leaves this core first, given the core for
             // a moment to do so (`CoreAffinity`).
@@ -94,22 +93,13 @@ final class FeatureStreamDecoder: @unchecked Sendable {
         }
     }
 
-    /// Makes the pending features the next batch, for whichever thread takes
-    /// it first; says whether a job should start for it (fewer than
-    /// ``maximumJobs`` run, and `startingJob`).
-    private func queueBatch(startingJob: Bool) -> Bool {
-        let batch = pending
-        pending = []
-        return queue(batch, startingJob: startingJob)
-    }
-
-    /// Makes `batch` the next batch; says whether a job should start for it.
+    /// Makes `batch` the next batch, for whichever thread takes it first;
+    /// says whether a job should start for it (fewer than ``maximumJobs``
+    /// run, and `startingJob`).
     private func queue(_ batch: [JSONValue.Member], startingJob: Bool) -> Bool {
         lock.withLock {
             untaken.append(batch)
             decoded.append([])
-            batchStarts.append(queuedCount)
-            queuedCount += batch.count
             needingChecks.append([])
             guard startingJob, runningJobs < Self.maximumJobs else { return false }
             runningJobs += 1
@@ -125,7 +115,7 @@ final class FeatureStreamDecoder: @unchecked Sendable {
 
     /// What a thread takes next: the oldest untaken batch, or else the keys to place.
     private enum Work {
-        case batch(number: Int, start: Int, members: [JSONValue.Member])
+        case batch(number: Int, members: [JSONValue.Member])
         case keys([JSONValue.Member])
     }
 
@@ -139,7 +129,7 @@ final class FeatureStreamDecoder: @unchecked Sendable {
                     let number = nextUntaken
                     nextUntaken += 1
                     defer { untaken[number] = [] }  // the values go with the batch
-                    return .batch(number: number, start: batchStarts[number], members: untaken[number])
+                    return .batch(number: number, members: untaken[number])
                 }
                 if let keys = keysToPlace {
                     keysToPlace = nil
@@ -149,9 +139,9 @@ final class FeatureStreamDecoder: @unchecked Sendable {
                 return nil
             }
             switch work {
-            case .batch(let number, let start, let members)?:
+            case .batch(let number, let members)?:
                 let features = members.map { GrowthBookFeature(id: $0.key, json: $0.value) }
-                let flagged = features.indices.filter { features[$0].needsChecks }.map { start + $0 }
+                let flagged = features.indices.filter { features[$0].needsChecks }
                 lock.withLock {
                     decoded[number] = features
                     needingChecks[number] = flagged
@@ -174,17 +164,21 @@ final class FeatureStreamDecoder: @unchecked Sendable {
     /// Every feature handed over, decoded, in order, and their keys placed
     /// when ``placeKeys(of:)`` was asked.
     func finish() -> (decoded: DecodedFeatures, keys: FeatureTable.Keys?) {
-        var start = pending.startIndex
-        while start < pending.endIndex {
-            let end = min(start + Self.tailBatchSize, pending.endIndex)
-            _ = queue(Array(pending[start..<end]), startingJob: false)
-            start = end
+        for start in stride(from: 0, to: pending.count, by: Self.tailBatchSize) {
+            _ = queue(Array(pending[start..<min(start + Self.tailBatchSize, pending.count)]), startingJob: false)
         }
         pending = []
         decodeUntaken(asJob: false)
         jobs.wait()
         return lock.withLock {
-            (DecodedFeatures(features: decoded.flatMap { $0 }, needingChecks: needingChecks.flatMap { $0 }), placedKeys)
+            // A batch's positions count from its own first feature.
+            var positions: [Int] = []
+            var start = 0
+            for (features, flagged) in zip(decoded, needingChecks) {
+                positions += flagged.lazy.map { start + $0 }
+                start += features.count
+            }
+            return (DecodedFeatures(features: decoded.flatMap { $0 }, needingChecks: positions), placedKeys)
         }
     }
 }

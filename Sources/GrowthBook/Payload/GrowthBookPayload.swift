@@ -91,20 +91,20 @@ public struct GrowthBookPayload: Sendable {
         // instructions of a decode of 1,000 features, where they now take 0.35.
         if decrypted == nil { streamed.placeKeys(of: featureMembers) }
         let finished = streamed.finish()
-        let ordered: DecodedFeatures
-        let decoded: FeatureTable
+        let decoded: DecodedFeatures
+        let table: FeatureTable
         if decrypted == nil, finished.decoded.features.count == featureMembers.count, let keys = finished.keys {
-            ordered = finished.decoded
-            decoded = FeatureTable(keys: keys, features: ordered.features)
+            decoded = finished.decoded
+            table = FeatureTable(keys: keys, features: decoded.features)
         } else {
             // Decrypted features are parsed whole, then decoded.
-            ordered = GrowthBookFeature.decoded(featureMembers)
-            decoded = FeatureTable(keys: FeatureTable.Keys(featureMembers.lazy.map(\.key)), features: ordered.features)
+            decoded = GrowthBookFeature.decoded(featureMembers)
+            table = FeatureTable(keys: FeatureTable.Keys(featureMembers.lazy.map(\.key)), features: decoded.features)
         }
         let report = PayloadLinter().check(
             features: featuresValue,
             bandits: root["contextualBandits"],
-            decoded: ordered
+            decoded: decoded
         ).forRuntime
         // Only a payload with problems is parsed again, to say where they are.
         let diagnostics = report.resolved(
@@ -132,7 +132,7 @@ public struct GrowthBookPayload: Sendable {
         }
         contextualBandits = bandits
         decodedBandits = bandits.mapValues(ContextualBandit.init)
-        decodedFeatures = decoded
+        decodedFeatures = table
     }
 
     /// Whether every byte is ASCII: 32 at a time, their high bits gathered

@@ -37,10 +37,8 @@ struct RuleChecker {
             }
         }
         if let namespace = members[members.namespace] {
-            if case .array(let items) = namespace, items.count == 3, case .string = items[0],
-                case .number(let start) = items[1], case .number(let end) = items[2]
-            {
-                if !(0 <= start && start <= end && end <= 1) {
+            if let bounds = Self.namespaceBounds(namespace) {
+                if !Self.holdsUsers(bounds) {
                     report.warning(
                         "\"namespace\" of \(what) should be [id, start, end] with 0 <= start <= end <= 1; "
                             + "only users hashed from start up to end are in it",
@@ -117,8 +115,10 @@ struct RuleChecker {
     /// is decoded (``FeatureRule/needsChecks``) so that the checks run only
     /// on the rules it does not clear. It makes no message and no path, and
     /// it does not clear a rule with prerequisites or a bandit: the checks
-    /// across features gather those. The same tests as the checks, in the
-    /// same order; `RuleCheckerTests` holds the two together.
+    /// across features gather those. It asks through the checks' own
+    /// predicates (``weightsProblem(_:variationCount:)``,
+    /// ``namespaceBounds(_:)``, ``isBucketVersion(_:)``, …);
+    /// `RuleCheckerTests` holds the two together.
     static func isRegular(_ members: RuleMembers) -> Bool {
         if members.parentConditions != nil || members.contextualBanditRef != nil { return false }
         var variationCount: Int?
@@ -133,36 +133,20 @@ struct RuleChecker {
                 variationCount = items.count
             }
         }
-        if let index = members.weights {
-            guard case .array(let items) = members.members[index].value, items.count == variationCount else {
-                return false
-            }
-            var total = 0.0
-            for item in items {
-                guard case .number(let weight) = item, (0...1).contains(weight) else { return false }
-                total += weight
-            }
-            if total < 0.99 || total > 1.01 { return false }
-        }
-        if let coverage = members[members.coverage], !isNumber(coverage, in: 0...1) { return false }
-        if let index = members.namespace {
-            guard case .array(let items) = members.members[index].value, items.count == 3, case .string = items[0],
-                case .number(let start) = items[1], case .number(let end) = items[2],
-                0 <= start && start <= end && end <= 1
-            else { return false }
-        }
-        func isStringOrAbsent(_ index: Int?) -> Bool { index.map { isString(members.members[$0].value) } ?? true }
-        guard isStringOrAbsent(members.key), isStringOrAbsent(members.seed), isStringOrAbsent(members.hashAttribute),
-            isStringOrAbsent(members.fallbackAttribute), isStringOrAbsent(members.id)
-        else { return false }
-        if let version = members[members.hashVersion], isUnknownHashVersion(version) { return false }
-        func isBucketVersionOrAbsent(_ index: Int?) -> Bool {
-            index.map { isNumber(members.members[$0].value, in: 0...PayloadLinter.maximumBucketVersion, whole: true) }
-                ?? true
-        }
-        guard isBucketVersionOrAbsent(members.bucketVersion), isBucketVersionOrAbsent(members.minBucketVersion) else {
+        if let weights = members[members.weights], weightsProblem(weights, variationCount: variationCount) != nil {
             return false
         }
+        if let coverage = members[members.coverage], !isNumber(coverage, in: 0...1) { return false }
+        if let namespace = members[members.namespace] {
+            guard let bounds = namespaceBounds(namespace), holdsUsers(bounds) else { return false }
+        }
+        for index in [members.key, members.seed, members.hashAttribute, members.fallbackAttribute, members.id] {
+            if let value = members[index], !isString(value) { return false }
+        }
+        if let version = members[members.hashVersion], isUnknownHashVersion(version) { return false }
+        guard members[members.bucketVersion].map(isBucketVersion) ?? true,
+            members[members.minBucketVersion].map(isBucketVersion) ?? true
+        else { return false }
         if let ranges = members[members.ranges], !isRangeList(ranges) { return false }
         if let range = members[members.range], !isRange(range) { return false }
         if let index = members.meta {
@@ -217,35 +201,65 @@ struct RuleChecker {
     }
 
     private func checkBucketVersion(_ name: String, _ index: Int?, into report: inout PayloadReport) {
-        if let version = members[index],
-            !Self.isNumber(version, in: 0...PayloadLinter.maximumBucketVersion, whole: true)
-        {
+        if let version = members[index], !Self.isBucketVersion(version) {
             report.error("\"\(name)\" of \(what) must be a whole number from 0 to 2147483647", at: path(index))
         }
     }
 
     private func checkWeights(variationCount: Int?, into report: inout PayloadReport) {
         guard let weights = members[members.weights] else { return }
-        // Read in place: a list of the numbers was an allocation for every experiment rule.
-        guard case .array(let items) = weights, items.allSatisfy({ $0.numberValue != nil }) else {
-            return report.error("\"weights\" of \(what) must be a list of numbers", at: path(members.weights))
-        }
-        if items.contains(where: { ($0.numberValue ?? 0) < 0 || ($0.numberValue ?? 0) > 1 }) {
-            return report.error("\"weights\" of \(what) must be numbers from 0 to 1", at: path(members.weights))
-        }
-        guard let variationCount, items.count == variationCount else {
-            return report.warning(
+        switch Self.weightsProblem(weights, variationCount: variationCount) {
+        case .notNumbers?:
+            report.error("\"weights\" of \(what) must be a list of numbers", at: path(members.weights))
+        case .outOfRange?:
+            report.error("\"weights\" of \(what) must be numbers from 0 to 1", at: path(members.weights))
+        case .notOnePerVariation?:
+            report.warning(
                 "weights of \(what) do not give one number per variation; GrowthBook splits equally instead",
                 at: path(members.weights)
             )
-        }
-        let total = items.reduce(0) { $0 + ($1.numberValue ?? 0) }
-        if total < 0.99 || total > 1.01 {
+        case .total(let total)?:
             report.warning(
                 "weights of \(what) add up to \(total), not 1; GrowthBook splits equally instead",
                 at: path(members.weights)
             )
+        case nil: break
         }
+    }
+
+    /// What is wrong with a rule's weights, the first of these found.
+    enum WeightsProblem: Equatable {
+        case notNumbers, outOfRange, notOnePerVariation
+        /// They add up to this, not 1.
+        case total(Double)
+    }
+
+    /// What is wrong with `weights` for `variationCount` variations, `nil` for nothing.
+    static func weightsProblem(_ weights: JSONValue, variationCount: Int?) -> WeightsProblem? {
+        // Read in place: a list of the numbers was an allocation for every experiment rule.
+        guard case .array(let items) = weights, items.allSatisfy({ $0.numberValue != nil }) else { return .notNumbers }
+        if items.contains(where: { ($0.numberValue ?? 0) < 0 || ($0.numberValue ?? 0) > 1 }) { return .outOfRange }
+        guard let variationCount, items.count == variationCount else { return .notOnePerVariation }
+        let total = items.reduce(0) { $0 + ($1.numberValue ?? 0) }
+        return total < 0.99 || total > 1.01 ? .total(total) : nil
+    }
+
+    /// A namespace's bounds, when it is `[id, start, end]` with numbers.
+    static func namespaceBounds(_ namespace: JSONValue) -> (start: Double, end: Double)? {
+        guard case .array(let items) = namespace, items.count == 3, case .string = items[0],
+            case .number(let start) = items[1], case .number(let end) = items[2]
+        else { return nil }
+        return (start, end)
+    }
+
+    /// Whether a namespace's bounds hold users: 0 <= start <= end <= 1.
+    static func holdsUsers(_ bounds: (start: Double, end: Double)) -> Bool {
+        0 <= bounds.start && bounds.start <= bounds.end && bounds.end <= 1
+    }
+
+    /// A bucket version: a whole number from 0 to ``PayloadLinter/maximumBucketVersion``.
+    static func isBucketVersion(_ version: JSONValue) -> Bool {
+        isNumber(version, in: 0...PayloadLinter.maximumBucketVersion, whole: true)
     }
 
     /// A member that, when present, must be an array whose every element passes.

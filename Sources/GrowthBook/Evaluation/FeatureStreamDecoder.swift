@@ -140,14 +140,15 @@ final class FeatureStreamDecoder: @unchecked Sendable {
             }
             switch work {
             case .batch(let number, let members)?:
-                let features = members.map { GrowthBookFeature(id: $0.key, json: $0.value) }
+                // By index: a member handed to the closure whole was copied.
+                let features = members.indices.map { GrowthBookFeature(id: members[$0].key, json: members[$0].value) }
                 let flagged = features.indices.filter { features[$0].needsChecks }
                 lock.withLock {
                     decoded[number] = features
                     needingChecks[number] = flagged
                 }
             case .keys(let features)?:
-                let keys = FeatureTable.Keys(features.lazy.map(\.key))
+                let keys = FeatureTable.Keys(keysOf: features)
                 lock.withLock { placedKeys = keys }
             case nil:
                 return

@@ -78,6 +78,12 @@ public struct FeatureTable: Sendable {
         /// repeated (only its first is kept); `nil` when every key is kept.
         let kept: [Int]?
 
+        /// Places the keys of `members` in order, read by index: a member
+        /// handed over whole would be copied, its value's reference counted.
+        init(keysOf members: [JSONValue.Member]) {
+            self.init(members.indices.lazy.map { members[$0].key })
+        }
+
         /// Places `given` in order; the first of a repeated key is kept.
         init(_ given: some Collection<String>) {
             var keys: [String] = []

@@ -29,7 +29,7 @@ public final class GrowthBookFeature: Sendable {
     /// JavaScript object. Many features are decoded in batches on every
     /// core (`FeatureStreamDecoder`, as a payload is while it is parsed).
     public static func index(_ features: [JSONValue.Member]) -> FeatureTable {
-        FeatureTable(keys: FeatureTable.Keys(features.lazy.map(\.key)), features: decoded(features).features)
+        FeatureTable(keys: FeatureTable.Keys(keysOf: features), features: decoded(features).features)
     }
 
     /// Decodes features in their order, repeated keys and all.
@@ -41,9 +41,32 @@ public final class GrowthBookFeature: Sendable {
 
     /// Decodes a feature definition (`defaultValue`, `rules`) of the feature `id`.
     public init(id: String, json: JSONValue) {
-        defaultValue = json["defaultValue"] ?? .null
-        let givenRules = json["rules"]
-        rules = (givenRules?.elements ?? []).map { FeatureRule(feature: id, json: $0) }
+        // The members by index, the first of a repeated name (as `json[name]`
+        // finds it): a lookup by name copied the value it found, and
+        // `elements` the list, each copy a reference counted and released.
+        var defaultValue: JSONValue?
+        var rules: [FeatureRule] = []
+        var hasRulesList = true
+        var isObject = false
+        if case .object(let members) = json {
+            isObject = true
+            var hasRules = false
+            for index in members.indices {
+                if defaultValue == nil, members[index].key.isName("defaultValue") {
+                    defaultValue = members[index].value
+                } else if !hasRules, members[index].key.isName("rules") {
+                    hasRules = true
+                    guard case .array(let elements) = members[index].value else {
+                        hasRulesList = false
+                        continue
+                    }
+                    rules.reserveCapacity(elements.count)
+                    for element in elements.indices { rules.append(FeatureRule(feature: id, json: elements[element])) }
+                }
+            }
+        }
+        self.defaultValue = defaultValue ?? .null
+        self.rules = rules
         // A rule's experiment never has prerequisites of its own: they stay on the rule.
         hasPrerequisites = rules.contains { !$0.parentConditions.isEmpty }
         var isPlain = true
@@ -59,9 +82,7 @@ public final class GrowthBookFeature: Sendable {
         }
         self.isPlain = isPlain
         self.isTurnFree = isTurnFree
-        let isObject = if case .object = json { true } else { false }
-        needsChecks =
-            !isObject || (givenRules != nil && givenRules?.elements == nil) || rules.contains { $0.needsChecks }
+        needsChecks = !isObject || !hasRulesList || rules.contains { $0.needsChecks }
     }
 }
 

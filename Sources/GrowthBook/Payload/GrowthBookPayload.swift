@@ -99,7 +99,7 @@ public struct GrowthBookPayload: Sendable {
         } else {
             // Decrypted features are parsed whole, then decoded.
             decoded = GrowthBookFeature.decoded(featureMembers)
-            table = FeatureTable(keys: FeatureTable.Keys(featureMembers.lazy.map(\.key)), features: decoded.features)
+            table = FeatureTable(keys: FeatureTable.Keys(keysOf: featureMembers), features: decoded.features)
         }
         let report = PayloadLinter().check(
             features: featuresValue,

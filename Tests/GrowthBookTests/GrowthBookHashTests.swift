@@ -95,6 +95,34 @@ import Testing
         }
     }
 
+    /// A short ASCII seed is hashed from its bytes kept in place, any other
+    /// from its UTF-16 units: every length around the bound
+    /// (``GrowthBookHash/Seed/shortCapacity``), ASCII or not, must hash as
+    /// the joined text does.
+    @Test func seedsOfEveryLengthAroundTheBoundHashAlike() {
+        let bound = GrowthBookHash.Seed.shortCapacity
+        var seeds: [String] = []
+        for count in 0...(bound + 8) {
+            let ascii = String((0..<count).map { Character(Unicode.Scalar(UInt8(0x21 + ($0 * 7) % 94))) })
+            seeds.append(ascii)
+            if count > 0 { seeds.append(String(ascii.dropLast()) + "é") }  // the last byte not ASCII
+            if count > 1 { seeds.append("🧪" + ascii.dropFirst(2)) }  // an astral scalar first: two UTF-16 units
+        }
+        for seed in seeds {
+            for value in ["", "user-42", "日本", "a-much-longer-value-than-the-seed-itself-0123456789"] {
+                for version in 1...2 {
+                    let joined = GrowthBookHash.hash(seed: seed, value: value, version: version)
+                    let parts = GrowthBookHash.hash(
+                        seed: GrowthBookHash.Seed(seed),
+                        value: GrowthBookHash.HashedText(value),
+                        version: version
+                    )
+                    #expect(parts == joined, "hash(\"\(seed)\" (\(seed.utf8.count) bytes), \"\(value)\", v\(version))")
+                }
+            }
+        }
+    }
+
     /// A namespace compares a hash's bucket, an integer, with buckets found
     /// once: for every bucket, that must answer as comparing the hash
     /// (`bucket / 1000`) with the namespace's start and end does, for bounds

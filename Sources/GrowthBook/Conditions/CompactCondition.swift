@@ -182,11 +182,13 @@ struct CompactCondition: Sendable {
             case (.string, .asciiString):
                 holds =
                     UInt32(bitPattern: test.first) == facts.textHash
-                    && ownString(of: condition.parts[index].test, equals: attributes, position)
+                    && Self.attribute(at: position, in: attributes, is: condition.parts[index].test.text)
             case (.strings, .asciiString), (.notStrings, .asciiString):
                 var found = false
                 for index in Int(test.first)..<Int(test.first + test.count)
-                where pool[index].hash == facts.textHash && pooled(index, equals: attributes, position) {
+                where pool[index].hash == facts.textHash
+                    && Self.attribute(at: position, in: attributes, is: pool[index].text)
+                {
                     found = true
                     break
                 }
@@ -215,17 +217,11 @@ struct CompactCondition: Sendable {
         return true
     }
 
-    /// Whether a part's string test (``Test/Kind/string``) is the attribute's string (whose hash is the same).
-    private func ownString(of test: ValueTest, equals attributes: AttributeTable, _ position: Int) -> Bool {
-        guard case .string(let expected) = test, case .string(let text) = attributes.value(at: position) else {
-            return false
-        }
+    /// Whether the attribute at `position` is the string `expected`, whose
+    /// hash is the attribute's: the comparison of a string test and of each
+    /// string of a pool.
+    private static func attribute(at position: Int, in attributes: AttributeTable, is expected: String?) -> Bool {
+        guard let expected, case .string(let text) = attributes.value(at: position) else { return false }
         return expected == text
-    }
-
-    /// Whether the pooled string at `index` is the attribute's string (whose hash is the same).
-    private func pooled(_ index: Int, equals attributes: AttributeTable, _ position: Int) -> Bool {
-        guard case .string(let text) = attributes.value(at: position) else { return false }
-        return pool[index].text == text
     }
 }

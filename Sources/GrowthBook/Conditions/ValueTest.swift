@@ -74,6 +74,12 @@ package enum ValueTest: Sendable {
         name.utf8.first == UInt8(ascii: "$")
     }
 
+    /// The string a `.string` test is equal to; `nil` for any other test.
+    var text: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
     /// Compiles a condition value.
     package init(_ json: JSONValue) {
         switch json {

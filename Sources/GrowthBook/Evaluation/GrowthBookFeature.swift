@@ -52,9 +52,9 @@ public final class GrowthBookFeature: Sendable {
             isObject = true
             var hasRules = false
             for index in members.indices {
-                if defaultValue == nil, members[index].key.isName("defaultValue") {
+                if defaultValue == nil, members[index].key == "defaultValue" {
                     defaultValue = members[index].value
-                } else if !hasRules, members[index].key.isName("rules") {
+                } else if !hasRules, members[index].key == "rules" {
                     hasRules = true
                     guard case .array(let elements) = members[index].value else {
                         hasRulesList = false

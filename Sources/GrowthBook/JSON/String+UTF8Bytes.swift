@@ -10,18 +10,3 @@ extension String {
         return copy.withUTF8(body)
     }
 }
-
-extension String {
-    /// Whether the string is `name`, byte for byte (as JavaScript compares
-    /// property names): where `==` of two different strings took Swift's
-    /// slow comparison, for every member name a decode compared.
-    @inline(__always)
-    func isName(_ name: StaticString) -> Bool {
-        let count = name.utf8CodeUnitCount
-        guard utf8.count == count else { return false }
-        return withUTF8Bytes { bytes in
-            for offset in 0..<count where bytes[offset] != name.utf8Start[offset] { return false }
-            return true
-        }
-    }
-}

@@ -73,7 +73,7 @@ import Testing
         let members = (0..<(3 * batch + 7)).map { index in
             JSONValue.Member("f\(index)", .object([.init("defaultValue", .number(Double(index)))]))
         }
-        let decoder = FeatureStreamDecoder()
+        let decoder = FeatureStreamDecoder(cores: 2)
         for (position, member) in members.enumerated() {
             decoder.add(member)
             guard (position + 1) % batch == 0 else { continue }
@@ -85,6 +85,21 @@ import Testing
             #expect(decoder.backlog == (0, 0), "batch \((position + 1) / batch) was not taken by a job")
         }
         #expect(decoder.finish().decoded.features.map(\.defaultValue) == members.map { $0.value["defaultValue"] })
+    }
+
+    /// On one core no job starts: the batches wait for ``FeatureStreamDecoder/finish()``,
+    /// which decodes them all on the calling thread, in order.
+    @Test func onOneCoreTheCallingThreadDecodesEveryBatch() {
+        let batch = FeatureStreamDecoder.batchSize
+        let members = (0..<(2 * batch + 3)).map { index in
+            JSONValue.Member("f\(index)", .object([.init("defaultValue", .number(Double(index)))]))
+        }
+        let decoder = FeatureStreamDecoder(cores: 1)
+        #expect(decoder.maximumJobs == 0)
+        for member in members { decoder.add(member) }
+        #expect(decoder.backlog == (0, 2))
+        #expect(decoder.finish().decoded.features.map(\.defaultValue) == members.map { $0.value["defaultValue"] })
+        #expect(FeatureStreamDecoder(cores: 2).maximumJobs == 1)
     }
 
     /// The features left when the parse is over go in smaller batches

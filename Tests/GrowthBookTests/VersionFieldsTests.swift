@@ -5,22 +5,11 @@ import Testing
 /// Versions compared field by field order exactly as their padded strings
 /// do, and the pairs they cannot answer are left to the padded comparison.
 struct VersionFieldsTests {
-    /// The fields of `expected`'s padded form, when it has them.
-    private static func fields(_ padded: [UInt16]) -> ContiguousArray<UInt32>? {
-        var fields: ContiguousArray<UInt32> = [7]  // what was there before is kept
-        guard VersionFields.append(padded: padded, to: &fields) != nil else {
-            #expect(fields == [7])
-            return nil
-        }
-        #expect(fields.first == 7)
-        return ContiguousArray(fields.dropFirst())
-    }
-
-    /// How `actual` orders against `fields` by fields; `nil` where they cannot tell.
-    private static func order(_ actual: String, against fields: ContiguousArray<UInt32>) -> Int? {
+    /// How `actual` orders against `expected` by fields; `nil` where they cannot tell.
+    private static func order(_ actual: String, against expected: (fields: SIMD4<UInt32>, count: Int)) -> Int? {
         var text = actual
         guard let parsed = text.withUTF8(VersionFields.parse) else { return nil }
-        return fields.withUnsafeBufferPointer { VersionFields.order(parsed.fields, count: parsed.count, against: $0) }
+        return VersionFields.order(parsed.fields, count: parsed.count, against: expected.fields, count: expected.count)
     }
 
     /// Every pair of the listed versions and of generated ones (one to four
@@ -44,7 +33,7 @@ struct VersionFieldsTests {
         var answered = 0
         for expected in versions {
             let padded = Version.paddedUnits(.string(expected))
-            guard let fields = Self.fields(padded) else { continue }
+            guard let fields = VersionFields.fields(padded: padded) else { continue }
             for actual in versions {
                 let order = Self.order(actual, against: fields)
                 guard let order else { continue }
@@ -61,7 +50,9 @@ struct VersionFieldsTests {
 
     @Test func answersTheUsualShapesOnly() {
         func order(_ actual: String, _ expected: String) -> Int? {
-            Self.fields(Version.paddedUnits(.string(expected))).flatMap { Self.order(actual, against: $0) }
+            VersionFields.fields(padded: Version.paddedUnits(.string(expected))).flatMap {
+                Self.order(actual, against: $0)
+            }
         }
         #expect(order("1.3.0", "1.2.0") == 1)
         #expect(order("v1.2.0", "1.2.0") == 0)
@@ -74,6 +65,8 @@ struct VersionFieldsTests {
         #expect(order("1.2.0", "1.2.0-beta") == nil)
         #expect(order("", "1.2.0") == nil)
         #expect(order("1.2.3.4.5", "1.2.3.4.5") == nil)  // more parts than a user's version is read with
+        // So such a version keeps no fields.
+        #expect(VersionFields.fields(padded: Version.paddedUnits(.string("1.2.3.4.5"))) == nil)
         #expect(order("1.2.3.4", "1.2.3.4") == 0)
     }
 }

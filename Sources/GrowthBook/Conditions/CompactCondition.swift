@@ -15,9 +15,9 @@ struct CompactCondition: Sendable {
     struct Test: Sendable {
         enum Kind: UInt8, Sendable {
             /// Equal to the ASCII string of the part's own test
-            /// (``ValueTest/string(_:)``), whose hash `first` holds (its bits).
+            /// (``ValueTest/string(_:)``), whose hash is ``textHash``.
             case string
-            /// One of the ASCII strings ``pool``[`first`..<`first + count`] (`$in`), or none of them (`$nin`).
+            /// One of the ASCII strings ``pool``[``poolRange``] (`$in`), or none of them (`$nin`).
             case strings
             case notStrings
             /// Equal to ``number`` (a number test).
@@ -26,7 +26,7 @@ struct CompactCondition: Sendable {
             case numberOrder
             /// A boolean equal to ``number`` (1 or 0).
             case bool
-            /// A version ordered against ``versionFields``[`first`..<`first + count`] as ``order`` says.
+            /// A version ordered against ``versionFields`` as ``order`` says.
             case version
             /// Only the condition's own test can say.
             case general
@@ -34,47 +34,66 @@ struct CompactCondition: Sendable {
 
         var kind: Kind = .general
         var order: ValueTest.ComparisonOrder = .equal
+        /// How many of ``versionFields`` a version test has; declared here, in padding.
+        var versionFieldCount: UInt8 = 0
         /// The attribute's slot (``AttributeSlots``), or -1; declared here,
-        /// where it fills the padding before ``number``.
+        /// where it fills the padding before the operand.
         var slot: Int32 = -1
-        var number: Double = 0
-        var first: Int32 = 0
-        var count: Int32 = 0
+        /// The operand's 16 bytes, read as ``kind`` says: as ``number``,
+        /// ``textHash``, ``poolRange`` or ``versionFields``. The versions'
+        /// fields in a list of the condition's own were an allocation a condition.
+        private var low: UInt64 = 0
+        private var high: UInt64 = 0
+
+        /// What a number, order or boolean test compares with.
+        var number: Double {
+            get { Double(bitPattern: low) }
+            set { low = newValue.bitPattern }
+        }
+
+        /// The hash (``NameHash``) of a string test's string.
+        var textHash: UInt32 {
+            get { UInt32(truncatingIfNeeded: low) }
+            set { low = UInt64(newValue) }
+        }
+
+        /// Where a strings test's strings are in ``CompactCondition/pool``.
+        var poolRange: Range<Int> {
+            get { Int(UInt32(truncatingIfNeeded: high))..<Int(UInt32(truncatingIfNeeded: high >> 32)) }
+            set { high = UInt64(UInt32(newValue.upperBound)) << 32 | UInt64(UInt32(newValue.lowerBound)) }
+        }
+
+        /// A version test's fields (``VersionFields``), the first ``versionFieldCount`` of them.
+        var versionFields: SIMD4<UInt32> {
+            get {
+                SIMD4(
+                    UInt32(truncatingIfNeeded: low),
+                    UInt32(truncatingIfNeeded: low >> 32),
+                    UInt32(truncatingIfNeeded: high),
+                    UInt32(truncatingIfNeeded: high >> 32)
+                )
+            }
+            set {
+                low = UInt64(newValue[1]) << 32 | UInt64(newValue[0])
+                high = UInt64(newValue[3]) << 32 | UInt64(newValue[2])
+            }
+        }
     }
 
     /// The parts whose tests (``Condition/Part/compact``) must all hold: the
     /// condition's members; `nil` when the condition is not of this shape
     /// (nested, `$or`, paths), and the general walk evaluates it.
     let members: Range<Int>?
-    /// A string a test compares against, with its hash.
-    struct PooledString: Sendable {
-        var text: String
-        var hash: UInt32
-    }
-
-    /// The strings the tests compare against.
-    let pool: ContiguousArray<PooledString>
-    /// The numeric fields of the versions the tests compare against (``VersionFields``).
-    let versionFields: ContiguousArray<UInt32>
-
+    /// The strings the strings tests compare against: the list of the
+    /// condition's one `$in` test itself (``ValueTest/Operator/inStrings(_:negated:)``),
+    /// shared, or the lists of several joined. A pool of copies was an
+    /// allocation every condition with an `$in` compiled; reading the test's
+    /// own list in evaluation instead made the front door 3 ns slower.
+    let pool: [ValueTest.ListedString]
     /// Compiles the tests of a condition's parts in place, when it has this
     /// form: a list of the tests apart from the parts was an allocation a condition.
     init(parts: inout ContiguousArray<Condition.Part>) {
-        var pool = ContiguousArray<PooledString>()
-        var versionFields = ContiguousArray<UInt32>()
-        /// Adds ASCII strings to the pool; `nil` (and nothing added) when one is not ASCII.
-        func pooled(_ strings: some Collection<String>) -> (first: Int32, count: Int32)? {
-            let first = pool.count
-            for text in strings {
-                let key = NameHash.key(of: text)
-                guard key.isASCII else {
-                    pool.removeSubrange(first...)
-                    return nil
-                }
-                pool.append(PooledString(text: text, hash: key.hash))
-            }
-            return (Int32(first), Int32(strings.count))
-        }
+        var pool: [ValueTest.ListedString] = []
         // One member, or a group of members: `{"country": …, "age": …}`.
         let members: Range<Int>
         if parts.count == 1 {
@@ -89,18 +108,8 @@ struct CompactCondition: Sendable {
         guard !members.isEmpty, members.allSatisfy({ parts[$0].kind == .member }) else {
             self.members = nil
             self.pool = []
-            self.versionFields = []
             return
         }
-        // Room for every string at once: growing would copy the pool (and count its strings) again.
-        pool.reserveCapacity(
-            members.reduce(0) { count, index in
-                switch parts[index].test {
-                case .single(.inStrings(let strings, _)): return count + strings.count
-                default: return count
-                }
-            }
-        )
         for index in members {
             var test = Test()
             switch parts[index].test {
@@ -108,19 +117,21 @@ struct CompactCondition: Sendable {
                 // Compared with the test's own string, not a pooled copy: a
                 // pool for one string was an allocation a condition.
                 let key = NameHash.key(of: text)
-                if key.isASCII { (test.kind, test.first) = (.string, Int32(bitPattern: key.hash)) }
+                if key.isASCII { (test.kind, test.textHash) = (.string, key.hash) }
             case .number(let number): (test.kind, test.number) = (.number, number)
             case .bool(let flag): (test.kind, test.number) = (.bool, flag ? 1 : 0)
             case .single(.numberOrder(let order, let number)):
                 (test.kind, test.order, test.number) = (.numberOrder, order, number)
             case .single(.inStrings(let strings, let negated)):
-                if let range = pooled(strings) {
-                    (test.kind, test.first, test.count) = (negated ? .notStrings : .strings, range.first, range.count)
+                if strings.indices.allSatisfy({ strings[$0].key.isASCII }) {
+                    let start = pool.count
+                    if pool.isEmpty { pool = strings } else { pool += strings }
+                    (test.kind, test.poolRange) = (negated ? .notStrings : .strings, start..<pool.count)
                 }
             case .single(.version(let order, let padded)):
-                let first = Int32(versionFields.count)
-                if let count = VersionFields.append(padded: padded, to: &versionFields) {
-                    (test.kind, test.order, test.first, test.count) = (.version, order, first, Int32(count))
+                if let version = VersionFields.fields(padded: padded) {
+                    (test.kind, test.order, test.versionFields) = (.version, order, version.fields)
+                    test.versionFieldCount = UInt8(version.count)
                 }
             default: break
             }
@@ -133,7 +144,6 @@ struct CompactCondition: Sendable {
         }
         self.members = members
         self.pool = pool
-        self.versionFields = versionFields
     }
 
     /// Whether every test holds for `attributes`, or `nil` when the
@@ -181,12 +191,12 @@ struct CompactCondition: Sendable {
             switch (test.kind, facts.kind) {
             case (.string, .asciiString):
                 holds =
-                    UInt32(bitPattern: test.first) == facts.textHash
+                    test.textHash == facts.textHash
                     && Self.attribute(at: position, in: attributes, is: condition.parts[index].test.text)
             case (.strings, .asciiString), (.notStrings, .asciiString):
                 var found = false
-                for index in Int(test.first)..<Int(test.first + test.count)
-                where pool[index].hash == facts.textHash
+                for index in test.poolRange
+                where pool[index].key.hash == facts.textHash
                     && Self.attribute(at: position, in: attributes, is: pool[index].text)
                 {
                     found = true
@@ -201,13 +211,12 @@ struct CompactCondition: Sendable {
                     && test.order.holds(number < expected ? -1 : (number == expected ? 0 : 1))
             case (.bool, .bool): holds = facts.number == test.number
             case (.version, .asciiString) where facts.versionFieldCount > 0:
-                let order = versionFields.withUnsafeBufferPointer { fields in
-                    VersionFields.order(
-                        facts.versionFields,
-                        count: facts.versionFieldCount,
-                        against: UnsafeBufferPointer(rebasing: fields[Int(test.first)..<Int(test.first + test.count)])
-                    )
-                }
+                let order = VersionFields.order(
+                    facts.versionFields,
+                    count: facts.versionFieldCount,
+                    against: test.versionFields,
+                    count: Int(test.versionFieldCount)
+                )
                 guard let order else { fallthrough }
                 holds = test.order.holds(order)
             default: holds = condition.parts[index].test.matches(attributes.value(at: position), groups)
@@ -219,7 +228,7 @@ struct CompactCondition: Sendable {
 
     /// Whether the attribute at `position` is the string `expected`, whose
     /// hash is the attribute's: the comparison of a string test and of each
-    /// string of a pool.
+    /// string of an `$in` list.
     private static func attribute(at position: Int, in attributes: AttributeTable, is expected: String?) -> Bool {
         guard let expected, case .string(let text) = attributes.value(at: position) else { return false }
         return expected == text

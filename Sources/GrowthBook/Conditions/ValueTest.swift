@@ -36,7 +36,7 @@ package enum ValueTest: Sendable {
         case inList([JSONValue], insensitive: Bool, negated: Bool)
         /// `$in`/`$nin` of strings alone, the usual list (`["US", "CA"]`):
         /// compared as strings, with no value to unwrap per element.
-        case inStrings([String], negated: Bool)
+        case inStrings([ListedString], negated: Bool)
         /// Never holds: an unknown operator, or one whose operand has the wrong
         /// type (`$in` or `$nin` without a list, `$regex` without a string).
         case never
@@ -49,6 +49,14 @@ package enum ValueTest: Sendable {
         case regex(pattern: String, caseInsensitive: Bool)
         case type(String?)
         case inGroup(String, negated: Bool)
+    }
+
+    /// A string of an `$in` or `$nin` of strings, with its ``NameHash``
+    /// key: a compact condition (``CompactCondition/pool``) compares an
+    /// ASCII attribute's hash with it before the text.
+    package struct ListedString: Sendable {
+        var text: String
+        var key: (hash: UInt32, isASCII: Bool)
     }
 
     /// How a comparison's order (of versions, or of numbers) must come out.
@@ -201,9 +209,12 @@ package enum ValueTest: Sendable {
         guard let list = operand.elements else { return .never }
         if !insensitive, list.allSatisfy({ $0.stringValue != nil }) {
             // Reserved at once: `compactMap` grew the list as it went, a second allocation for two strings.
-            var strings: [String] = []
+            var strings: [ListedString] = []
             strings.reserveCapacity(list.count)
-            for element in list { strings.append(element.stringValue ?? "") }
+            for element in list {
+                let text = element.stringValue ?? ""
+                strings.append(ListedString(text: text, key: NameHash.key(of: text)))
+            }
             return .inStrings(strings, negated: negated)
         }
         return .inList(insensitive ? list.map(folded) : list, insensitive: insensitive, negated: negated)
@@ -254,10 +265,10 @@ extension ValueTest.Operator {
             // As `isIn` reads a list of strings: a string equal to one, or an array holding such a string.
             let found: Bool
             switch actual {
-            case .string(let text): found = strings.contains(text)
+            case .string(let text): found = strings.contains { $0.text == text }
             case .array(let elements):
                 found = elements.contains { element in
-                    if case .string(let text) = element { return strings.contains(text) }
+                    if case .string(let text) = element { return strings.contains { $0.text == text } }
                     return false
                 }
             default: found = false

@@ -14,43 +14,36 @@ enum VersionFields {
     /// A field's key: its digit count, then its value (the digits, at most five, read as a number).
     private static func key(digits: Int, value: UInt32) -> UInt32 { UInt32(digits) << 17 | value }
 
-    /// Appends the fields of an already padded version (``Version/paddedUnits(_:)``)
-    /// to `fields`, and says how many; `nil`, and nothing appended, unless
-    /// every part is five units of spaces and then digits, with `-~` after
-    /// exactly three of them.
-    static func append(padded: [UInt16], to fields: inout ContiguousArray<UInt32>) -> Int? {
+    /// The fields of an already padded version (``Version/paddedUnits(_:)``),
+    /// and how many; `nil` unless every part is five units of spaces and
+    /// then digits, with `-~` after exactly three of them, and there are at
+    /// most ``maximumParts``: a version of more parts never orders against a
+    /// user's by fields, so it needs none.
+    static func fields(padded: [UInt16]) -> (fields: SIMD4<UInt32>, count: Int)? {
         // "~" after the last "-", or not at all.
         let tilde = padded.count >= 2 && padded[padded.count - 1] == 0x7E && padded[padded.count - 2] == 0x2D
         let end = tilde ? padded.count - 2 : padded.count
         // Parts of five units, each followed by "-" but the last.
-        guard end % 6 == 5, tilde == (end == 17) else { return nil }
-        let first = fields.count
-        // Room for the first version's parts at once: appended one by one,
-        // three parts grew the array twice. Only for the first: reserving
-        // exactly for each of many versions would copy the fields every time.
-        if first == 0 { fields.reserveCapacity((end + 1) / 6) }
+        guard end % 6 == 5, tilde == (end == 17), (end + 1) / 6 <= maximumParts else { return nil }
+        var fields = SIMD4<UInt32>()
+        var count = 0
         var start = 0
         while start < end {
-            guard start + 5 == end || padded[start + 5] == 0x2D else { return removed(from: &fields, first) }
+            guard start + 5 == end || padded[start + 5] == 0x2D else { return nil }
             var digits = 0
             var value: UInt32 = 0
             for unit in padded[start..<start + 5] {
                 if unit == 0x20, digits == 0 { continue }  // the padding
-                guard unit >= 0x30, unit <= 0x39 else { return removed(from: &fields, first) }
+                guard unit >= 0x30, unit <= 0x39 else { return nil }
                 digits += 1
                 value = value * 10 + UInt32(unit - 0x30)
             }
-            guard digits > 0 else { return removed(from: &fields, first) }  // spaces alone
-            fields.append(key(digits: digits, value: value))
+            guard digits > 0 else { return nil }  // spaces alone
+            fields[count] = key(digits: digits, value: value)
+            count += 1
             start += 6
         }
-        return fields.count - first
-    }
-
-    /// Takes back the fields appended from `first` on: the version was not of the shape.
-    private static func removed(from fields: inout ContiguousArray<UInt32>, _ first: Int) -> Int? {
-        fields.removeSubrange(first...)
-        return nil
+        return (fields, count)
     }
 
     /// The most parts a user's version may have to be read as fields (`1.2.3.4`).
@@ -80,10 +73,16 @@ enum VersionFields {
         }
     }
 
-    /// How a parsed version orders against `expected` (-1, 0, 1), as their
-    /// padded forms would; `nil` when they have different numbers of fields.
-    static func order(_ fields: SIMD4<UInt32>, count: Int, against expected: UnsafeBufferPointer<UInt32>) -> Int? {
-        guard count == expected.count else { return nil }
+    /// How a parsed version orders against `expected` (its first
+    /// `expectedCount` fields), as their padded forms would: -1, 0 or 1;
+    /// `nil` when they have different numbers of fields.
+    static func order(
+        _ fields: SIMD4<UInt32>,
+        count: Int,
+        against expected: SIMD4<UInt32>,
+        count expectedCount: Int
+    ) -> Int? {
+        guard count == expectedCount else { return nil }
         for index in 0..<count where fields[index] != expected[index] {
             return fields[index] < expected[index] ? -1 : 1
         }

@@ -90,6 +90,7 @@ struct CompactCondition: Sendable {
     /// allocation every condition with an `$in` compiled; reading the test's
     /// own list in evaluation instead made the front door 3 ns slower.
     let pool: [ValueTest.ListedString]
+
     /// Compiles the tests of a condition's parts in place, when it has this
     /// form: a list of the tests apart from the parts was an allocation a condition.
     init(parts: inout ContiguousArray<Condition.Part>) {

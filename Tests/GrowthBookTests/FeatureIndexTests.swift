@@ -66,6 +66,38 @@ import Testing
         #expect(table["f600"] == nil)
     }
 
+    /// Decoded as on one core (parsed whole, then decoded at once) or as on
+    /// two (decoded in batches while it is parsed), a payload comes out the
+    /// same: every feature, the first of a repeated key winning, the checks'
+    /// warnings with their places, a refusal, and what a user gets.
+    @Test func oneCoreDecodesAPayloadAsTwoCoresDo() throws {
+        var members = Self.members
+        // A rule the checks warn of, and then one they refuse, far into the payload.
+        members[400] = .init("f400", ["defaultValue": 400, "rules": [["force": 2, "condition": ["x": ["$nope": 1]]]]])
+        let text = JSONValue.object([.init("features", .object(members))]).jsonText
+        let payloads = try [1, 2].map { try GrowthBookPayload(Data(text.utf8), decrypt: nil, cores: $0) }
+        for payload in payloads {
+            #expect(payload.decodedFeatures.count == 600)
+            #expect(payload.decodedFeatures["f7"]?.defaultValue == .number(7))
+            #expect(payload.warnings.count == 1)
+            #expect(payload.warnings.first?.description.contains("feature \"f400\"") == true)
+        }
+        #expect(payloads[0].warnings.map(\.description) == payloads[1].warnings.map(\.description))
+        let answers = payloads.map { payload in
+            var evaluator = GrowthBookEvaluator(context: payload.context(attributes: ["n": 1]))
+            return (0..<600).map { evaluator.evaluateFeature("f\($0)").value }
+        }
+        #expect(answers[0] == answers[1])
+        #expect(answers[0][150] == .bool(true))
+        members[500] = .init("f500", ["defaultValue": 0, "rules": [["force": 1, "seed": 7]]])
+        let refused = JSONValue.object([.init("features", .object(members))]).jsonText
+        for cores in [1, 2] {
+            #expect(throws: GrowthBookPayload.Invalid.self, "on \(cores) cores") {
+                try GrowthBookPayload(Data(refused.utf8), decrypt: nil, cores: cores)
+            }
+        }
+    }
+
     /// Features handed over slowly: each batch's job has stopped before the
     /// next batch comes, which must start another, and none is lost.
     @Test func batchesQueuedAfterTheJobsStoppedAreDecodedToo() async throws {

@@ -112,7 +112,7 @@ public struct GrowthBookPayload: Sendable {
             decoded = finished.decoded
             table = FeatureTable(keys: keys, features: decoded.features)
         } else {
-            // Decrypted features are parsed whole, then decoded.
+            // Decrypted features, and any on one core, are parsed whole, then decoded.
             decoded = GrowthBookFeature.decoded(featureMembers, cores: cores)
             table = FeatureTable(
                 keys: finished.keys ?? FeatureTable.Keys(keysOf: featureMembers),

@@ -51,18 +51,14 @@ public struct GrowthBookPayload: Sendable {
             checked = valid
         }
         let text = { checked ?? String(decoding: data, as: UTF8.self) }
-        // Features are decoded on other cores as soon as each is parsed. On
-        // one core, with no job to decode them meanwhile, they are decoded
-        // once the parse is over, from its list of them
-        // (`GrowthBookFeature.decoded`): handed over and gathered into batches
-        // as they were parsed, decode + index took 3 % longer (1.132 against
-        // 1.106 ms, the harness, pinned).
+        // Features are decoded on other cores as soon as each is parsed; on
+        // one core, once the parse is over, from its list of them.
         let streamed = FeatureStreamDecoder(cores: cores)
         let root: JSONValue
         do {
             root = try JSONValueParser.parse(
                 data,
-                streamingMembersOf: streamed.maximumJobs > 0 ? "features" : nil,
+                streamingMembersOf: streamed.decodesWhileParsing ? "features" : nil,
                 each: streamed.add
             )
         } catch {
@@ -113,7 +109,8 @@ public struct GrowthBookPayload: Sendable {
             table = FeatureTable(keys: keys, features: decoded.features)
         } else {
             // Decrypted features, and any on one core, are parsed whole, then decoded.
-            decoded = GrowthBookFeature.decoded(featureMembers, cores: cores)
+            // On the cores `streamed` counted, not counted again.
+            decoded = GrowthBookFeature.decoded(featureMembers, cores: streamed.maximumJobs + 1)
             table = FeatureTable(
                 keys: finished.keys ?? FeatureTable.Keys(keysOf: featureMembers),
                 features: decoded.features

@@ -34,8 +34,9 @@ public struct GrowthBookPayload: Sendable {
     }
 
     /// ``init(_:decrypt:)`` decoding as on `cores` cores (by default those
-    /// the calling thread may run on): tests take the one-core way on any machine.
-    init(_ data: Data, decrypt: ((String) throws -> String)?, cores: Int?) throws {
+    /// the calling thread may run on): tests take the one-core way on any
+    /// machine, and `lab-bench growthbook` times it beside the usual way.
+    package init(_ data: Data, decrypt: ((String) throws -> String)?, cores: Int?) throws {
         // The payload is parsed from the data's own bytes, and an ASCII one
         // (most are) is made a string only to say where a problem is: made
         // first, to check it as UTF-8, the string cost the parsing thread 0.3

@@ -134,6 +134,21 @@ import Testing
         #expect(FeatureStreamDecoder(cores: 2).maximumJobs == 1)
     }
 
+    /// Features parsed whole (decrypted, or on one core) are decoded after
+    /// the parse on the decoder's cores, alone: none of what the decoder was
+    /// handed and finished before comes with them.
+    @Test(arguments: [1, 2]) func featuresDecodedAfterTheParseComeAlone(cores: Int) {
+        let decoder = FeatureStreamDecoder(cores: cores)
+        for member in Self.members.prefix(300) { decoder.add(member) }
+        #expect(decoder.finish().decoded.features.count == 300)
+        let later = (0..<(FeatureStreamDecoder.batchSize + 9)).map { index in
+            JSONValue.Member("g\(index)", .object([.init("defaultValue", .string("g\(index)"))]))
+        }
+        let decoded = decoder.decodeAfterParse(later)
+        #expect(decoded.features.map(\.defaultValue) == later.map { $0.value["defaultValue"] })
+        #expect(decoded.needingChecks.isEmpty)
+    }
+
     /// The features left when the parse is over go in smaller batches
     /// (several here, the last one partial), and come out whole and in order.
     @Test func theFeaturesLeftAtTheEndComeOutInOrder() {

@@ -60,7 +60,7 @@ final class FeatureStreamDecoder: @unchecked Sendable {
     /// features pinned to one core took 1.17 ms with one, 1.12 without. With
     /// no job, nothing is handed over while a payload is parsed
     /// (``decodesWhileParsing``): its features are decoded at once
-    /// afterwards (``decodeAll(_:)``).
+    /// afterwards (``decodeAfterParse(_:)``).
     let maximumJobs: Int
     // Touched only by the parsing thread.
     private var pending: [JSONValue.Member] = []
@@ -82,9 +82,13 @@ final class FeatureStreamDecoder: @unchecked Sendable {
 
     /// A decoder whose jobs share `cores` cores with the calling thread: by
     /// default those it may run on.
-    init(cores: Int? = nil) {
+    convenience init(cores: Int? = nil) {
         let cores = cores ?? CoreAffinity.allowedCoreCount ?? ProcessInfo.processInfo.activeProcessorCount
-        maximumJobs = max(0, cores - 1)
+        self.init(maximumJobs: max(0, cores - 1))
+    }
+
+    private init(maximumJobs: Int) {
+        self.maximumJobs = maximumJobs
     }
 
     /// Whether features are worth handing over while a payload is parsed:
@@ -101,6 +105,15 @@ final class FeatureStreamDecoder: @unchecked Sendable {
         guard decodesWhileParsing else { return Self.decodedHere(members) }
         for member in members { add(member) }
         return finish().decoded
+    }
+
+    /// Decodes features this decoder was not handed while they were parsed
+    /// (decrypted ones, or all of them with no job), on the cores it
+    /// counted: with no job, at once on the calling thread; else in batches
+    /// by a decoder of its own, whatever this one was handed and finished.
+    func decodeAfterParse(_ members: [JSONValue.Member]) -> DecodedFeatures {
+        guard decodesWhileParsing else { return Self.decodedHere(members) }
+        return FeatureStreamDecoder(maximumJobs: maximumJobs).decodeAll(members)
     }
 
     /// Takes the next feature, in payload order (on the parsing thread).

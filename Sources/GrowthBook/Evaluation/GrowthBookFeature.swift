@@ -32,10 +32,10 @@ public final class GrowthBookFeature: Sendable {
         FeatureTable(keys: FeatureTable.Keys(keysOf: features), features: decoded(features).features)
     }
 
-    /// Decodes features in their order, repeated keys and all, on `cores`
-    /// cores (by default those the calling thread may run on).
-    static func decoded(_ features: [JSONValue.Member], cores: Int? = nil) -> DecodedFeatures {
-        FeatureStreamDecoder(cores: cores).decodeAll(features)
+    /// Decodes features in their order, repeated keys and all, on the cores
+    /// the calling thread may run on.
+    static func decoded(_ features: [JSONValue.Member]) -> DecodedFeatures {
+        FeatureStreamDecoder().decodeAll(features)
     }
 
     /// Decodes a feature definition (`defaultValue`, `rules`) of the feature `id`.

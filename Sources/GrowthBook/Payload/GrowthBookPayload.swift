@@ -110,8 +110,7 @@ public struct GrowthBookPayload: Sendable {
             table = FeatureTable(keys: keys, features: decoded.features)
         } else {
             // Decrypted features, and any on one core, are parsed whole, then decoded.
-            // On the cores `streamed` counted, not counted again.
-            decoded = GrowthBookFeature.decoded(featureMembers, cores: streamed.maximumJobs + 1)
+            decoded = streamed.decodeAfterParse(featureMembers)
             table = FeatureTable(
                 keys: finished.keys ?? FeatureTable.Keys(keysOf: featureMembers),
                 features: decoded.features
